@@ -1,0 +1,15 @@
+//! `sylcol export` (in progress).
+
+use crate::Outcome;
+
+/// Arguments of `sylcol export`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The input: a file, or `ARCHIVE.pak+INNER`.
+    pub file: String,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    anyhow::bail!("{}: not implemented yet", args.file)
+}

@@ -1,0 +1,6 @@
+//! One module per command.
+
+pub mod export;
+pub mod info;
+pub mod probe;
+pub mod rewrite;

@@ -1,0 +1,59 @@
+//! `sylcol`: the command-line front of the sylcol libraries.
+//!
+//! This file only parses flags and dispatches; each command lives in
+//! `cmd/<name>.rs`. Exit codes: 0 ok, 1 a check failed, 2 usage error or
+//! unreadable / invalid input.
+
+mod cmd;
+mod input;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Collision data of Project Sylpheed: decode, verify, query, build, export.
+#[derive(Parser)]
+#[command(name = "sylcol", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Summarise an MCOL, a CollisionSet, or every entry of an archive.
+    Info(cmd::info::Args),
+    /// Write a mesh out as Wavefront OBJ (or glTF).
+    Export(cmd::export::Args),
+    /// Decode then re-encode: byte-identical for every valid file.
+    Rewrite(cmd::rewrite::Args),
+    /// Analyse any POF0-relocated chunk, even one sylcol cannot decode.
+    Probe(cmd::probe::Args),
+}
+
+/// What a command reports back to `main`.
+pub enum Outcome {
+    /// Everything passed.
+    Ok,
+    /// The command ran, but a check failed (exit code 1).
+    ChecksFailed,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Info(a) => cmd::info::run(a),
+        Command::Export(a) => cmd::export::run(a),
+        Command::Rewrite(a) => cmd::rewrite::run(a),
+        Command::Probe(a) => cmd::probe::run(a),
+    };
+    match result {
+        Ok(Outcome::Ok) => ExitCode::SUCCESS,
+        Ok(Outcome::ChecksFailed) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("sylcol: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Generic POF0-relocated chunks: framing and probing. In progress.

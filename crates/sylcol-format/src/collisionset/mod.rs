@@ -1,0 +1,1 @@
+//! CollisionSet — the per-part collision-mesh library (spec: `docs/formats/collisionset.md`).

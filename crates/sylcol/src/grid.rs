@@ -1,0 +1,181 @@
+//! The uniform grid an MCOL map is bucketed by, and building its cell lists.
+//!
+//! Cell `(x, y, z)` spans `origin + cell * (x, y, z)` to `origin + cell *
+//! (x + 1, y + 1, z + 1)`; its linear index is `x + nx * (y + ny * z)`, x
+//! fastest — the order of the file's cell array.
+
+use glam::DVec3;
+use sylcol_format::mcol::Header;
+
+use crate::geom::{Aabb, triangle_overlaps_box};
+use crate::mesh::TriMesh;
+
+/// A grid's placement and dimensions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridSpec {
+    /// The minimum corner (the map's bbox min).
+    pub origin: DVec3,
+    /// Cell size per axis.
+    pub cell: DVec3,
+    /// Cells per axis (nx, ny, nz).
+    pub dims: [usize; 3],
+}
+
+impl GridSpec {
+    /// The grid an MCOL header describes.
+    pub fn from_header(h: &Header) -> Self {
+        GridSpec {
+            origin: DVec3::from_array(h.bbox_min.map(f64::from)),
+            cell: DVec3::from_array(h.cell_size.map(f64::from)),
+            dims: h.dims(),
+        }
+    }
+
+    /// Number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.dims[0] * self.dims[1] * self.dims[2]
+    }
+
+    /// Linear index of cell (x, y, z).
+    #[inline]
+    pub fn linear(&self, [x, y, z]: [usize; 3]) -> usize {
+        x + self.dims[0] * (y + self.dims[1] * z)
+    }
+
+    /// Cell coordinates of linear index `i`.
+    #[inline]
+    pub fn coords(&self, i: usize) -> [usize; 3] {
+        let [nx, ny, _] = self.dims;
+        [i % nx, (i / nx) % ny, i / (nx * ny)]
+    }
+
+    /// The box of cell `i`.
+    pub fn cell_box(&self, i: usize) -> Aabb {
+        let c = self.coords(i);
+        let lo = self.origin + self.cell * DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64);
+        Aabb::new(lo, lo + self.cell)
+    }
+
+    /// The whole grid's box.
+    pub fn bounds(&self) -> Aabb {
+        let n = DVec3::new(
+            self.dims[0] as f64,
+            self.dims[1] as f64,
+            self.dims[2] as f64,
+        );
+        Aabb::new(self.origin, self.origin + self.cell * n)
+    }
+
+    /// The cell containing `p` (a point on a shared face belongs to the
+    /// higher cell; on the grid's max face, to the last cell), or `None`
+    /// outside the grid.
+    pub fn cell_of_point(&self, p: DVec3) -> Option<[usize; 3]> {
+        let mut out = [0usize; 3];
+        for k in 0..3 {
+            let t = ((p[k] - self.origin[k]) / self.cell[k]).floor();
+            if !(t >= 0.0) || t > self.dims[k] as f64 {
+                return None;
+            }
+            let t = t as usize;
+            if t == self.dims[k] {
+                // Exactly on the max face only.
+                if p[k] > self.origin[k] + self.cell[k] * self.dims[k] as f64 {
+                    return None;
+                }
+                out[k] = t - 1;
+            } else {
+                out[k] = t;
+            }
+        }
+        Some(out)
+    }
+
+    /// The inclusive range of cells a box touches, clamped to the grid, or
+    /// `None` when it misses the grid.
+    pub fn cell_range(&self, b: &Aabb) -> Option<([usize; 3], [usize; 3])> {
+        if !b.overlaps(&self.bounds()) || self.cell_count() == 0 {
+            return None;
+        }
+        let mut lo = [0usize; 3];
+        let mut hi = [0usize; 3];
+        for k in 0..3 {
+            let n = self.dims[k] as f64;
+            // A box starting or ending exactly on a cell face touches the
+            // cells on both sides of it.
+            let a = (((b.min[k] - self.origin[k]) / self.cell[k]).ceil() - 1.0).clamp(0.0, n - 1.0);
+            let z = ((b.max[k] - self.origin[k]) / self.cell[k])
+                .floor()
+                .clamp(0.0, n - 1.0);
+            lo[k] = a as usize;
+            hi[k] = z as usize;
+        }
+        Some((lo, hi))
+    }
+}
+
+/// For every cell, the triangles that overlap it (cell box grown by
+/// `margin`), by an exact separating-axis test; ascending triangle order.
+/// With `margin >= 0` no overlapping triangle is ever left out.
+pub fn build_cell_lists(mesh: &TriMesh, spec: &GridSpec, margin: f64) -> Vec<Vec<u32>> {
+    let mut lists = vec![Vec::new(); spec.cell_count()];
+    for t in 0..mesh.triangles.len() {
+        let tri = mesh.corners(t);
+        let Some((lo, hi)) = spec.cell_range(&Aabb::of_triangle(&tri).expanded(margin)) else {
+            continue;
+        };
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                for x in lo[0]..=hi[0] {
+                    let i = spec.linear([x, y, z]);
+                    if triangle_overlaps_box(&tri, &spec.cell_box(i).expanded(margin)) {
+                        lists[i].push(t as u32);
+                    }
+                }
+            }
+        }
+    }
+    lists
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    fn spec() -> GridSpec {
+        GridSpec {
+            origin: DVec3::splat(-10.0),
+            cell: DVec3::splat(10.0),
+            dims: [2, 2, 2],
+        }
+    }
+
+    #[test]
+    fn point_to_cell() {
+        let s = spec();
+        assert_eq!(s.cell_of_point(DVec3::splat(-10.0)), Some([0, 0, 0]));
+        assert_eq!(s.cell_of_point(DVec3::ZERO), Some([1, 1, 1]));
+        assert_eq!(s.cell_of_point(DVec3::splat(10.0)), Some([1, 1, 1]));
+        assert_eq!(s.cell_of_point(DVec3::splat(10.5)), None);
+        assert_eq!(s.cell_of_point(DVec3::new(f64::NAN, 0.0, 0.0)), None);
+        assert_eq!(s.linear([1, 0, 1]), 5);
+        assert_eq!(s.coords(5), [1, 0, 1]);
+    }
+
+    #[test]
+    fn lists_hold_overlapping_triangles() {
+        let s = spec();
+        // A triangle on the plane z = 0: the shared face of both z layers.
+        let mesh = TriMesh::new(
+            vec![
+                Vec3::new(-9.0, -9.0, 0.0),
+                Vec3::new(-1.0, -9.0, 0.0),
+                Vec3::new(-9.0, -1.0, 0.0),
+            ],
+            vec![[0, 1, 2]],
+        );
+        let lists = build_cell_lists(&mesh, &s, 0.0);
+        let occupied: Vec<usize> = (0..8).filter(|&i| !lists[i].is_empty()).collect();
+        assert_eq!(occupied, vec![0, 4]);
+    }
+}

@@ -1,0 +1,13 @@
+//! # sylcol
+//!
+//! The model layer of sylcol: validated triangle meshes built from the
+//! byte-faithful structures of [`sylcol_format`], and what is done with
+//! them — topology and invariant checks, runtime-style collision queries,
+//! building game files from user meshes, and export to OBJ / glTF.
+
+pub mod geom;
+pub mod grid;
+pub mod mesh;
+
+pub use mesh::TriMesh;
+pub use sylcol_format as format;
