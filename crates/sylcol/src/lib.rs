@@ -8,6 +8,8 @@
 pub mod geom;
 pub mod grid;
 pub mod mesh;
+pub mod topology;
+pub mod verify;
 
 pub use mesh::TriMesh;
 pub use sylcol_format as format;

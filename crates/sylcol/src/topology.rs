@@ -1,0 +1,353 @@
+//! Mesh topology: edges, manifoldness, winding, Euler characteristic,
+//! connected components, degenerate triangles and unreferenced vertices.
+//!
+//! This is the hot path of `sylcol verify` on large user meshes, so it avoids
+//! hashing and general sorting: half-edges are bucketed by their lower vertex
+//! with one counting pass and one scatter pass (two linear sweeps over the
+//! triangles), each bucket — a handful of entries — is sorted in place, and
+//! components come from a union-find over the vertices with path halving.
+
+use glam::Vec3;
+use serde::Serialize;
+
+/// What the topology pass found. Counts are exact.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Topology {
+    /// Vertices in the mesh (referenced or not).
+    pub vertices: u64,
+    /// Triangles in the mesh.
+    pub triangles: u64,
+    /// Distinct undirected edges.
+    pub edges: u64,
+    /// Edges shared by exactly two triangles.
+    pub edges_shared_by_two: u64,
+    /// Edges used by one triangle only (open edges).
+    pub boundary_edges: u64,
+    /// Edges shared by three or more triangles.
+    pub nonmanifold_edges: u64,
+    /// Every edge is shared by exactly two triangles (a closed 2-manifold
+    /// in the edge sense; a mesh with no edges is not manifold).
+    pub manifold: bool,
+    /// Edges shared by two triangles that traverse it in opposite directions.
+    pub consistently_wound_edges: u64,
+    /// Every edge shared by two is traversed once each way.
+    pub winding_consistent: bool,
+    /// V − E + F, with V the referenced vertices.
+    pub euler: i64,
+    /// Connected components of triangles sharing a vertex.
+    pub components: u64,
+    /// Triangles with a repeated index or zero area.
+    pub degenerate: u64,
+    /// Vertices no triangle references.
+    pub unreferenced_vertices: u64,
+    /// Triangles with an index past the vertex count (left out of every
+    /// other count).
+    pub out_of_range_triangles: u64,
+}
+
+impl Topology {
+    /// The counts of several meshes added up; `manifold` and
+    /// `winding_consistent` hold when they hold for every part.
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Topology>) -> Topology {
+        let mut t = Topology {
+            vertices: 0,
+            triangles: 0,
+            edges: 0,
+            edges_shared_by_two: 0,
+            boundary_edges: 0,
+            nonmanifold_edges: 0,
+            manifold: true,
+            consistently_wound_edges: 0,
+            winding_consistent: true,
+            euler: 0,
+            components: 0,
+            degenerate: 0,
+            unreferenced_vertices: 0,
+            out_of_range_triangles: 0,
+        };
+        for p in parts {
+            t.vertices += p.vertices;
+            t.triangles += p.triangles;
+            t.edges += p.edges;
+            t.edges_shared_by_two += p.edges_shared_by_two;
+            t.boundary_edges += p.boundary_edges;
+            t.nonmanifold_edges += p.nonmanifold_edges;
+            t.manifold &= p.manifold;
+            t.consistently_wound_edges += p.consistently_wound_edges;
+            t.winding_consistent &= p.winding_consistent;
+            t.euler += p.euler;
+            t.components += p.components;
+            t.degenerate += p.degenerate;
+            t.unreferenced_vertices += p.unreferenced_vertices;
+            t.out_of_range_triangles += p.out_of_range_triangles;
+        }
+        t
+    }
+}
+
+/// Computes the topology of an indexed triangle mesh.
+pub fn topology(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Topology {
+    let nv = vertices.len();
+    let in_range = |t: &[u32; 3]| t.iter().all(|&i| (i as usize) < nv);
+    let out_of_range = triangles.iter().filter(|t| !in_range(t)).count() as u64;
+    let valid = || triangles.iter().filter(|t| in_range(t));
+
+    let buckets = EdgeBuckets::build(nv, valid());
+    let edges = buckets.classify();
+
+    let mut referenced = vec![false; nv];
+    let mut sets = UnionFind::new(nv);
+    let mut degenerate = 0u64;
+    for t in valid() {
+        let [a, b, c] = *t;
+        referenced[a as usize] = true;
+        referenced[b as usize] = true;
+        referenced[c as usize] = true;
+        sets.union(a, b);
+        sets.union(b, c);
+        if is_degenerate(vertices, t) {
+            degenerate += 1;
+        }
+    }
+    let referenced_count = referenced.iter().filter(|&&r| r).count() as u64;
+    let components = (0..nv as u32)
+        .filter(|&v| referenced[v as usize] && sets.find(v) == v)
+        .count() as u64;
+    let faces = triangles.len() as u64 - out_of_range;
+
+    Topology {
+        vertices: nv as u64,
+        triangles: triangles.len() as u64,
+        edges: edges.edges,
+        edges_shared_by_two: edges.shared_by_two,
+        boundary_edges: edges.boundary,
+        nonmanifold_edges: edges.nonmanifold,
+        manifold: edges.edges > 0 && edges.shared_by_two == edges.edges,
+        consistently_wound_edges: edges.consistent,
+        winding_consistent: edges.consistent == edges.shared_by_two,
+        euler: referenced_count as i64 - edges.edges as i64 + faces as i64,
+        components,
+        degenerate,
+        unreferenced_vertices: nv as u64 - referenced_count,
+        out_of_range_triangles: out_of_range,
+    }
+}
+
+/// A repeated index, or three corners on one line (zero cross product,
+/// computed in f64 from the f32 inputs).
+fn is_degenerate(vertices: &[Vec3], t: &[u32; 3]) -> bool {
+    let [a, b, c] = *t;
+    if a == b || b == c || a == c {
+        return true;
+    }
+    let p = vertices[a as usize].as_dvec3();
+    let q = vertices[b as usize].as_dvec3();
+    let r = vertices[c as usize].as_dvec3();
+    (q - p).cross(r - p) == glam::DVec3::ZERO
+}
+
+/// Half-edges grouped by their lower vertex: bucket `v` holds, for every
+/// half-edge whose lower end is `v`, `higher << 1 | reversed`.
+struct EdgeBuckets {
+    start: Vec<u32>,
+    keys: Vec<u32>,
+}
+
+/// Edge counts by how many triangles share each edge.
+#[derive(Default)]
+struct EdgeCounts {
+    edges: u64,
+    shared_by_two: u64,
+    boundary: u64,
+    nonmanifold: u64,
+    consistent: u64,
+}
+
+impl EdgeBuckets {
+    fn build<'a>(nv: usize, triangles: impl Iterator<Item = &'a [u32; 3]> + Clone) -> Self {
+        let mut start = vec![0u32; nv + 1];
+        for &[a, b, c] in triangles.clone() {
+            for (p, q) in [(a, b), (b, c), (c, a)] {
+                if p != q {
+                    start[p.min(q) as usize + 1] += 1;
+                }
+            }
+        }
+        for v in 0..nv {
+            start[v + 1] += start[v];
+        }
+        let mut cursor = start.clone();
+        let mut keys = vec![0u32; start[nv] as usize];
+        for &[a, b, c] in triangles {
+            for (p, q) in [(a, b), (b, c), (c, a)] {
+                if p != q {
+                    let lo = p.min(q) as usize;
+                    keys[cursor[lo] as usize] = (p.max(q) << 1) | u32::from(p > q);
+                    cursor[lo] += 1;
+                }
+            }
+        }
+        EdgeBuckets { start, keys }
+    }
+
+    fn classify(mut self) -> EdgeCounts {
+        let mut counts = EdgeCounts::default();
+        for w in self.start.windows(2) {
+            let bucket = &mut self.keys[w[0] as usize..w[1] as usize];
+            insertion_sort(bucket);
+            for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
+                counts.edges += 1;
+                match run.len() {
+                    1 => counts.boundary += 1,
+                    2 => {
+                        counts.shared_by_two += 1;
+                        if (run[0] ^ run[1]) & 1 == 1 {
+                            counts.consistent += 1;
+                        }
+                    }
+                    _ => counts.nonmanifold += 1,
+                }
+            }
+        }
+        counts
+    }
+}
+
+/// Buckets hold a few entries (six on a regular mesh's average vertex), where
+/// insertion sort beats the general sort; long buckets fall back to it.
+fn insertion_sort(s: &mut [u32]) {
+    if s.len() > 24 {
+        s.sort_unstable();
+        return;
+    }
+    for i in 1..s.len() {
+        let x = s[i];
+        let mut j = i;
+        while j > 0 && s[j - 1] > x {
+            s[j] = s[j - 1];
+            j -= 1;
+        }
+        s[j] = x;
+    }
+}
+
+/// Disjoint sets over vertex ids; the lower id becomes the root.
+struct UnionFind {
+    parent: Vec<u32>,
+}
+
+impl UnionFind {
+    fn new(n: usize) -> Self {
+        UnionFind {
+            parent: (0..n as u32).collect(),
+        }
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let grand = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = grand;
+            x = grand;
+        }
+        x
+    }
+
+    fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra != rb {
+            let (lo, hi) = (ra.min(rb), ra.max(rb));
+            self.parent[hi as usize] = lo;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+        let v = (0..8)
+            .map(|i| {
+                Vec3::new(
+                    (i & 1) as f32 * 2.0 - 1.0,
+                    ((i >> 1) & 1) as f32 * 2.0 - 1.0,
+                    ((i >> 2) & 1) as f32 * 2.0 - 1.0,
+                )
+            })
+            .collect();
+        // Outward-facing quads split in two.
+        let quads = [
+            [0, 2, 3, 1],
+            [4, 5, 7, 6],
+            [0, 1, 5, 4],
+            [2, 6, 7, 3],
+            [0, 4, 6, 2],
+            [1, 3, 7, 5],
+        ];
+        let t = quads
+            .iter()
+            .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
+            .collect();
+        (v, t)
+    }
+
+    #[test]
+    fn closed_cube() {
+        let (v, t) = cube();
+        let topo = topology(&v, &t);
+        assert_eq!(topo.edges, 18);
+        assert_eq!(topo.edges_shared_by_two, 18);
+        assert!(topo.manifold && topo.winding_consistent);
+        assert_eq!(topo.euler, 2);
+        assert_eq!(topo.components, 1);
+        assert_eq!(topo.degenerate, 0);
+        assert_eq!(topo.unreferenced_vertices, 0);
+    }
+
+    #[test]
+    fn two_cubes_one_flipped_one_open() {
+        let (mut v, mut t) = cube();
+        let n = v.len() as u32;
+        v.extend(v.clone().iter().map(|p| *p + Vec3::splat(10.0)));
+        t.extend(t.clone().iter().map(|x| [x[0] + n, x[2] + n, x[1] + n]));
+        let topo = topology(&v, &t);
+        assert_eq!((topo.euler, topo.components), (4, 2));
+        assert!(topo.winding_consistent);
+        // Flip one triangle: its three edges now run the same way as their
+        // neighbours'.
+        t[0] = [t[0][0], t[0][2], t[0][1]];
+        let flipped = topology(&v, &t);
+        assert!(flipped.manifold && !flipped.winding_consistent);
+        assert_eq!(flipped.consistently_wound_edges, 36 - 3);
+        // Remove a triangle: three open edges.
+        t.pop();
+        let open = topology(&v, &t);
+        assert_eq!(open.boundary_edges, 3);
+        assert!(!open.manifold);
+    }
+
+    #[test]
+    fn degenerate_unreferenced_out_of_range() {
+        let (mut v, mut t) = cube();
+        v.push(Vec3::ZERO);
+        t.push([0, 0, 1]);
+        t.push([0, 1, 99]);
+        t.push(t[0]);
+        let topo = topology(&v, &t);
+        assert_eq!(topo.unreferenced_vertices, 1);
+        assert_eq!(topo.degenerate, 1);
+        assert_eq!(topo.out_of_range_triangles, 1);
+        // The copy of triangle 0 puts its three edges in three triangles;
+        // [0, 0, 1] adds two more half-edges to edge 0-1.
+        assert_eq!(topo.nonmanifold_edges, 4);
+    }
+
+    #[test]
+    fn collinear_is_degenerate() {
+        let v = vec![Vec3::ZERO, Vec3::X, Vec3::X * 2.0];
+        let topo = topology(&v, &[[0, 1, 2]]);
+        assert_eq!(topo.degenerate, 1);
+        assert_eq!(topo.boundary_edges, 3);
+        assert_eq!(topology(&[], &[]).edges, 0);
+    }
+}

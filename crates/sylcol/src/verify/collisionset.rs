@@ -1,0 +1,348 @@
+//! Every invariant of the CollisionSet seed, as checks with controls.
+//!
+//! The record walk is re-run here on the raw bytes, independently of the
+//! decoder, so its figures (records walked, bytes consumed, size identity)
+//! are reported even for a file the decoder refuses.
+
+use std::collections::{BTreeMap, HashSet};
+
+use glam::Vec3;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use super::report::{Check, Expect, all_ok};
+use crate::topology::{Topology, topology};
+
+/// Names of the CollisionSet checks (stable: tests and scripts match on them).
+pub mod names {
+    /// The walk lands exactly on the end of the file.
+    pub const WALK: &str = "walk consumes the file exactly (bytes)";
+    /// size == 16 + name_len + 12 nv + 12 nt - 8 for every record.
+    pub const SIZE: &str = "size == 16 + name_len + 12 nv + 12 nt - 8";
+    /// The name field is padded to a multiple of 8.
+    pub const NAME_LEN: &str = "name_len a multiple of 8";
+    /// Meshes whose indices are all below their vertex count.
+    pub const INDICES: &str = "every triangle index < vertex count (meshes)";
+    /// Edges shared by exactly two triangles, over all meshes.
+    pub const EDGES_TWO: &str = "edges shared by exactly two triangles";
+    /// Meshes whose every edge is shared by two.
+    pub const MANIFOLD: &str = "fully manifold meshes";
+    /// Triangles with three distinct, non-collinear corners.
+    pub const NONDEGENERATE: &str = "non-degenerate triangles";
+    /// Names in a known family.
+    pub const FAMILIES: &str = "names in a known family (rou_ mob_ rob_ asteroid)";
+    /// Ship / mob stems prefixed by a GameResourceID.
+    pub const RESOURCE_IDS: &str = "ship / mob stems prefixed by a GameResourceID";
+    /// Asteroid stems prefixed by a GameResourceID (must be none).
+    pub const ASTEROID_IDS: &str = "asteroid stems prefixed (expected none)";
+}
+
+/// One mesh of the library, as the verifier needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct MeshRef<'a> {
+    /// The record's name (padding removed).
+    pub name: &'a str,
+    /// Vertex positions.
+    pub vertices: &'a [[f32; 3]],
+    /// Triangles.
+    pub triangles: &'a [[u32; 3]],
+}
+
+/// Per-mesh figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MeshReport {
+    /// The record's name.
+    pub name: String,
+    /// Its family (`rou`, `mob`, `rob`, `asteroid`, `other`).
+    pub family: &'static str,
+    /// Its topology.
+    pub topology: Topology,
+}
+
+/// Everything `verify` found on one CollisionSet library.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CollisionSetReport {
+    /// Whether every check passed.
+    pub ok: bool,
+    /// The seed of the randomised controls.
+    pub seed: u64,
+    /// Byte order the raw walk settled on (`big`, `little`, or `none`).
+    pub endian: &'static str,
+    /// The checks.
+    pub checks: Vec<Check>,
+    /// Topology summed over every mesh.
+    pub topology: Topology,
+    /// Meshes whose every edge is shared by two triangles.
+    pub manifold_meshes: u64,
+    /// How many meshes have each Euler characteristic.
+    pub euler_histogram: BTreeMap<i64, u64>,
+    /// How many meshes each family has.
+    pub families: BTreeMap<&'static str, u64>,
+    /// Every mesh with its own topology.
+    pub meshes: Vec<MeshReport>,
+}
+
+/// Runs every CollisionSet check. `bytes` is the library file, `meshes`
+/// its decoded records in file order, `resource_ids` the GameResourceIDs
+/// to test names against (when given).
+pub fn verify(
+    bytes: &[u8],
+    meshes: &[MeshRef],
+    resource_ids: Option<&[String]>,
+    seed: u64,
+) -> CollisionSetReport {
+    let walk = RawWalk::best(bytes);
+    let mut checks = vec![
+        Check::all(names::WALK, walk.consumed, bytes.len() as u64)
+            .with_note(format!("{} records", walk.records)),
+        Check::all(names::SIZE, walk.size_ok, walk.records),
+        Check::all(names::NAME_LEN, walk.name_len_ok, walk.records),
+    ];
+    let reports: Vec<MeshReport> = meshes.iter().map(mesh_report).collect();
+    let topo = Topology::sum(reports.iter().map(|m| &m.topology));
+    let clean_indices = reports
+        .iter()
+        .filter(|m| m.topology.out_of_range_triangles == 0)
+        .count() as u64;
+    let manifold = reports.iter().filter(|m| m.topology.manifold).count() as u64;
+    let n = reports.len() as u64;
+    checks.extend([
+        Check::all(names::INDICES, clean_indices, n),
+        Check::info(names::EDGES_TWO, topo.edges_shared_by_two, topo.edges),
+        Check::info(names::MANIFOLD, manifold, n),
+        Check::info(
+            names::NONDEGENERATE,
+            topo.triangles - topo.out_of_range_triangles - topo.degenerate,
+            topo.triangles - topo.out_of_range_triangles,
+        ),
+    ]);
+    let mut families = BTreeMap::new();
+    for m in &reports {
+        *families.entry(m.family).or_insert(0) += 1;
+    }
+    let known = n - families.get("other").copied().unwrap_or(0);
+    checks.push(Check::info(names::FAMILIES, known, n));
+    if let Some(ids) = resource_ids {
+        checks.extend(resource_id_checks(meshes, ids, seed));
+    }
+    let mut euler_histogram = BTreeMap::new();
+    for m in &reports {
+        *euler_histogram.entry(m.topology.euler).or_insert(0) += 1;
+    }
+    CollisionSetReport {
+        ok: all_ok(&checks),
+        seed,
+        endian: walk.endian,
+        checks,
+        topology: topo,
+        manifold_meshes: manifold,
+        euler_histogram,
+        families,
+        meshes: reports,
+    }
+}
+
+fn mesh_report(m: &MeshRef) -> MeshReport {
+    let vertices: Vec<Vec3> = m.vertices.iter().map(|&v| Vec3::from_array(v)).collect();
+    MeshReport {
+        name: m.name.to_string(),
+        family: family(m.name),
+        topology: topology(&vertices, m.triangles),
+    }
+}
+
+/// The family a record name belongs to, from the seed's table.
+pub fn family(name: &str) -> &'static str {
+    let lower = name.to_ascii_lowercase();
+    for f in ["rou", "mob", "rob"] {
+        if lower.starts_with(f) && lower.as_bytes().get(3) == Some(&b'_') {
+            return f;
+        }
+    }
+    if lower.contains("asteroid") {
+        "asteroid"
+    } else {
+        "other"
+    }
+}
+
+/// A name's resource stem: the name up to `_cmesh`, lower-cased.
+pub fn stem(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    match lower.find("_cmesh") {
+        Some(i) => lower[..i].to_string(),
+        None => lower,
+    }
+}
+
+/// Whether `stem` is a resource id, or one followed by `_part`.
+fn prefixed(stem: &str, ids: &HashSet<String>) -> bool {
+    ids.contains(stem)
+        || stem
+            .match_indices('_')
+            .any(|(i, _)| ids.contains(&stem[..i]))
+}
+
+fn resource_id_checks(meshes: &[MeshRef], ids: &[String], seed: u64) -> Vec<Check> {
+    let ids: HashSet<String> = ids
+        .iter()
+        .map(|s| s.trim().to_ascii_lowercase())
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut ships, mut hits, mut exact, mut shuffled) = (0u64, 0u64, 0u64, 0u64);
+    let (mut asteroids, mut asteroid_hits) = (0u64, 0u64);
+    for m in meshes {
+        let s = stem(m.name);
+        match family(m.name) {
+            "rou" | "mob" | "rob" => {
+                ships += 1;
+                hits += u64::from(prefixed(&s, &ids));
+                exact += u64::from(ids.contains(&s));
+                let mut chars: Vec<char> = s.chars().collect();
+                chars.shuffle(&mut rng);
+                shuffled += u64::from(prefixed(&chars.into_iter().collect::<String>(), &ids));
+            }
+            "asteroid" => {
+                asteroids += 1;
+                asteroid_hits += u64::from(prefixed(&s, &ids));
+            }
+            _ => {}
+        }
+    }
+    vec![
+        Check::info(names::RESOURCE_IDS, hits, ships)
+            .with_control("same stems, characters shuffled", shuffled, ships)
+            .with_note(format!("{exact} exact, {} ids", ids.len())),
+        Check::new(names::ASTEROID_IDS, asteroid_hits, asteroids, Expect::None),
+    ]
+}
+
+/// The seed's record walk on raw bytes, in one byte order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct RawWalk {
+    endian: &'static str,
+    records: u64,
+    consumed: u64,
+    size_ok: u64,
+    name_len_ok: u64,
+}
+
+impl RawWalk {
+    /// The walk in whichever byte order goes further (big on a tie).
+    fn best(bytes: &[u8]) -> RawWalk {
+        let big = RawWalk::run(bytes, "big", u32::from_be_bytes);
+        let little = RawWalk::run(bytes, "little", u32::from_le_bytes);
+        let score = |w: &RawWalk| (w.consumed == bytes.len() as u64, w.size_ok, w.consumed);
+        let best = if score(&little) > score(&big) {
+            little
+        } else {
+            big
+        };
+        if best.records == 0 {
+            RawWalk {
+                endian: "none",
+                ..best
+            }
+        } else {
+            best
+        }
+    }
+
+    /// Follows `offset += 8 + size` while each record's counts fit the bytes.
+    fn run(bytes: &[u8], endian: &'static str, word: fn([u8; 4]) -> u32) -> RawWalk {
+        let len = bytes.len() as u64;
+        let at = |o: u64| -> Option<u64> {
+            let o = usize::try_from(o).ok()?;
+            let b = bytes.get(o..o.checked_add(4)?)?;
+            Some(word([b[0], b[1], b[2], b[3]]) as u64)
+        };
+        let mut w = RawWalk {
+            endian,
+            records: 0,
+            consumed: 0,
+            size_ok: 0,
+            name_len_ok: 0,
+        };
+        let mut o = 0u64;
+        while o < len {
+            let (Some(size), Some(name_len)) = (at(o), at(o + 4)) else {
+                break;
+            };
+            let (Some(nv), Some(nt)) = (at(o + 8 + name_len), at(o + 12 + name_len)) else {
+                break;
+            };
+            let next = o + 8 + size;
+            if next > len || size < 8 + name_len {
+                break;
+            }
+            w.records += 1;
+            w.size_ok += u64::from(size == 8 + name_len + 12 * nv + 12 * nt);
+            w.name_len_ok += u64::from(name_len % 8 == 0);
+            o = next;
+        }
+        w.consumed = o.min(len);
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(name: &str, v: &[[f32; 3]], t: &[[u32; 3]], big: bool) -> Vec<u8> {
+        let w = |x: u32| {
+            if big {
+                x.to_be_bytes()
+            } else {
+                x.to_le_bytes()
+            }
+        };
+        let name_len = name.len().div_ceil(8) * 8;
+        let size = 8 + name_len + 12 * v.len() + 12 * t.len();
+        let mut out = Vec::new();
+        out.extend(w(size as u32));
+        out.extend(w(name_len as u32));
+        let mut field = name.as_bytes().to_vec();
+        field.resize(name_len, 0);
+        out.extend(field);
+        out.extend(w(v.len() as u32));
+        out.extend(w(t.len() as u32));
+        v.iter().flatten().for_each(|f| out.extend(w(f.to_bits())));
+        t.iter().flatten().for_each(|&i| out.extend(w(i)));
+        out
+    }
+
+    #[test]
+    fn walk_both_orders() {
+        let v = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        let t = [[0, 1, 2]];
+        for big in [true, false] {
+            let mut bytes = record("rou_e010_cmesh", &v, &t, big);
+            bytes.extend(record("S01_Asteroid_cmesh_01a", &v, &t, big));
+            let w = RawWalk::best(&bytes);
+            assert_eq!(w.endian, if big { "big" } else { "little" });
+            assert_eq!(
+                (w.records, w.size_ok, w.consumed),
+                (2, 2, bytes.len() as u64)
+            );
+            bytes.push(0);
+            assert_ne!(RawWalk::best(&bytes).consumed, bytes.len() as u64);
+        }
+    }
+
+    #[test]
+    fn stems_families_prefixes() {
+        assert_eq!(stem("rou_e101_bdy_cmesh"), "rou_e101_bdy");
+        assert_eq!(stem("S01_Asteroid_cmesh_01a"), "s01_asteroid");
+        assert_eq!(family("mob_n040_cmesh"), "mob");
+        assert_eq!(family("S14_p1_Asteroid_cmesh_05"), "asteroid");
+        assert_eq!(family("robot"), "other");
+        let ids: HashSet<String> = ["rou_e101".to_string()].into();
+        assert!(prefixed("rou_e101_bdy", &ids));
+        assert!(prefixed("rou_e101", &ids));
+        assert!(!prefixed("rou_e1010", &ids));
+    }
+}

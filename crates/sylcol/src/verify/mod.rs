@@ -1,0 +1,23 @@
+//! Invariant checks with controls: every identity the seeds used to trust a
+//! decode, run on any file, each beside the test that shows it could fail.
+//!
+//! - [`mcol`]: a map collision hull (header, cells, lists, spheres, mesh,
+//!   broad phase);
+//! - [`collisionset`]: the per-part collision library (walk, indices, mesh
+//!   topology, families, resource ids);
+//! - [`report`]: the [`Check`] every test reports.
+//!
+//! See `docs/verify.md` for what each check proves.
+
+mod chunk;
+pub mod collisionset;
+mod geometry;
+pub mod mcol;
+pub mod report;
+#[doc(hidden)]
+pub mod testmaps;
+
+pub use report::{Check, Control, Expect};
+
+/// The seed used for randomised controls when none is given.
+pub const DEFAULT_SEED: u64 = 0x5EED_2026;

@@ -1,0 +1,160 @@
+//! Small valid MCOL maps built in memory, for tests and examples: the seeds'
+//! box map and a closed sphere-like hull. Lists come from the exact
+//! triangle/box test with an optional margin (the original builder's shape:
+//! complete, with a few harmless extras), spheres are the minimal sphere
+//! times 1.0001, cell spheres bound the listed triangles.
+
+use glam::{DVec3, Vec3};
+use sylcol_format::mcol::{Cell, CellLink, Header, ListRecord, Mcol};
+
+use crate::geom::triangle_min_sphere;
+use crate::grid::{GridSpec, build_cell_lists};
+use crate::mesh::TriMesh;
+
+/// The seed's factor between a triangle's enclosing radius and its sphere.
+pub const SPHERE_EPSILON: f64 = 1.0001;
+
+/// The seeds' box map: 8 vertices, 12 triangles, bbox +-250 000, cell
+/// 50 000, a 10x10x10 grid with 488 occupied cells.
+pub fn box_map() -> Mcol {
+    let r = 250_000.0;
+    let v: Vec<Vec3> = (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 == 0 { -r } else { r },
+                if i & 2 == 0 { -r } else { r },
+                if i & 4 == 0 { -r } else { r },
+            )
+        })
+        .collect();
+    let quads = [
+        [0, 2, 3, 1],
+        [4, 5, 7, 6],
+        [0, 1, 5, 4],
+        [2, 6, 7, 3],
+        [0, 4, 6, 2],
+        [1, 3, 7, 5],
+    ];
+    let t = quads
+        .iter()
+        .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
+        .collect();
+    map_from_mesh(&TriMesh::new(v, t), r as f32, 50_000.0, 0.0)
+}
+
+/// A closed hull: an octahedron subdivided `levels` times, pushed onto a
+/// sphere of radius 150 000, in a +-250 000 box with 50 000 cells. Lists
+/// are built with `margin` (e.g. 500: a few extras, as in the game's files).
+pub fn sphere_map(levels: u32, margin: f64) -> Mcol {
+    let mut v = vec![Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+    let mut t: Vec<[u32; 3]> = vec![
+        [0, 2, 4],
+        [2, 1, 4],
+        [1, 3, 4],
+        [3, 0, 4],
+        [2, 0, 5],
+        [1, 2, 5],
+        [3, 1, 5],
+        [0, 3, 5],
+    ];
+    for _ in 0..levels {
+        let mut mids = std::collections::HashMap::new();
+        let mut mid = |a: u32, b: u32, v: &mut Vec<Vec3>| {
+            *mids.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
+                v.len() as u32 - 1
+            })
+        };
+        let mut next = Vec::with_capacity(t.len() * 4);
+        for &[a, b, c] in &t {
+            let (ab, bc, ca) = (mid(a, b, &mut v), mid(b, c, &mut v), mid(c, a, &mut v));
+            next.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
+        }
+        t = next;
+    }
+    // Off-centre so faces do not sit on cell planes.
+    let shift = Vec3::new(3_171.0, -1_234.0, 777.0);
+    let v = v.into_iter().map(|p| p * 150_000.0 + shift).collect();
+    map_from_mesh(&TriMesh::new(v, t), 250_000.0, 50_000.0, margin)
+}
+
+/// A map of `mesh` over the cube +-`half` with cubic cells of `cell`.
+pub fn map_from_mesh(mesh: &TriMesh, half: f32, cell: f32, margin: f64) -> Mcol {
+    let n = (2.0 * half / cell) as u8;
+    let header = Header {
+        data_size: 0,
+        word_08: [0; 2],
+        bbox_min: [-half; 3],
+        bbox_max: [half; 3],
+        extent: [2.0 * half; 3],
+        pads: [1f32.to_bits(), 1f32.to_bits(), 0],
+        cell_size: [cell; 3],
+        word_4c: 0,
+        words_60: [0; 4],
+        grid: [n, n, n, 1],
+        words_78: [0; 2],
+    };
+    let spec = GridSpec::from_header(&header);
+    let lists = build_cell_lists(mesh, &spec, margin);
+    let spheres = (0..mesh.triangles.len())
+        .map(|i| {
+            let (c, r) = triangle_min_sphere(&mesh.corners(i));
+            [
+                c.x as f32,
+                c.y as f32,
+                c.z as f32,
+                (r * SPHERE_EPSILON) as f32,
+            ]
+        })
+        .collect();
+    let mut cells = Vec::with_capacity(lists.len());
+    let mut records = Vec::new();
+    for (i, list) in lists.iter().enumerate() {
+        if list.is_empty() {
+            cells.push(Cell {
+                index: [0; 4],
+                count: 0,
+                link: CellLink::Raw(0),
+                word3: 0,
+                sphere: [0.0; 4],
+            });
+            continue;
+        }
+        let [x, y, z] = spec.coords(i);
+        cells.push(Cell {
+            index: [x as u8, y as u8, z as u8, 1],
+            count: 1,
+            link: CellLink::Record(records.len() as u32),
+            word3: 0,
+            sphere: list_sphere(mesh, list),
+        });
+        records.push(ListRecord {
+            triangles: list.iter().map(|&t| t as u16).collect(),
+            tail: [0; 24],
+        });
+    }
+    Mcol {
+        header,
+        pof0_base: 0x10,
+        spheres,
+        vertices: mesh.vertices.iter().map(|v| v.to_array()).collect(),
+        triangles: mesh.triangles.iter().map(|t| t.map(|i| i as u16)).collect(),
+        cells,
+        records,
+        layout: None,
+    }
+}
+
+/// A sphere around every corner of the listed triangles.
+fn list_sphere(mesh: &TriMesh, list: &[u32]) -> [f32; 4] {
+    let corners: Vec<DVec3> = list
+        .iter()
+        .flat_map(|&t| mesh.corners(t as usize))
+        .map(|p| p.as_dvec3())
+        .collect();
+    let lo = corners.iter().fold(DVec3::INFINITY, |a, &b| a.min(b));
+    let hi = corners.iter().fold(DVec3::NEG_INFINITY, |a, &b| a.max(b));
+    let c = (lo + hi) * 0.5;
+    let r = corners.iter().map(|p| p.distance(c)).fold(0.0, f64::max) * SPHERE_EPSILON;
+    [c.x as f32, c.y as f32, c.z as f32, r as f32]
+}

@@ -1,0 +1,164 @@
+//! `verify::mcol` on valid maps and on maps with one planted defect each:
+//! every defect must be caught by exactly the check meant to catch it.
+
+use sylcol::verify::mcol::{self, McolReport, geometry_names as geo, names};
+use sylcol::verify::testmaps::{box_map, sphere_map};
+use sylcol::verify::{DEFAULT_SEED, Expect};
+
+fn run(m: &sylcol::format::mcol::Mcol) -> McolReport {
+    mcol::verify(m, None, DEFAULT_SEED)
+}
+
+fn assert_all_pass(r: &McolReport) {
+    for c in &r.checks {
+        assert!(c.ok, "{} failed: {} / {}", c.name, c.passed, c.total);
+        if c.expect == Expect::All {
+            assert_eq!(c.passed, c.total, "{}", c.name);
+        }
+    }
+    assert!(r.ok);
+}
+
+#[test]
+fn box_map_passes_with_the_seed_figures() {
+    let r = run(&box_map());
+    assert_all_pass(&r);
+    let t = &r.topology;
+    assert_eq!((t.vertices, t.triangles, t.edges), (8, 12, 18));
+    assert_eq!((t.euler, t.components), (2, 1));
+    assert!(t.manifold && t.winding_consistent);
+    let bp = r.broadphase.as_ref().unwrap();
+    assert_eq!(bp.occupied_cells, 488);
+    assert_eq!((bp.missing, bp.extra), (0, 0));
+    let s = r.spheres.as_ref().unwrap();
+    assert_eq!((s.enclosing, s.tight), (12, 12));
+    // The seed's 1.0001: the enclosing radius is 0.99990 of the stored one.
+    let m = s.median_ratio.unwrap();
+    assert!((m - 1.0 / 1.0001).abs() < 1e-6, "{m}");
+}
+
+#[test]
+fn sphere_map_passes_and_its_controls_have_power() {
+    let r = run(&sphere_map(3, 500.0));
+    assert_all_pass(&r);
+    assert_eq!(r.topology.triangles, 512);
+    assert!(r.topology.manifold);
+    let s = r.spheres.as_ref().unwrap();
+    // A random other triangle is rarely inside sphere i: the check could fail.
+    assert!(s.control * 10 < s.control_total, "{s:?}");
+    let bp = r.broadphase.as_ref().unwrap();
+    assert_eq!(bp.missing, 0);
+    assert!(bp.extra > 0, "a margin leaves harmless extras");
+    for c in &r.checks {
+        if let Some(ctrl) = &c.control {
+            assert!(ctrl.passed < c.passed, "{}: control {ctrl:?}", c.name);
+        }
+    }
+}
+
+#[test]
+fn controls_repeat_with_the_same_seed_and_move_with_another() {
+    let m = sphere_map(2, 0.0);
+    assert_eq!(run(&m), run(&m));
+    let other = mcol::verify(&m, None, 7);
+    let ctrl = |r: &McolReport| r.spheres.as_ref().unwrap().control;
+    assert_eq!(other.seed, 7);
+    assert!(ctrl(&other) <= other.spheres.as_ref().unwrap().control_total);
+}
+
+#[test]
+fn dropped_list_entry_is_a_missing_triangle() {
+    let mut m = sphere_map(3, 0.0);
+    // A triangle listed in several cells; drop it from one.
+    let rec = m
+        .records
+        .iter()
+        .position(|r| r.triangles.len() > 3)
+        .unwrap();
+    m.records[rec].triangles.remove(1);
+    let r = run(&m);
+    assert_eq!(mcol::failing(&r), vec![geo::MISSING]);
+    assert_eq!(r.broadphase.as_ref().unwrap().missing, 1);
+}
+
+#[test]
+fn vertex_moved_out_of_its_sphere() {
+    // Lists built with a margin larger than the move keep the broad phase
+    // complete; only the spheres can see the move.
+    let mut m = sphere_map(3, 2_000.0);
+    let v = m.vertices[10];
+    let len = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    let grow = (len + 1_000.0) / len;
+    m.vertices[10] = v.map(|c| c * grow);
+    let r = run(&m);
+    assert_eq!(mcol::failing(&r), vec![geo::SPHERE_ENCLOSES]);
+}
+
+#[test]
+fn open_edge() {
+    // Give one triangle its own copy of a corner: same position, new index.
+    let mut m = sphere_map(2, 0.0);
+    let t = m.triangles[5];
+    m.vertices.push(m.vertices[t[0] as usize]);
+    m.triangles[5][0] = (m.vertices.len() - 1) as u16;
+    let r = run(&m);
+    assert_eq!(mcol::failing(&r), vec![names::EDGES_TWO]);
+    assert_eq!(r.topology.boundary_edges, 4);
+}
+
+#[test]
+fn duplicated_triangle() {
+    // The copy gets its own sphere and joins every list of the original.
+    let mut m = sphere_map(2, 0.0);
+    let dup = m.triangles.len() as u16;
+    m.triangles.push(m.triangles[3]);
+    m.spheres.push(m.spheres[3]);
+    for rec in &mut m.records {
+        if rec.triangles.contains(&3) {
+            rec.triangles.push(dup);
+        }
+    }
+    let r = run(&m);
+    assert_eq!(mcol::failing(&r), vec![names::EDGES_TWO]);
+    assert_eq!(r.topology.nonmanifold_edges, 3);
+}
+
+#[test]
+fn header_and_cell_defects() {
+    let mut m = box_map();
+    m.header.extent[1] += 1.0;
+    m.header.pads[2] = 1f32.to_bits();
+    let occupied = m.cells.iter().position(|c| c.record().is_some()).unwrap();
+    m.cells[occupied].index[3] = 0;
+    let r = run(&m);
+    let mut failing = mcol::failing(&r);
+    failing.sort_unstable();
+    let mut want = vec![names::PADS, names::EXTENT, names::GRID, names::CELL_BYTE3];
+    want.sort_unstable();
+    assert_eq!(failing, want);
+}
+
+#[test]
+fn swapped_cell_links_break_order_not_ownership() {
+    let mut m = box_map();
+    let occ: Vec<usize> = (0..m.cells.len())
+        .filter(|&i| m.cells[i].record().is_some())
+        .take(2)
+        .collect();
+    let (a, b) = (m.cells[occ[0]].link, m.cells[occ[1]].link);
+    m.cells[occ[0]].link = b;
+    m.cells[occ[1]].link = a;
+    let r = run(&m);
+    let failing = mcol::failing(&r);
+    assert!(failing.contains(&names::CELL_ORDER), "{failing:?}");
+    assert!(!failing.contains(&names::ONE_TO_ONE));
+}
+
+#[test]
+fn out_of_range_index_skips_geometry_without_panicking() {
+    let mut m = box_map();
+    m.triangles[0][1] = 200;
+    let r = run(&m);
+    assert!(mcol::failing(&r).contains(&names::INDEX_RANGE));
+    assert!(r.broadphase.is_none() && r.spheres.is_none());
+}
