@@ -162,3 +162,90 @@ fn out_of_range_index_skips_geometry_without_panicking() {
     assert!(mcol::failing(&r).contains(&names::INDEX_RANGE));
     assert!(r.broadphase.is_none() && r.spheres.is_none());
 }
+
+mod encoded {
+    use super::*;
+    use sylcol::format::mcol::{decode, encode};
+    use sylcol::verify::mcol::chunk_names;
+
+    fn verify_bytes(bytes: &[u8]) -> McolReport {
+        let m = decode(bytes).expect("decodes");
+        mcol::verify(&m, Some(bytes), DEFAULT_SEED)
+    }
+
+    #[test]
+    fn encoded_maps_pass_every_check_including_the_format_ones() {
+        for m in [box_map(), sphere_map(3, 500.0)] {
+            let bytes = encode(&m).unwrap();
+            let r = verify_bytes(&bytes);
+            assert_all_pass(&r);
+            let names: Vec<&str> = r.checks.iter().map(|c| c.name.as_str()).collect();
+            for n in [
+                chunk_names::POF0_AT,
+                chunk_names::HEADER_SLOTS,
+                chunk_names::SPHERES_AT_80,
+                chunk_names::SLOT_COUNT,
+                chunk_names::SLOTS_EXPLAINED,
+                names::ADVANCE,
+                names::PACKED,
+                names::BLOCKS,
+            ] {
+                assert!(names.contains(&n), "{n} not run");
+            }
+        }
+    }
+
+    /// B record `k`'s list pointer moved 2 bytes on: its list now starts one
+    /// entry late and ends with the next list's first entry.
+    fn shift_pointer(bytes: &mut [u8], record_offset: u32) {
+        let at = record_offset as usize + 4;
+        let p = u32::from_be_bytes(bytes[at..at + 4].try_into().unwrap());
+        bytes[at..at + 4].copy_from_slice(&(p + 2).to_be_bytes());
+    }
+
+    #[test]
+    fn list_pointer_off_by_two_breaks_only_the_pointer_identity() {
+        // With a margin, some lists start with a harmless extra: shifting
+        // such a list drops that extra, so the broad phase stays complete
+        // and only the pointer arithmetic can see the defect.
+        let m = sphere_map(3, 2_000.0);
+        let mut bytes = encode(&m).unwrap();
+        let layout = decode(&bytes).unwrap().layout.unwrap();
+        let spec = sylcol::grid::GridSpec::from_header(&m.header);
+        let mesh = sylcol::TriMesh::from_mcol(&m);
+        let exact = sylcol::grid::build_cell_lists(&mesh, &spec, 0.0);
+        let occupied: Vec<usize> = (0..m.cells.len())
+            .filter(|&c| m.cells[c].record().is_some())
+            .collect();
+        let k = (1..m.records.len() - 1)
+            .find(|&k| {
+                let first = m.records[k].triangles[0] as u32;
+                let next = m.records[k + 1].triangles[0];
+                !exact[occupied[k]].contains(&first) && !m.records[k].triangles.contains(&next)
+            })
+            .expect("a list that starts with an extra");
+        shift_pointer(&mut bytes, layout.records[k]);
+        let r = verify_bytes(&bytes);
+        assert_eq!(mcol::failing(&r), vec![names::ADVANCE]);
+        let c = r.checks.iter().find(|c| c.name == names::ADVANCE).unwrap();
+        assert_eq!(
+            c.total - c.passed,
+            2,
+            "the pairs before and after record {k}"
+        );
+    }
+
+    #[test]
+    fn list_pointer_off_by_two_on_an_exact_list_also_misses_a_triangle() {
+        let m = sphere_map(3, 0.0);
+        let mut bytes = encode(&m).unwrap();
+        let layout = decode(&bytes).unwrap().layout.unwrap();
+        shift_pointer(&mut bytes, layout.records[5]);
+        let r = verify_bytes(&bytes);
+        let mut failing = mcol::failing(&r);
+        failing.sort_unstable();
+        let mut want = vec![geo::MISSING, names::ADVANCE];
+        want.sort_unstable();
+        assert_eq!(failing, want);
+    }
+}

@@ -17,6 +17,7 @@ use crate::grid::GridSpec;
 use crate::mesh::TriMesh;
 use crate::topology::{Topology, topology};
 
+pub use super::chunk::names as chunk_names;
 pub use super::geometry::names as geometry_names;
 
 /// Names of the structural checks (stable: tests and scripts match on them).
