@@ -89,26 +89,28 @@ impl Topology {
 pub fn topology(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Topology {
     let nv = vertices.len();
     let in_range = |t: &[u32; 3]| t.iter().all(|&i| (i as usize) < nv);
-    let out_of_range = triangles.iter().filter(|t| !in_range(t)).count() as u64;
-    let valid = || triangles.iter().filter(|t| in_range(t));
 
-    let buckets = EdgeBuckets::build(nv, valid());
-    let edges = buckets.classify();
-
+    // One sweep: ranges, references, degeneracy, and half-edges per bucket.
     let mut referenced = vec![false; nv];
-    let mut sets = UnionFind::new(nv);
-    let mut degenerate = 0u64;
-    for t in valid() {
-        let [a, b, c] = *t;
-        referenced[a as usize] = true;
-        referenced[b as usize] = true;
-        referenced[c as usize] = true;
-        sets.union(a, b);
-        sets.union(b, c);
-        if is_degenerate(vertices, t) {
-            degenerate += 1;
+    let mut start = vec![0u32; nv + 1];
+    let (mut out_of_range, mut degenerate) = (0u64, 0u64);
+    for t in triangles {
+        if !in_range(t) {
+            out_of_range += 1;
+            continue;
         }
+        for (p, q) in half_edges(t) {
+            referenced[p as usize] = true;
+            if p != q {
+                start[p.min(q) as usize + 1] += 1;
+            }
+        }
+        degenerate += u64::from(is_degenerate(vertices, t));
     }
+    let buckets = EdgeBuckets::fill(start, triangles.iter().filter(|t| in_range(t)));
+    let mut sets = UnionFind::new(nv);
+    let edges = buckets.classify(&mut sets);
+
     let referenced_count = referenced.iter().filter(|&&r| r).count() as u64;
     let components = (0..nv as u32)
         .filter(|&v| referenced[v as usize] && sets.find(v) == v)
@@ -131,6 +133,12 @@ pub fn topology(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Topology {
         unreferenced_vertices: nv as u64 - referenced_count,
         out_of_range_triangles: out_of_range,
     }
+}
+
+/// The three directed edges of a triangle.
+#[inline]
+fn half_edges(&[a, b, c]: &[u32; 3]) -> [(u32, u32); 3] {
+    [(a, b), (b, c), (c, a)]
 }
 
 /// A repeated index, or three corners on one line (zero cross product,
@@ -164,22 +172,17 @@ struct EdgeCounts {
 }
 
 impl EdgeBuckets {
-    fn build<'a>(nv: usize, triangles: impl Iterator<Item = &'a [u32; 3]> + Clone) -> Self {
-        let mut start = vec![0u32; nv + 1];
-        for &[a, b, c] in triangles.clone() {
-            for (p, q) in [(a, b), (b, c), (c, a)] {
-                if p != q {
-                    start[p.min(q) as usize + 1] += 1;
-                }
-            }
-        }
+    /// Scatters the half-edges into buckets whose sizes `counts[v + 1]`
+    /// the caller has counted.
+    fn fill<'a>(mut start: Vec<u32>, triangles: impl Iterator<Item = &'a [u32; 3]>) -> Self {
+        let nv = start.len() - 1;
         for v in 0..nv {
             start[v + 1] += start[v];
         }
         let mut cursor = start.clone();
         let mut keys = vec![0u32; start[nv] as usize];
-        for &[a, b, c] in triangles {
-            for (p, q) in [(a, b), (b, c), (c, a)] {
+        for t in triangles {
+            for (p, q) in half_edges(t) {
                 if p != q {
                     let lo = p.min(q) as usize;
                     keys[cursor[lo] as usize] = (p.max(q) << 1) | u32::from(p > q);
@@ -190,12 +193,15 @@ impl EdgeBuckets {
         EdgeBuckets { start, keys }
     }
 
-    fn classify(mut self) -> EdgeCounts {
+    /// Counts edges by how many triangles share them, joining the two ends
+    /// of every edge in `sets`.
+    fn classify(mut self, sets: &mut UnionFind) -> EdgeCounts {
         let mut counts = EdgeCounts::default();
-        for w in self.start.windows(2) {
+        for (v, w) in self.start.windows(2).enumerate() {
             let bucket = &mut self.keys[w[0] as usize..w[1] as usize];
             insertion_sort(bucket);
             for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
+                sets.union(v as u32, run[0] >> 1);
                 counts.edges += 1;
                 match run.len() {
                     1 => counts.boundary += 1,
@@ -231,15 +237,17 @@ fn insertion_sort(s: &mut [u32]) {
     }
 }
 
-/// Disjoint sets over vertex ids; the lower id becomes the root.
+/// Disjoint sets over vertex ids: union by rank, path halving.
 struct UnionFind {
     parent: Vec<u32>,
+    rank: Vec<u8>,
 }
 
 impl UnionFind {
     fn new(n: usize) -> Self {
         UnionFind {
             parent: (0..n as u32).collect(),
+            rank: vec![0; n],
         }
     }
 
@@ -254,9 +262,17 @@ impl UnionFind {
 
     fn union(&mut self, a: u32, b: u32) {
         let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            let (lo, hi) = (ra.min(rb), ra.max(rb));
-            self.parent[hi as usize] = lo;
+        if ra == rb {
+            return;
+        }
+        let (ka, kb) = (self.rank[ra as usize], self.rank[rb as usize]);
+        if ka < kb {
+            self.parent[ra as usize] = rb;
+        } else {
+            self.parent[rb as usize] = ra;
+            if ka == kb {
+                self.rank[ra as usize] += 1;
+            }
         }
     }
 }
