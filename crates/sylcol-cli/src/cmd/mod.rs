@@ -4,3 +4,4 @@ pub mod export;
 pub mod info;
 pub mod probe;
 pub mod rewrite;
+pub mod verify;

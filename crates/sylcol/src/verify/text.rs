@@ -1,0 +1,149 @@
+//! Human-readable verify reports, laid out like the seeds' tables: one row
+//! per check, `passed / total = %`, the control beside it.
+
+use std::fmt::Write;
+
+use super::collisionset::CollisionSetReport;
+use super::mcol::McolReport;
+use super::report::{Check, Expect, rate};
+use crate::topology::Topology;
+
+/// The check table, one row each: status, name, rate, control, note.
+pub fn check_table(checks: &[Check]) -> String {
+    let name_w = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
+    let rates: Vec<String> = checks.iter().map(|c| rate(c.passed, c.total)).collect();
+    let rate_w = rates.iter().map(String::len).max().unwrap_or(0);
+    let mut out = String::new();
+    for (c, r) in checks.iter().zip(&rates) {
+        let status = match (c.ok, c.expect) {
+            (false, _) => "FAIL",
+            (true, Expect::Info) => "info",
+            (true, _) => "ok",
+        };
+        let mut line = format!("  {status:<4}  {:<name_w$}  {r:<rate_w$}", c.name);
+        if let Some(ctrl) = &c.control {
+            let _ = write!(
+                line,
+                "  control ({}): {}",
+                ctrl.name,
+                rate(ctrl.passed, ctrl.total)
+            );
+        }
+        if let Some(note) = &c.note {
+            let _ = write!(line, "  [{note}]");
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// One line of topology figures.
+pub fn topology_line(t: &Topology) -> String {
+    format!(
+        "{} vertices, {} triangles, {} edges ({} shared by two, {} open, {} shared by 3+), \
+         manifold {}, winding consistent {}, euler {}, {} component(s), {} degenerate, \
+         {} unreferenced vertices",
+        t.vertices,
+        t.triangles,
+        t.edges,
+        t.edges_shared_by_two,
+        t.boundary_edges,
+        t.nonmanifold_edges,
+        t.manifold,
+        t.winding_consistent,
+        t.euler,
+        t.components,
+        t.degenerate,
+        t.unreferenced_vertices
+    )
+}
+
+/// The full text of one MCOL object's report.
+pub fn mcol_text(path: &str, r: &McolReport) -> String {
+    let mut out = format!("{path}: MCOL, {}\n", verdict(r.ok));
+    out.push_str(&check_table(&r.checks));
+    let _ = writeln!(out, "  topology: {}", topology_line(&r.topology));
+    if let Some(b) = &r.broadphase {
+        let _ = writeln!(
+            out,
+            "  broad phase: {} / {} occupied cells exact; missing {}, extra {} of {} entries; \
+             against triangle AABBs: missing {}, extra {}",
+            b.cells_exact,
+            b.occupied_cells,
+            b.missing,
+            b.extra,
+            b.entries,
+            b.aabb_missing,
+            b.aabb_extra
+        );
+    }
+    if let Some(s) = &r.spheres {
+        let median = s.median_ratio.map_or("-".to_string(), |m| m.to_string());
+        let _ = writeln!(
+            out,
+            "  spheres: enclosing {}, tight {}, median max|v-c|/r {median}; control {}",
+            rate(s.enclosing, s.triangles),
+            rate(s.tight, s.triangles),
+            rate(s.control, s.control_total)
+        );
+    }
+    out
+}
+
+/// The full text of one CollisionSet library's report.
+pub fn collisionset_text(path: &str, r: &CollisionSetReport) -> String {
+    let mut out = format!(
+        "{path}: CollisionSet ({}-endian), {} meshes, {}\n",
+        r.endian,
+        r.meshes.len(),
+        verdict(r.ok)
+    );
+    out.push_str(&check_table(&r.checks));
+    let _ = writeln!(
+        out,
+        "  topology (all meshes): {}",
+        topology_line(&r.topology)
+    );
+    let hist: Vec<String> = r
+        .euler_histogram
+        .iter()
+        .map(|(e, n)| format!("chi {e}: {n}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "  manifold meshes: {}; euler histogram: {}",
+        rate(r.manifold_meshes, r.meshes.len() as u64),
+        hist.join(", ")
+    );
+    let fam: Vec<String> = r.families.iter().map(|(f, n)| format!("{f} {n}")).collect();
+    let _ = writeln!(out, "  families: {}", fam.join(", "));
+    out
+}
+
+fn verdict(ok: bool) -> &'static str {
+    if ok { "ok" } else { "FAILED" }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_align_and_show_controls() {
+        let checks = vec![
+            Check::all("short", 3, 3),
+            Check::all("a much longer name", 1, 2).with_control("ctrl", 0, 2),
+            Check::info("info row", 5, 9).with_note("n"),
+        ];
+        let t = check_table(&checks);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("  ok    short "));
+        assert!(lines[1].starts_with("  FAIL  a much longer name  1 / 2 = 50.00 %"));
+        assert!(lines[1].ends_with("control (ctrl): 0 / 2 = 0.00 %"));
+        assert!(lines[2].contains("info  info row"));
+        let col = |l: &str, s: &str| l.find(s).unwrap();
+        assert_eq!(col(lines[0], "3 / 3"), col(lines[1], "1 / 2"));
+    }
+}
