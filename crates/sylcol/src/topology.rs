@@ -200,8 +200,11 @@ impl EdgeBuckets {
         for (v, w) in self.start.windows(2).enumerate() {
             let bucket = &mut self.keys[w[0] as usize..w[1] as usize];
             insertion_sort(bucket);
+            // The root of `v`, kept current across its bucket's unions.
+            let mut root = sets.find(v as u32);
             for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
-                sets.union(v as u32, run[0] >> 1);
+                let other = sets.find(run[0] >> 1);
+                root = sets.link(root, other);
                 counts.edges += 1;
                 match run.len() {
                     1 => counts.boundary += 1,
@@ -260,19 +263,21 @@ impl UnionFind {
         x
     }
 
-    fn union(&mut self, a: u32, b: u32) {
-        let (ra, rb) = (self.find(a), self.find(b));
+    /// Joins the sets of roots `ra` and `rb`; returns the joint root.
+    fn link(&mut self, ra: u32, rb: u32) -> u32 {
         if ra == rb {
-            return;
+            return ra;
         }
         let (ka, kb) = (self.rank[ra as usize], self.rank[rb as usize]);
         if ka < kb {
             self.parent[ra as usize] = rb;
+            rb
         } else {
             self.parent[rb as usize] = ra;
             if ka == kb {
                 self.rank[ra as usize] += 1;
             }
+            ra
         }
     }
 }

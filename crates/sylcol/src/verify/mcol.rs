@@ -228,7 +228,7 @@ fn block_check(mcol: &Mcol, layout: &Layout) -> Check {
     let nv = mcol.vertices.len() as u64;
     let nt = mcol.triangles.len() as u64;
     let after_cells = layout.records.first().or(layout.lists.first()).copied();
-    let mut starts = vec![
+    let mut starts = [
         (layout.spheres, 16 * nt),
         (layout.vertices, align_up(12 * nv, 16)),
         (layout.triangles, align_up(6 * nt, 16)),

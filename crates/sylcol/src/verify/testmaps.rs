@@ -39,7 +39,7 @@ pub fn box_map() -> Mcol {
         .iter()
         .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
         .collect();
-    map_from_mesh(&TriMesh::new(v, t), r as f32, 50_000.0, 0.0)
+    map_from_mesh(&TriMesh::new(v, t), r, 50_000.0, 0.0)
 }
 
 /// A closed hull: an octahedron subdivided `levels` times, pushed onto a
