@@ -249,3 +249,32 @@ mod encoded {
         assert_eq!(failing, want);
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// With exact lists, every dropped entry is exactly one missing pair,
+        /// and nothing but list-coverage checks notices.
+        #[test]
+        fn each_dropped_entry_is_one_missing_pair(picks in prop::collection::vec((0usize..1000, 0usize..1000), 1..6)) {
+            let mut m = sphere_map(2, 0.0);
+            let mut dropped = 0;
+            for (r, e) in picks {
+                let r = r % m.records.len();
+                let list = &mut m.records[r].triangles;
+                if !list.is_empty() {
+                    list.remove(e % list.len());
+                    dropped += 1;
+                }
+            }
+            let report = run(&m);
+            prop_assert_eq!(report.broadphase.as_ref().unwrap().missing, dropped);
+            for f in mcol::failing(&report) {
+                prop_assert!([geo::MISSING, names::EVERY_LISTED, names::ENTRY_MAX].contains(&f), "{}", f);
+            }
+        }
+    }
+}
