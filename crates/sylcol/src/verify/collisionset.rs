@@ -345,4 +345,81 @@ mod tests {
         assert!(prefixed("rou_e101", &ids));
         assert!(!prefixed("rou_e1010", &ids));
     }
+
+    /// A closed tetrahedron and an open single triangle.
+    fn meshes() -> Vec<(&'static str, Vec<[f32; 3]>, Vec<[u32; 3]>)> {
+        let tet_v = vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+        ];
+        let tet_t = vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]];
+        let tri_v = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        vec![
+            ("rou_e010_cmesh", tet_v.clone(), tet_t.clone()),
+            ("mob_n040_bdy_cmesh", tet_v.clone(), tet_t.clone()),
+            ("rou_f302_cmesh", tet_v, tet_t),
+            ("S01_Asteroid_cmesh_01a", tri_v, vec![[0, 1, 2]]),
+        ]
+    }
+
+    fn library(ms: &[(&str, Vec<[f32; 3]>, Vec<[u32; 3]>)]) -> Vec<u8> {
+        ms.iter().flat_map(|(n, v, t)| record(n, v, t, true)).collect()
+    }
+
+    fn refs<'a>(ms: &'a [(&'a str, Vec<[f32; 3]>, Vec<[u32; 3]>)]) -> Vec<MeshRef<'a>> {
+        ms.iter()
+            .map(|(n, v, t)| MeshRef {
+                name: n,
+                vertices: v,
+                triangles: t,
+            })
+            .collect()
+    }
+
+    fn failing(r: &CollisionSetReport) -> Vec<&str> {
+        r.checks.iter().filter(|c| !c.ok).map(|c| c.name.as_str()).collect()
+    }
+
+    #[test]
+    fn valid_library_passes_with_figures() {
+        let ms = meshes();
+        let bytes = library(&ms);
+        let ids = vec!["rou_e010".to_string(), "mob_n040".to_string()];
+        let r = verify(&bytes, &refs(&ms), Some(&ids), 1);
+        assert!(r.ok, "{:?}", failing(&r));
+        assert_eq!(r.manifold_meshes, 3);
+        assert_eq!(r.euler_histogram.get(&2), Some(&3));
+        assert_eq!(r.euler_histogram.get(&1), Some(&1));
+        assert_eq!(r.families.get("rou"), Some(&2));
+        assert_eq!(r.families.get("asteroid"), Some(&1));
+        let ids_check = r.checks.iter().find(|c| c.name == names::RESOURCE_IDS).unwrap();
+        assert_eq!((ids_check.passed, ids_check.total), (2, 3));
+        let ctrl = ids_check.control.as_ref().unwrap();
+        assert_eq!(ctrl.total, 3);
+        assert!(ctrl.passed < 2);
+        let edges = r.checks.iter().find(|c| c.name == names::EDGES_TWO).unwrap();
+        assert_eq!((edges.passed, edges.total), (18, 21));
+    }
+
+    #[test]
+    fn planted_defects_fail_their_checks() {
+        let mut ms = meshes();
+        ms[1].2[0][1] = 9;
+        let bytes = library(&ms);
+        let r = verify(&bytes, &refs(&ms), None, 1);
+        assert_eq!(failing(&r), vec![names::INDICES]);
+
+        let ms = meshes();
+        let mut bytes = library(&ms);
+        bytes[3] += 4; // first size word: the walk loses step
+        let r = verify(&bytes, &refs(&ms), None, 1);
+        let f = failing(&r);
+        assert!(f.contains(&names::WALK) && f.contains(&names::SIZE), "{f:?}");
+
+        let ids = vec!["s01".to_string()];
+        let r = verify(&library(&ms), &refs(&ms), Some(&ids), 1);
+        assert_eq!(failing(&r), vec![names::ASTEROID_IDS]);
+    }
 }
