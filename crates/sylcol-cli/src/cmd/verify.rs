@@ -128,6 +128,19 @@ fn read_ids(path: &PathBuf) -> anyhow::Result<Vec<String>> {
 }
 
 impl Object {
+    fn format(&self) -> &'static str {
+        match self {
+            Object::Mcol { format, .. } | Object::CollisionSet { format, .. } => format,
+        }
+    }
+
+    fn checks(&self) -> &[verify::Check] {
+        match self {
+            Object::Mcol { report, .. } => &report.checks,
+            Object::CollisionSet { report, .. } => &report.checks,
+        }
+    }
+
     fn ok(&self) -> bool {
         match self {
             Object::Mcol { report, .. } => report.ok,
@@ -145,6 +158,18 @@ fn print_text(run: &Run) {
             Object::CollisionSet { path, report, .. } => {
                 print!("{}", text::collisionset_text(path, report))
             }
+        }
+    }
+    for format in ["MCOL", "CollisionSet"] {
+        let of_format: Vec<&[verify::Check]> = run
+            .objects
+            .iter()
+            .filter(|o| o.format() == format)
+            .map(Object::checks)
+            .collect();
+        if of_format.len() > 1 {
+            println!("\nsummary over {} {format} objects", of_format.len());
+            print!("{}", text::summary_table(of_format));
         }
     }
     if !run.skipped.is_empty() {

@@ -365,7 +365,9 @@ mod tests {
     }
 
     fn library(ms: &[(&str, Vec<[f32; 3]>, Vec<[u32; 3]>)]) -> Vec<u8> {
-        ms.iter().flat_map(|(n, v, t)| record(n, v, t, true)).collect()
+        ms.iter()
+            .flat_map(|(n, v, t)| record(n, v, t, true))
+            .collect()
     }
 
     fn refs<'a>(ms: &'a [(&'a str, Vec<[f32; 3]>, Vec<[u32; 3]>)]) -> Vec<MeshRef<'a>> {
@@ -379,7 +381,11 @@ mod tests {
     }
 
     fn failing(r: &CollisionSetReport) -> Vec<&str> {
-        r.checks.iter().filter(|c| !c.ok).map(|c| c.name.as_str()).collect()
+        r.checks
+            .iter()
+            .filter(|c| !c.ok)
+            .map(|c| c.name.as_str())
+            .collect()
     }
 
     #[test]
@@ -394,12 +400,20 @@ mod tests {
         assert_eq!(r.euler_histogram.get(&1), Some(&1));
         assert_eq!(r.families.get("rou"), Some(&2));
         assert_eq!(r.families.get("asteroid"), Some(&1));
-        let ids_check = r.checks.iter().find(|c| c.name == names::RESOURCE_IDS).unwrap();
+        let ids_check = r
+            .checks
+            .iter()
+            .find(|c| c.name == names::RESOURCE_IDS)
+            .unwrap();
         assert_eq!((ids_check.passed, ids_check.total), (2, 3));
         let ctrl = ids_check.control.as_ref().unwrap();
         assert_eq!(ctrl.total, 3);
         assert!(ctrl.passed < 2);
-        let edges = r.checks.iter().find(|c| c.name == names::EDGES_TWO).unwrap();
+        let edges = r
+            .checks
+            .iter()
+            .find(|c| c.name == names::EDGES_TWO)
+            .unwrap();
         assert_eq!((edges.passed, edges.total), (18, 21));
     }
 
@@ -416,7 +430,10 @@ mod tests {
         bytes[3] += 4; // first size word: the walk loses step
         let r = verify(&bytes, &refs(&ms), None, 1);
         let f = failing(&r);
-        assert!(f.contains(&names::WALK) && f.contains(&names::SIZE), "{f:?}");
+        assert!(
+            f.contains(&names::WALK) && f.contains(&names::SIZE),
+            "{f:?}"
+        );
 
         let ids = vec!["s01".to_string()];
         let r = verify(&library(&ms), &refs(&ms), Some(&ids), 1);

@@ -121,6 +121,48 @@ pub fn collisionset_text(path: &str, r: &CollisionSetReport) -> String {
     out
 }
 
+/// Over several objects of one format: per check, the objects that pass it
+/// and the cases summed over all of them (the seeds' "11 / 11" tables).
+pub fn summary_table<'a>(reports: impl IntoIterator<Item = &'a [Check]>) -> String {
+    // (name, objects ok, objects, passed, total, control), first-seen order.
+    let mut rows: Vec<(&str, u64, u64, u64, u64, Option<(u64, u64)>)> = Vec::new();
+    for checks in reports {
+        for c in checks {
+            let i = match rows.iter().position(|r| r.0 == c.name) {
+                Some(i) => i,
+                None => {
+                    rows.push((&c.name, 0, 0, 0, 0, None));
+                    rows.len() - 1
+                }
+            };
+            let r = &mut rows[i];
+            r.1 += u64::from(c.ok && (c.expect != Expect::Info || c.passed == c.total));
+            r.2 += 1;
+            r.3 += c.passed;
+            r.4 += c.total;
+            if let Some(ctrl) = &c.control {
+                let (p, t) = r.5.unwrap_or((0, 0));
+                r.5 = Some((p + ctrl.passed, t + ctrl.total));
+            }
+        }
+    }
+    let name_w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let objs: Vec<String> = rows.iter().map(|r| format!("{} / {}", r.1, r.2)).collect();
+    let obj_w = objs.iter().map(String::len).max().unwrap_or(0);
+    let mut out = String::new();
+    let rates: Vec<String> = rows.iter().map(|r| rate(r.3, r.4)).collect();
+    let rate_w = rates.iter().map(String::len).max().unwrap_or(0);
+    for ((r, o), rt) in rows.iter().zip(&objs).zip(&rates) {
+        let mut line = format!("  {:<name_w$}  {o:>obj_w$} objects  {rt:<rate_w$}", r.0);
+        if let Some((p, t)) = r.5 {
+            let _ = write!(line, "  control: {}", rate(p, t));
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 fn verdict(ok: bool) -> &'static str {
     if ok { "ok" } else { "FAILED" }
 }
@@ -128,6 +170,22 @@ fn verdict(ok: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summary_counts_objects_and_sums_cases() {
+        let a = vec![
+            Check::all("x", 2, 2).with_control("c", 0, 2),
+            Check::info("i", 1, 4),
+        ];
+        let b = vec![Check::all("x", 1, 3), Check::info("i", 4, 4)];
+        let t = summary_table([a.as_slice(), b.as_slice()]);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(
+            lines[0],
+            "  x  1 / 2 objects  3 / 5 = 60.00 %  control: 0 / 2 = 0.00 %"
+        );
+        assert_eq!(lines[1], "  i  1 / 2 objects  5 / 8 = 62.50 %");
+    }
 
     #[test]
     fn rows_align_and_show_controls() {
