@@ -161,4 +161,59 @@ mod tests {
         assert_eq!(split_archive_path("plain.bin"), None);
         assert_eq!(split_archive_path("a.pak"), None);
     }
+
+    fn archive(dir: &Path) -> String {
+        use sylcol_format::ipfb::{EntryKey, NewEntry, WriteOptions, build_archive};
+        let new = |key, bytes: &[u8], compress| NewEntry {
+            key,
+            bytes: bytes.to_vec(),
+            compress,
+        };
+        let pak = dir.join("tables.pak");
+        let entries = vec![
+            new(
+                EntryKey::Name("eng\\GP_TITLE.tbl".into()),
+                b"title table",
+                true,
+            ),
+            new(EntryKey::Hash(0x2CF7_EB47), b"MCOL body", false),
+        ];
+        build_archive(&pak, entries, WriteOptions::default()).unwrap();
+        pak.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn reads_entries_by_name_or_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let pak = archive(dir.path());
+        for inner in ["eng/GP_TITLE.tbl", "ENG\\gp_title.TBL", "$5EE70E0A"] {
+            let input = read_input(&format!("{pak}+{inner}")).unwrap();
+            assert_eq!(input.bytes, b"title table", "{inner}");
+            assert!(input.name.ends_with("+$5EE70E0A.titl"), "{}", input.name);
+        }
+        let mcol = read_input(&format!("{pak}+$2CF7EB47.MCOL")).unwrap();
+        assert_eq!(mcol.bytes, b"MCOL body");
+        let missing = read_input(&format!("{pak}+nope.bin")).err().unwrap();
+        assert!(
+            missing.to_string().contains("no entry nope.bin"),
+            "{missing}"
+        );
+        assert_eq!(read_input(&pak).unwrap().bytes[..4], *b"IPFB");
+    }
+
+    #[test]
+    fn walks_a_whole_archive_past_a_bad_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let pak = archive(dir.path());
+        let part = dir.path().join("tables.p00");
+        let mut bytes = std::fs::read(&part).unwrap();
+        bytes[2048 + 5] ^= 1; // the Z1 entry (second in hash order): its size field
+        std::fs::write(&part, bytes).unwrap();
+        let all: Vec<_> = inputs(&pak).unwrap().collect();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all.iter().filter(|r| r.is_err()).count(), 1);
+        let one: Vec<_> = inputs(&format!("{pak}+$2CF7EB47")).unwrap().collect();
+        assert_eq!(one.len(), 1);
+        assert!(inputs(&pak).unwrap().archive().is_some());
+    }
 }

@@ -67,9 +67,15 @@ impl<'a> Chunk<'a> {
             ));
         }
         let (table, table_end) = pof0::read_framed(data, pof0_offset)?;
-        let relative_slots =
-            pof0::decode_entries(table).map_err(|e| e.shifted(pof0_offset + 8))?;
-        Ok(Chunk { magic, data_size, pof0_offset, table, table_end, relative_slots })
+        let relative_slots = pof0::decode_entries(table).map_err(|e| e.shifted(pof0_offset + 8))?;
+        Ok(Chunk {
+            magic,
+            data_size,
+            pof0_offset,
+            table,
+            table_end,
+            relative_slots,
+        })
     }
 
     /// End of the data region (exclusive chunk offset).

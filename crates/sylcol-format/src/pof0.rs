@@ -44,7 +44,10 @@ pub fn decode_entries(table: &[u8]) -> Result<Vec<u32>, DecodeError> {
                 let b = slice(table, pos as u64, 2, "a 2-byte POF0 entry")?;
                 (2, (u32::from(b[0] & 0x3F) << 8) | u32::from(b[1]))
             }
-            _ => (4, be_u32(table, pos as u64, "a 4-byte POF0 entry")? & MAX_DISTANCE_WORDS),
+            _ => (
+                4,
+                be_u32(table, pos as u64, "a 4-byte POF0 entry")? & MAX_DISTANCE_WORDS,
+            ),
         };
         if value == 0 {
             return Err(DecodeError::new(
@@ -54,7 +57,10 @@ pub fn decode_entries(table: &[u8]) -> Result<Vec<u32>, DecodeError> {
         }
         at += u64::from(value) * 4;
         let slot = u32::try_from(at).map_err(|_| {
-            DecodeError::new(pos, DecodeErrorKind::Pof0("slot offset exceeds 32 bits".into()))
+            DecodeError::new(
+                pos,
+                DecodeErrorKind::Pof0("slot offset exceeds 32 bits".into()),
+            )
         })?;
         slots.push(slot);
         pos += width;
@@ -77,7 +83,9 @@ pub fn encode_entries(slots: &[u64]) -> Result<Vec<u8>, EncodeError> {
             )));
         }
         if slot == 0 && prev.is_none() {
-            return Err(EncodeError::Invalid("POF0 slot 0 coincides with the base".into()));
+            return Err(EncodeError::Invalid(
+                "POF0 slot 0 coincides with the base".into(),
+            ));
         }
         let distance = slot - from;
         if distance % 4 != 0 {
@@ -146,7 +154,11 @@ pub struct Relocation {
 }
 
 /// Reads the pointer words at `slots` (chunk offsets) of `image`.
-pub fn collect(image: &[u8], slots: &[u32], pointer_base: u32) -> Result<Vec<Relocation>, DecodeError> {
+pub fn collect(
+    image: &[u8],
+    slots: &[u32],
+    pointer_base: u32,
+) -> Result<Vec<Relocation>, DecodeError> {
     slots
         .iter()
         .map(|&slot| {
@@ -182,14 +194,23 @@ mod tests {
         assert_eq!(encode_entries(&slots).unwrap(), [0x51, 0x41, 0x41, 0x46]);
         let more = [0x44u32, 0x48, 0x4C, 0x64, 0x1064, 0x41064];
         let enc = encode_entries(&more.map(u64::from)).unwrap();
-        assert_eq!(enc, [0x51, 0x41, 0x41, 0x46, 0x84, 0x00, 0xC0, 0x01, 0x00, 0x00, 0, 0]);
+        assert_eq!(
+            enc,
+            [
+                0x51, 0x41, 0x41, 0x46, 0x84, 0x00, 0xC0, 0x01, 0x00, 0x00, 0, 0
+            ]
+        );
         assert_eq!(decode_entries(&enc).unwrap(), more);
     }
 
     #[test]
     fn widths_and_padding() {
         // Boundaries of each width.
-        let slots = [4 * 0x3F, 4 * 0x3F + 4 * 0x40, 4 * 0x3F + 4 * 0x40 + 4 * 0x4000u32];
+        let slots = [
+            4 * 0x3F,
+            4 * 0x3F + 4 * 0x40,
+            4 * 0x3F + 4 * 0x40 + 4 * 0x4000u32,
+        ];
         let enc = encode_entries(&slots.map(u64::from)).unwrap();
         assert_eq!(&enc[..1], [0x7F]);
         assert_eq!(&enc[1..3], [0x80, 0x40]);
@@ -232,7 +253,14 @@ mod tests {
         let mut image = vec![0u8; 16];
         image[4..8].copy_from_slice(&0x70u32.to_be_bytes());
         let r = collect(&image, &[4], 0x10).unwrap();
-        assert_eq!(r[0], Relocation { slot: 4, value: 0x70, target: 0x80 });
+        assert_eq!(
+            r[0],
+            Relocation {
+                slot: 4,
+                value: 0x70,
+                target: 0x80
+            }
+        );
         apply(&mut image, &[4], 0x8000_0010).unwrap();
         assert_eq!(be_u32(&image, 4, "w").unwrap(), 0x8000_0080);
         assert!(collect(&image, &[14], 0).is_err());

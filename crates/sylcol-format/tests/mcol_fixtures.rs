@@ -32,10 +32,18 @@ fn box_map_matches_the_seed() {
     assert_eq!(l.cells - l.triangles, 80);
     assert_eq!(l.vertices - l.spheres, 12 * 16);
     // Every corner is a +-250 000 box corner.
-    assert!(m.vertices.iter().all(|v| v.iter().all(|c| c.abs() == 250000.0)));
+    assert!(
+        m.vertices
+            .iter()
+            .all(|v| v.iter().all(|c| c.abs() == 250000.0))
+    );
     // The sphere of a box-face right triangle: 250 000 * sqrt(2) * 1.0001.
     let r = 250000.0 * 2f64.sqrt() * 1.0001;
-    assert!(m.spheres.iter().all(|s| (f64::from(s[3]) - r).abs() / r < 1e-6));
+    assert!(
+        m.spheres
+            .iter()
+            .all(|s| (f64::from(s[3]) - r).abs() / r < 1e-6)
+    );
     assert_eq!(mcol::encode(&m).unwrap(), bytes);
 }
 
@@ -69,7 +77,11 @@ fn quirks_are_kept() {
         assert_eq!(a, b, "cell {i}");
     }
     // Empty cells keep their bytes.
-    assert!(q.cells.iter().any(|c| matches!(c.link, CellLink::Raw(0)) && c.sphere[0] == 1.5 && c.index[3] == 0));
+    assert!(
+        q.cells
+            .iter()
+            .any(|c| matches!(c.link, CellLink::Raw(0)) && c.sphere[0] == 1.5 && c.index[3] == 0)
+    );
 }
 
 #[test]
@@ -94,8 +106,17 @@ fn a_changed_list_encodes_to_a_valid_file() {
         let back = mcol::decode(&out).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(back.records[0].triangles, m.records[0].triangles);
         assert!(back.records[1].triangles.is_empty());
-        assert_eq!(back.header, Mcol { ..m.clone() }.header.with_data_size(back.header.data_size));
+        assert_eq!(
+            back.header,
+            Mcol { ..m.clone() }
+                .header
+                .with_data_size(back.header.data_size)
+        );
         assert_eq!(back.cells, m.cells);
-        assert_eq!(mcol::encode(&back).unwrap(), out, "{name}: the re-encoded file is stable");
+        assert_eq!(
+            mcol::encode(&back).unwrap(),
+            out,
+            "{name}: the re-encoded file is stable"
+        );
     }
 }

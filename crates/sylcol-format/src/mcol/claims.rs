@@ -49,9 +49,21 @@ pub struct ClaimError {
 pub fn claims(mcol: &Mcol, layout: &Layout) -> Vec<Claim> {
     let nt = mcol.triangles.len() as u64;
     let mut out = vec![
-        Claim { start: layout.spheres.into(), len: 16 * nt, kind: Kind::Spheres },
-        Claim { start: layout.vertices.into(), len: 12 * mcol.vertices.len() as u64, kind: Kind::Vertices },
-        Claim { start: layout.triangles.into(), len: 6 * nt, kind: Kind::Triangles },
+        Claim {
+            start: layout.spheres.into(),
+            len: 16 * nt,
+            kind: Kind::Spheres,
+        },
+        Claim {
+            start: layout.vertices.into(),
+            len: 12 * mcol.vertices.len() as u64,
+            kind: Kind::Vertices,
+        },
+        Claim {
+            start: layout.triangles.into(),
+            len: 6 * nt,
+            kind: Kind::Triangles,
+        },
         Claim {
             start: layout.cells.into(),
             len: (CELL_SIZE * mcol.cells.len()) as u64,
@@ -60,12 +72,24 @@ pub fn claims(mcol: &Mcol, layout: &Layout) -> Vec<Claim> {
     ];
     for (i, r) in mcol.records.iter().enumerate() {
         if let (Some(&at), Some(&list)) = (layout.records.get(i), layout.lists.get(i)) {
-            out.push(Claim { start: at.into(), len: RECORD_SIZE as u64, kind: Kind::Record });
-            out.push(Claim { start: list.into(), len: 2 * r.triangles.len() as u64, kind: Kind::List });
+            out.push(Claim {
+                start: at.into(),
+                len: RECORD_SIZE as u64,
+                kind: Kind::Record,
+            });
+            out.push(Claim {
+                start: list.into(),
+                len: 2 * r.triangles.len() as u64,
+                kind: Kind::List,
+            });
         }
     }
     for g in &layout.gaps {
-        out.push(Claim { start: g.offset.into(), len: g.bytes.len() as u64, kind: Kind::Gap });
+        out.push(Claim {
+            start: g.offset.into(),
+            len: g.bytes.len() as u64,
+            kind: Kind::Gap,
+        });
     }
     out
 }
@@ -84,7 +108,11 @@ pub fn check(mut claims: Vec<Claim>, data_end: u64) -> Result<Vec<(u64, u64)>, C
         if c.start < HEADER_SIZE as u64 {
             return Err(ClaimError {
                 offset: c.start,
-                message: format!("{} at {:#x} overlaps the 0x80-byte header", c.kind.name(), c.start),
+                message: format!(
+                    "{} at {:#x} overlaps the 0x80-byte header",
+                    c.kind.name(),
+                    c.start
+                ),
             });
         }
         if end > data_end {

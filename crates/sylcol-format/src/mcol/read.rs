@@ -75,7 +75,12 @@ fn err(offset: u64, kind: DecodeErrorKind) -> DecodeError {
 }
 
 impl<'a> Decoder<'a> {
-    fn new(data: &'a [u8], chunk: &'a Chunk<'a>, base: u32, raw: HeaderRaw) -> Result<Self, DecodeError> {
+    fn new(
+        data: &'a [u8],
+        chunk: &'a Chunk<'a>,
+        base: u32,
+        raw: HeaderRaw,
+    ) -> Result<Self, DecodeError> {
         let data_end = chunk.data_end();
         if data_end < HEADER_SIZE as u64 {
             return Err(err(
@@ -86,7 +91,14 @@ impl<'a> Decoder<'a> {
                 },
             ));
         }
-        Ok(Decoder { data, chunk, base, raw, slots: chunk.slots(base), data_end })
+        Ok(Decoder {
+            data,
+            chunk,
+            base,
+            raw,
+            slots: chunk.slots(base),
+            data_end,
+        })
     }
 
     fn relocated(&self, offset: u64) -> bool {
@@ -114,13 +126,22 @@ impl<'a> Decoder<'a> {
             return Err(bad("points into the 0x80-byte header"));
         }
         if target >= self.data_end {
-            return Err(bad(&format!("points past the data end {:#x}", self.data_end)));
+            return Err(bad(&format!(
+                "points past the data end {:#x}",
+                self.data_end
+            )));
         }
         Ok(target)
     }
 
     /// The `len` bytes at a block pointer's target, checked to fit the data.
-    fn block(&self, field: u64, target: u64, len: u64, what: &'static str) -> Result<&'a [u8], DecodeError> {
+    fn block(
+        &self,
+        field: u64,
+        target: u64,
+        len: u64,
+        what: &'static str,
+    ) -> Result<&'a [u8], DecodeError> {
         if target.saturating_add(len) > self.data_end {
             return Err(err(
                 field,
@@ -153,7 +174,12 @@ impl<'a> Decoder<'a> {
         let spheres = self.block(0x5C, spheres_at, 16 * nt, "triangle count (0x52), spheres")?;
         let spheres: Vec<[f32; 4]> = spheres.chunks_exact(16).map(read_f32x4).collect();
         let ncells = header.cell_count() as u64;
-        let cells_raw = self.block(0x74, cells_at, CELL_SIZE as u64 * ncells, "grid cell count (0x70)")?;
+        let cells_raw = self.block(
+            0x74,
+            cells_at,
+            CELL_SIZE as u64 * ncells,
+            "grid cell count (0x70)",
+        )?;
 
         let (cells, record_offsets) = self.read_cells(cells_at, cells_raw)?;
         let (records, lists) = self.read_records(&record_offsets, nt)?;
@@ -193,7 +219,11 @@ impl<'a> Decoder<'a> {
             if let Some(k) = (0..3).find(|&k| u64::from(tri[k]) >= nv) {
                 return Err(err(
                     at + 6 * i as u64 + 2 * k as u64,
-                    DecodeErrorKind::IndexOutOfRange { what: "triangle vertex", index: tri[k].into(), limit: nv },
+                    DecodeErrorKind::IndexOutOfRange {
+                        what: "triangle vertex",
+                        index: tri[k].into(),
+                        limit: nv,
+                    },
                 ));
             }
             out.push(tri);
@@ -241,7 +271,9 @@ impl<'a> Decoder<'a> {
                 index: c.index,
                 count: c.count.get(),
                 link: match target {
-                    Some(t) => CellLink::Record(offsets.binary_search(&t).expect("inserted above") as u32),
+                    Some(t) => {
+                        CellLink::Record(offsets.binary_search(&t).expect("inserted above") as u32)
+                    }
                     None => CellLink::Raw(c.link.get()),
                 },
                 word3: c.word3.get(),
@@ -252,7 +284,11 @@ impl<'a> Decoder<'a> {
     }
 
     /// Reads array B at the given offsets; returns the records and their list offsets.
-    fn read_records(&self, offsets: &[u64], nt: u64) -> Result<(Vec<ListRecord>, Vec<u32>), DecodeError> {
+    fn read_records(
+        &self,
+        offsets: &[u64],
+        nt: u64,
+    ) -> Result<(Vec<ListRecord>, Vec<u32>), DecodeError> {
         let mut records = Vec::with_capacity(offsets.len());
         let mut lists = Vec::with_capacity(offsets.len());
         for &at in offsets {
@@ -267,19 +303,31 @@ impl<'a> Decoder<'a> {
                 if u64::from(t) >= nt {
                     return Err(err(
                         list_at + 2 * k as u64,
-                        DecodeErrorKind::IndexOutOfRange { what: "list entry (triangle)", index: t.into(), limit: nt },
+                        DecodeErrorKind::IndexOutOfRange {
+                            what: "list entry (triangle)",
+                            index: t.into(),
+                            limit: nt,
+                        },
                     ));
                 }
                 triangles.push(t);
             }
-            records.push(ListRecord { triangles, tail: r.tail });
+            records.push(ListRecord {
+                triangles,
+                tail: r.tail,
+            });
             lists.push(list_at as u32);
         }
         Ok((records, lists))
     }
 
     /// Every relocated word must be one of MCOL's pointer fields.
-    fn check_relocations(&self, cells: &[Cell], records: &[u64], cells_at: u64) -> Result<(), DecodeError> {
+    fn check_relocations(
+        &self,
+        cells: &[Cell],
+        records: &[u64],
+        cells_at: u64,
+    ) -> Result<(), DecodeError> {
         let mut expected: Vec<u64> = HEADER_SLOTS.iter().map(|&s| u64::from(s)).collect();
         expected.extend(
             cells
@@ -290,7 +338,11 @@ impl<'a> Decoder<'a> {
         );
         expected.extend(records.iter().map(|r| r + 4));
         expected.sort_unstable();
-        if let Some(&extra) = self.slots.iter().find(|&&s| expected.binary_search(&u64::from(s)).is_err()) {
+        if let Some(&extra) = self
+            .slots
+            .iter()
+            .find(|&&s| expected.binary_search(&u64::from(s)).is_err())
+        {
             return Err(err(
                 extra.into(),
                 DecodeErrorKind::Pof0(format!(
@@ -302,11 +354,21 @@ impl<'a> Decoder<'a> {
     }
 
     fn gaps(&self, claims: Vec<Claim>) -> Result<Vec<Gap>, DecodeError> {
-        let uncovered = claims::check(claims, self.data_end)
-            .map_err(|e| err(e.offset, DecodeErrorKind::Overlap { what: e.message, other: "another structure".into() }))?;
+        let uncovered = claims::check(claims, self.data_end).map_err(|e| {
+            err(
+                e.offset,
+                DecodeErrorKind::Overlap {
+                    what: e.message,
+                    other: "another structure".into(),
+                },
+            )
+        })?;
         Ok(uncovered
             .into_iter()
-            .map(|(a, b)| Gap { offset: a as u32, bytes: self.data[a as usize..b as usize].to_vec() })
+            .map(|(a, b)| Gap {
+                offset: a as u32,
+                bytes: self.data[a as usize..b as usize].to_vec(),
+            })
             .collect())
     }
 }

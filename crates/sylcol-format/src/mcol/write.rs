@@ -12,7 +12,9 @@ use zerocopy::byteorder::big_endian::{F32, U16, U32};
 
 use super::claims;
 use super::raw::{CellRaw, HeaderRaw, RecordRaw};
-use super::{CELL_SIZE, CellLink, HEADER_SIZE, HEADER_SLOTS, Layout, Mcol, POINTER_BASE, RECORD_SIZE};
+use super::{
+    CELL_SIZE, CellLink, HEADER_SIZE, HEADER_SLOTS, Layout, Mcol, POINTER_BASE, RECORD_SIZE,
+};
 use crate::error::EncodeError;
 use crate::pof0;
 
@@ -24,7 +26,10 @@ pub fn encode(mcol: &Mcol) -> Result<Vec<u8>, EncodeError> {
         _ => {
             let l = canonical_layout(mcol);
             let end = data_end_of(mcol, &l);
-            (l, u32::try_from(end - 0x10).map_err(|_| too_large("data size", end))?)
+            (
+                l,
+                u32::try_from(end - 0x10).map_err(|_| too_large("data size", end))?,
+            )
         }
     };
     let data_end = 0x10 + u64::from(data_size);
@@ -38,50 +43,94 @@ pub fn encode(mcol: &Mcol) -> Result<Vec<u8>, EncodeError> {
     write_cells_and_records(mcol, &layout, &mut out);
 
     let slots = relocated_slots(mcol, &layout);
-    let relative: Vec<u64> = slots.iter().map(|&s| s - u64::from(mcol.pof0_base)).collect();
-    let reuse = pof0::decode_entries(&layout.pof0_table)
-        .is_ok_and(|old| old.iter().map(|&s| u64::from(s)).eq(relative.iter().copied()));
-    let table = if reuse { layout.pof0_table.clone() } else { pof0::encode_entries(&relative)? };
+    let relative: Vec<u64> = slots
+        .iter()
+        .map(|&s| s - u64::from(mcol.pof0_base))
+        .collect();
+    let reuse = pof0::decode_entries(&layout.pof0_table).is_ok_and(|old| {
+        old.iter()
+            .map(|&s| u64::from(s))
+            .eq(relative.iter().copied())
+    });
+    let table = if reuse {
+        layout.pof0_table.clone()
+    } else {
+        pof0::encode_entries(&relative)?
+    };
     out.extend(pof0::frame(&table));
     out.extend_from_slice(&layout.trailer);
     Ok(out)
 }
 
 fn too_large(what: &'static str, value: u64) -> EncodeError {
-    EncodeError::TooLarge { what, value, limit: u32::MAX.into() }
+    EncodeError::TooLarge {
+        what,
+        value,
+        limit: u32::MAX.into(),
+    }
 }
 
 /// The model must be one the decoder accepts.
 fn validate(m: &Mcol) -> Result<(), EncodeError> {
     let bad = |s: String| Err(EncodeError::Invalid(s));
-    for (what, n) in [("vertices", m.vertices.len()), ("triangles", m.triangles.len())] {
+    for (what, n) in [
+        ("vertices", m.vertices.len()),
+        ("triangles", m.triangles.len()),
+    ] {
         if n > u16::MAX as usize {
-            return Err(EncodeError::TooLarge { what, value: n as u64, limit: u16::MAX.into() });
+            return Err(EncodeError::TooLarge {
+                what,
+                value: n as u64,
+                limit: u16::MAX.into(),
+            });
         }
     }
     if m.spheres.len() != m.triangles.len() {
-        return bad(format!("{} spheres for {} triangles (one per triangle)", m.spheres.len(), m.triangles.len()));
+        return bad(format!(
+            "{} spheres for {} triangles (one per triangle)",
+            m.spheres.len(),
+            m.triangles.len()
+        ));
     }
     if m.cells.len() != m.header.cell_count() {
-        return bad(format!("{} cells for a {:?} grid", m.cells.len(), m.header.dims()));
+        return bad(format!(
+            "{} cells for a {:?} grid",
+            m.cells.len(),
+            m.header.dims()
+        ));
     }
     super::read::check_grid(&m.header).map_err(|e| EncodeError::Invalid(e.kind.to_string()))?;
     if m.pof0_base % 4 != 0 || m.pof0_base > 0x54 {
-        return bad(format!("POF0 base {:#x} must be a multiple of 4 below the first slot", m.pof0_base));
+        return bad(format!(
+            "POF0 base {:#x} must be a multiple of 4 below the first slot",
+            m.pof0_base
+        ));
     }
     let nv = m.vertices.len();
-    if let Some(t) = m.triangles.iter().find(|t| t.iter().any(|&i| i as usize >= nv)) {
+    if let Some(t) = m
+        .triangles
+        .iter()
+        .find(|t| t.iter().any(|&i| i as usize >= nv))
+    {
         return bad(format!("triangle {t:?} indexes past {nv} vertices"));
     }
     let nt = m.triangles.len();
-    if let Some(r) = m.records.iter().position(|r| r.triangles.iter().any(|&t| t as usize >= nt)) {
+    if let Some(r) = m
+        .records
+        .iter()
+        .position(|r| r.triangles.iter().any(|&t| t as usize >= nt))
+    {
         return bad(format!("list record {r} names a triangle past {nt}"));
     }
     for (i, c) in m.cells.iter().enumerate() {
         if let CellLink::Record(r) = c.link
             && (c.count == 0 || r as usize + c.count as usize > m.records.len())
         {
-            return bad(format!("cell {i} links records {r}..{} of {}", r + c.count, m.records.len()));
+            return bad(format!(
+                "cell {i} links records {r}..{} of {}",
+                r + c.count,
+                m.records.len()
+            ));
         }
     }
     Ok(())
@@ -111,7 +160,9 @@ pub fn canonical_layout(m: &Mcol) -> Layout {
     let triangles = vertices + (12 * nv).next_multiple_of(16);
     let cells = triangles + (6 * nt).next_multiple_of(16);
     let first_record = cells + (CELL_SIZE * m.cells.len()) as u32;
-    let records = (0..m.records.len() as u32).map(|i| first_record + RECORD_SIZE as u32 * i).collect();
+    let records = (0..m.records.len() as u32)
+        .map(|i| first_record + RECORD_SIZE as u32 * i)
+        .collect();
     let mut at = first_record + (RECORD_SIZE * m.records.len()) as u32;
     let lists = m
         .records
@@ -122,7 +173,15 @@ pub fn canonical_layout(m: &Mcol) -> Layout {
             here
         })
         .collect();
-    Layout { spheres, vertices, triangles, cells, records, lists, ..Layout::default() }
+    Layout {
+        spheres,
+        vertices,
+        triangles,
+        cells,
+        records,
+        lists,
+        ..Layout::default()
+    }
 }
 
 /// End of the data under a canonical layout: the lists' end padded to 16.
