@@ -18,6 +18,8 @@ use super::{MAX_PARTS, part_file_name};
 
 /// Read buffer per open entry.
 const BUFFER: usize = 256 * 1024;
+/// Read buffer for probing: the header and the first payload bytes.
+const PROBE_BUFFER: usize = 4 * 1024;
 
 /// Why an archive or one of its entries could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -172,12 +174,14 @@ impl Archive {
         Ok(part)
     }
 
-    /// Opens the stored bytes of `e` from `skip` on, bounded to the entry.
+    /// Opens the stored bytes of `e` from `skip` on, bounded to the entry,
+    /// read through a `buffer`-byte buffer.
     fn stored(
         &self,
         e: &IndexEntry,
         display: &str,
         skip: u64,
+        buffer: usize,
     ) -> Result<BufReader<Take<File>>, ArchiveError> {
         let part = self.part_of(e, display)?;
         let io_err = |source| ArchiveError::Io {
@@ -188,13 +192,13 @@ impl Archive {
         f.seek(SeekFrom::Start(u64::from(e.offset) + skip))
             .map_err(io_err)?;
         let len = u64::from(e.stored_size).saturating_sub(skip);
-        Ok(BufReader::with_capacity(BUFFER, f.take(len)))
+        Ok(BufReader::with_capacity(buffer, f.take(len)))
     }
 
     /// Reads an entry's header: compression, size, magic and display name.
     pub fn probe(&self, e: &IndexEntry) -> Result<EntryInfo, ArchiveError> {
         let display = self.short_display(e);
-        let mut r = self.stored(e, &display, 0)?;
+        let mut r = self.stored(e, &display, 0, PROBE_BUFFER)?;
         let mut prefix = Vec::with_capacity(12);
         (&mut r)
             .take(12)
@@ -250,10 +254,10 @@ impl Archive {
         let e = &info.entry;
         Ok(match info.z1 {
             Some(header) => {
-                let r = self.stored(e, &info.display, 12)?;
+                let r = self.stored(e, &info.display, 12, BUFFER)?;
                 EntryReader::Z1(Box::new(Z1Reader::new(r, header, u64::from(e.offset))))
             }
-            None => EntryReader::Stored(self.stored(e, &info.display, 0)?),
+            None => EntryReader::Stored(self.stored(e, &info.display, 0, BUFFER)?),
         })
     }
 
