@@ -88,7 +88,7 @@ pub fn encode_entries(slots: &[u64]) -> Result<Vec<u8>, EncodeError> {
             ));
         }
         let distance = slot - from;
-        if distance % 4 != 0 {
+        if !distance.is_multiple_of(4) {
             return Err(EncodeError::Invalid(format!(
                 "POF0 slot {slot:#x} is not a multiple of 4 from {from:#x}"
             )));

@@ -100,7 +100,7 @@ fn validate(m: &Mcol) -> Result<(), EncodeError> {
         ));
     }
     super::read::check_grid(&m.header).map_err(|e| EncodeError::Invalid(e.kind.to_string()))?;
-    if m.pof0_base % 4 != 0 || m.pof0_base > 0x54 {
+    if !m.pof0_base.is_multiple_of(4) || m.pof0_base > 0x54 {
         return bad(format!(
             "POF0 base {:#x} must be a multiple of 4 below the first slot",
             m.pof0_base
