@@ -361,3 +361,109 @@ fn missing_part_and_truncated_index() {
     std::fs::write(&pak, b"IPF").unwrap();
     sylcol().args(["pak", "list"]).arg(&pak).assert().code(2);
 }
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/../../tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// An archive of the MCOL fixtures (one named, one unknown), a table, and
+/// an MCOL whose bytes are cut short.
+fn mcol_archive(dir: &Path) -> PathBuf {
+    let twin = fixture("twin.mcol");
+    let entries = vec![
+        entry(
+            EntryKey::Name("mapmesh_box_500km.col".into()),
+            fixture("box.mcol"),
+            true,
+        ),
+        entry(EntryKey::Hash(0x2CF7_EB47), twin.clone(), true),
+        entry(
+            EntryKey::Hash(0x1234_5678),
+            twin[..twin.len() / 2].to_vec(),
+            false,
+        ),
+        entry(
+            EntryKey::Name("files.tbl".into()),
+            b"TBL1 names".to_vec(),
+            false,
+        ),
+    ];
+    let pak = dir.join("MiscBin.pak");
+    build_archive(&pak, entries, WriteOptions::default()).unwrap();
+    pak
+}
+
+#[test]
+fn info_summarises_every_entry_it_can_decode() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = mcol_archive(dir.path());
+    let out = sylcol()
+        .arg("info")
+        .arg(&pak)
+        .arg("--json")
+        .assert()
+        .code(1);
+    let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["format"], "IPFB");
+    let rows = v["entries"].as_array().unwrap();
+    let entries: Vec<_> = rows.iter().map(|r| r["entry"].as_str().unwrap()).collect();
+    assert_eq!(entries, ["$2CF7EB47.MCOL", "mapmesh_box_500km.col"]);
+    assert!(
+        rows.iter()
+            .all(|r| r["format"] == "MCOL" && r["summary"]["triangles"].as_u64().unwrap() > 0)
+    );
+    assert_eq!(v["other"][0]["magic"], "TBL1");
+    let failures = v["failures"].as_array().unwrap();
+    assert_eq!(failures.len(), 1);
+    assert!(
+        failures[0].as_str().unwrap().contains("$12345678.MCOL"),
+        "{failures:?}"
+    );
+    let text = sylcol().arg("info").arg(&pak).assert().code(1);
+    let stdout = String::from_utf8_lossy(&text.get_output().stdout).into_owned();
+    assert!(
+        stdout.contains("2 decoded, 1 of other formats, 1 failed"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn commands_read_archive_entries_by_name_and_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = mcol_archive(dir.path()).to_string_lossy().into_owned();
+    let one = |file: String| {
+        let out = sylcol()
+            .args(["info", "--json"])
+            .arg(file)
+            .assert()
+            .success();
+        serde_json::from_slice::<Value>(&out.get_output().stdout).unwrap()
+    };
+    let by_name = one(format!("{pak}+MAPMESH_box_500km.col"));
+    assert_eq!(by_name["format"], "MCOL");
+    let by_hash = one(format!("{pak}+$2CF7EB47.MCOL"));
+    assert_eq!(
+        by_hash["triangles"],
+        one(format!("{pak}+$2cf7eb47"))["triangles"]
+    );
+    let missing = sylcol()
+        .arg("info")
+        .arg(format!("{pak}+nope.col"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&missing.get_output().stderr).into_owned();
+    assert!(err.contains("no entry nope.col"), "{err}");
+    let out = dir.path().join("rewritten.mcol");
+    sylcol()
+        .arg("rewrite")
+        .arg(format!("{pak}+$2CF7EB47"))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&out).unwrap(), fixture("twin.mcol"));
+}
