@@ -75,7 +75,7 @@ fn list_json(pak: &Path, extra: &[&str]) -> (Vec<Value>, i32) {
     (rows.as_array().unwrap().clone(), out.status.code().unwrap())
 }
 
-fn row<'a>(rows: &'a [Value], hash: u32) -> &'a Value {
+fn row(rows: &[Value], hash: u32) -> &Value {
     let hex = format!("{hash:08X}");
     rows.iter().find(|r| r["hash"] == hex.as_str()).unwrap()
 }

@@ -163,7 +163,7 @@ fn print_table(path: &str, archive: &Archive, rows: &[Row]) {
         archive.index.declared_count
     );
     println!(
-        "{:<8} {:>4} {:>10} {:>10} {:>10} {:<3} {:<4} name",
+        "{:<8} {:>4} {:>10} {:>10} {:>10} {:<3} {:<5} name",
         "hash", "part", "offset", "stored", "size", "z1", "magic"
     );
     for r in rows {
