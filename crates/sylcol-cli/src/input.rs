@@ -163,20 +163,11 @@ mod tests {
     }
 
     fn archive(dir: &Path) -> String {
-        use sylcol_format::ipfb::{EntryKey, NewEntry, WriteOptions, build_archive};
-        let new = |key, bytes: &[u8], compress| NewEntry {
-            key,
-            bytes: bytes.to_vec(),
-            compress,
-        };
+        use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive};
         let pak = dir.join("tables.pak");
         let entries = vec![
-            new(
-                EntryKey::Name("eng\\GP_TITLE.tbl".into()),
-                b"title table",
-                true,
-            ),
-            new(EntryKey::Hash(0x2CF7_EB47), b"MCOL body", false),
+            NewEntry::named("eng\\GP_TITLE.tbl", b"title table".to_vec(), true),
+            NewEntry::hashed(0x2CF7_EB47, b"MCOL body".to_vec(), false),
         ];
         build_archive(&pak, entries, WriteOptions::default()).unwrap();
         pak.to_string_lossy().into_owned()

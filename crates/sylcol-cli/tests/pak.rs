@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
-use sylcol_format::ipfb::{EntryKey, NewEntry, WriteOptions, build_archive, make_entry_id};
+use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive, make_entry_id};
 
 fn sylcol() -> Command {
     Command::cargo_bin("sylcol").unwrap()
@@ -18,36 +18,16 @@ fn payload(seed: u8, n: usize) -> Vec<u8> {
         .collect()
 }
 
-fn entry(key: EntryKey, bytes: Vec<u8>, compress: bool) -> NewEntry {
-    NewEntry {
-        key,
-        bytes,
-        compress,
-    }
-}
-
 /// A multi-part archive: named, unknown, stored and compressed entries.
 fn make_archive(dir: &Path) -> PathBuf {
     let mut mcol = b"MCOL".to_vec();
     mcol.extend(payload(3, 4000));
     let entries = vec![
-        entry(
-            EntryKey::Name("CollisionSet_S02.bin".into()),
-            payload(1, 7000),
-            true,
-        ),
-        entry(
-            EntryKey::Name("eng\\GP_TITLE.tbl".into()),
-            payload(2, 3000),
-            false,
-        ),
-        entry(EntryKey::Hash(0x2CF7_EB47), mcol, true),
-        entry(EntryKey::Hash(0x0BAD_F00D), vec![0, 1, 2, 3, 4], false),
-        entry(
-            EntryKey::Name("mapmesh_box_500km.col".into()),
-            payload(4, 6000),
-            true,
-        ),
+        NewEntry::named("CollisionSet_S02.bin", payload(1, 7000), true),
+        NewEntry::named("eng\\GP_TITLE.tbl", payload(2, 3000), false),
+        NewEntry::hashed(0x2CF7_EB47, mcol, true),
+        NewEntry::hashed(0x0BAD_F00D, vec![0, 1, 2, 3, 4], false),
+        NewEntry::named("mapmesh_box_500km.col", payload(4, 6000), true),
     ];
     let pak = dir.join("MiscBin.pak");
     build_archive(
@@ -60,6 +40,17 @@ fn make_archive(dir: &Path) -> PathBuf {
     )
     .unwrap();
     pak
+}
+
+/// Runs `sylcol pak extract PAK -o OUT EXTRA...`.
+fn extract(pak: &Path, out: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+    sylcol()
+        .args(["pak", "extract"])
+        .arg(pak)
+        .arg("-o")
+        .arg(out)
+        .args(extra)
+        .assert()
 }
 
 fn list_json(pak: &Path, extra: &[&str]) -> (Vec<Value>, i32) {
@@ -147,15 +138,13 @@ fn names_file_names_entries() {
     let tbl = row(&rows, make_entry_id("eng\\GP_TITLE.tbl"));
     assert_eq!(tbl["name"], "eng\\GP_TITLE.tbl");
     let out = dir.path().join("out");
-    sylcol()
-        .args(["pak", "extract"])
-        .arg(&pak)
-        .arg("-o")
-        .arg(&out)
-        .args(["eng/GP_TITLE.tbl", "$2CF7EB47", "--names"])
-        .arg(&names)
-        .assert()
-        .success();
+    let names_arg = names.to_str().unwrap();
+    extract(
+        &pak,
+        &out,
+        &["eng/GP_TITLE.tbl", "$2CF7EB47", "--names", names_arg],
+    )
+    .success();
     let files = tree(&out);
     assert_eq!(
         files.keys().collect::<Vec<_>>(),
@@ -169,13 +158,7 @@ fn extract_build_extract_gives_the_same_files() {
     let dir = tempfile::tempdir().unwrap();
     let pak = make_archive(dir.path());
     let first = dir.path().join("first");
-    sylcol()
-        .args(["pak", "extract"])
-        .arg(&pak)
-        .arg("-o")
-        .arg(&first)
-        .assert()
-        .success();
+    extract(&pak, &first, &[]).success();
     let rebuilt = dir.path().join("re").join("Again.pak");
     std::fs::create_dir_all(rebuilt.parent().unwrap()).unwrap();
     sylcol()
@@ -183,7 +166,14 @@ fn extract_build_extract_gives_the_same_files() {
         .arg(&first)
         .arg("-o")
         .arg(&rebuilt)
-        .args(["--store", "*.tbl", "--part-limit", "4096"])
+        .args([
+            "--store",
+            "*.tbl",
+            "--store",
+            "$0BAD*",
+            "--part-limit",
+            "4096",
+        ])
         .assert()
         .success();
     assert!(rebuilt.with_extension("p01").exists());
@@ -193,8 +183,8 @@ fn extract_build_extract_gives_the_same_files() {
     assert_eq!(hashes(&rows), hashes(&orig));
     assert_eq!(
         row(&rows, 0x0BAD_F00D)["compressed"],
-        true,
-        "not matched by --store"
+        false,
+        "matched by --store"
     );
     let tbl = row(&rows, make_entry_id("eng\\GP_TITLE.tbl"));
     assert_eq!(
@@ -202,13 +192,7 @@ fn extract_build_extract_gives_the_same_files() {
         "extracted as $5EE70E0A.vert, so *.tbl does not match"
     );
     let second = dir.path().join("second");
-    sylcol()
-        .args(["pak", "extract"])
-        .arg(&rebuilt)
-        .arg("-o")
-        .arg(&second)
-        .assert()
-        .success();
+    extract(&rebuilt, &second, &[]).success();
     assert_eq!(tree(&first), tree(&second));
     assert_eq!(tree(&first).len(), 5);
 }
@@ -218,18 +202,10 @@ fn hostile_names_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let pak = dir.path().join("Evil.pak");
     let entries = vec![
-        entry(
-            EntryKey::Name("..\\evil.bin".into()),
-            b"evil".to_vec(),
-            true,
-        ),
-        entry(EntryKey::Name("C:\\x.bin".into()), b"drive".to_vec(), false),
-        entry(EntryKey::Name("\\root.bin".into()), b"root".to_vec(), false),
-        entry(
-            EntryKey::Name("ok\\fine.bin".into()),
-            b"fine".to_vec(),
-            true,
-        ),
+        NewEntry::named("..\\evil.bin", b"evil".to_vec(), true),
+        NewEntry::named("C:\\x.bin", b"drive".to_vec(), false),
+        NewEntry::named("\\root.bin", b"root".to_vec(), false),
+        NewEntry::named("ok\\fine.bin", b"fine".to_vec(), true),
     ];
     build_archive(&pak, entries, WriteOptions::default()).unwrap();
     let names = dir.path().join("names.txt");
@@ -239,15 +215,7 @@ fn hostile_names_are_refused_by_name() {
     )
     .unwrap();
     let out = dir.path().join("inside").join("out");
-    let run = sylcol()
-        .args(["pak", "extract"])
-        .arg(&pak)
-        .arg("-o")
-        .arg(&out)
-        .arg("--names")
-        .arg(&names)
-        .assert()
-        .code(1);
+    let run = extract(&pak, &out, &["--names", names.to_str().unwrap()]).code(1);
     let err = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
     for name in ["..\\evil.bin", "C:\\x.bin", "\\root.bin"] {
         assert!(err.contains(&format!("entry {name}")), "{name} in {err}");
@@ -312,13 +280,7 @@ fn bad_entries_are_reported_and_the_rest_extracts() {
     );
     assert_eq!(checked.iter().filter(|r| !r["error"].is_null()).count(), 1);
     let out = dir.path().join("out");
-    let run = sylcol()
-        .args(["pak", "extract"])
-        .arg(&pak)
-        .arg("-o")
-        .arg(&out)
-        .assert()
-        .code(1);
+    let run = extract(&pak, &out, &[]).code(1);
     let err = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
     assert!(
         err.contains("entry CollisionSet_S02.bin") && err.contains("at byte 0x"),
@@ -375,22 +337,10 @@ fn fixture(name: &str) -> Vec<u8> {
 fn mcol_archive(dir: &Path) -> PathBuf {
     let twin = fixture("twin.mcol");
     let entries = vec![
-        entry(
-            EntryKey::Name("mapmesh_box_500km.col".into()),
-            fixture("box.mcol"),
-            true,
-        ),
-        entry(EntryKey::Hash(0x2CF7_EB47), twin.clone(), true),
-        entry(
-            EntryKey::Hash(0x1234_5678),
-            twin[..twin.len() / 2].to_vec(),
-            false,
-        ),
-        entry(
-            EntryKey::Name("files.tbl".into()),
-            b"TBL1 names".to_vec(),
-            false,
-        ),
+        NewEntry::named("mapmesh_box_500km.col", fixture("box.mcol"), true),
+        NewEntry::hashed(0x2CF7_EB47, twin.clone(), true),
+        NewEntry::hashed(0x1234_5678, twin[..twin.len() / 2].to_vec(), false),
+        NewEntry::named("files.tbl", b"TBL1 names".to_vec(), false),
     ];
     let pak = dir.join("MiscBin.pak");
     build_archive(&pak, entries, WriteOptions::default()).unwrap();

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
 use sylcol_format::ipfb::{
-    Archive, ArchiveError, EntryKey, IndexEntry, NewEntry, WriteError, WriteOptions, build_archive,
+    Archive, ArchiveError, IndexEntry, NewEntry, WriteError, WriteOptions, build_archive,
     make_entry_id,
 };
 
@@ -23,31 +23,11 @@ fn entries() -> Vec<NewEntry> {
     let mut mcol = b"MCOL".to_vec();
     mcol.extend(payload(7, 5000));
     vec![
-        NewEntry {
-            key: EntryKey::Name("CollisionSet_S01.bin".into()),
-            bytes: payload(1, 9000),
-            compress: true,
-        },
-        NewEntry {
-            key: EntryKey::Name("eng/GP_TITLE.tbl".into()),
-            bytes: payload(2, 3000),
-            compress: false,
-        },
-        NewEntry {
-            key: EntryKey::Hash(0x2CF7_EB47),
-            bytes: mcol,
-            compress: true,
-        },
-        NewEntry {
-            key: EntryKey::Name("stored_big.bin".into()),
-            bytes: payload(3, 6000),
-            compress: false,
-        },
-        NewEntry {
-            key: EntryKey::Name("empty.bin".into()),
-            bytes: Vec::new(),
-            compress: true,
-        },
+        NewEntry::named("CollisionSet_S01.bin", payload(1, 9000), true),
+        NewEntry::named("eng/GP_TITLE.tbl", payload(2, 3000), false),
+        NewEntry::hashed(0x2CF7_EB47, mcol, true),
+        NewEntry::named("stored_big.bin", payload(3, 6000), false),
+        NewEntry::named("empty.bin", Vec::new(), true),
     ]
 }
 
@@ -119,24 +99,12 @@ fn duplicates_and_raw_z1_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let pak = dir.path().join("D.pak");
     let dup = vec![
-        NewEntry {
-            key: EntryKey::Name("A.bin".into()),
-            bytes: vec![1],
-            compress: false,
-        },
-        NewEntry {
-            key: EntryKey::Name("a.BIN".into()),
-            bytes: vec![2],
-            compress: false,
-        },
+        NewEntry::named("A.bin", vec![1], false),
+        NewEntry::named("a.BIN", vec![2], false),
     ];
     let err = build_archive(&pak, dup, WriteOptions::default()).unwrap_err();
     assert!(matches!(err, WriteError::DuplicateHash { .. }), "{err}");
-    let z1 = vec![NewEntry {
-        key: EntryKey::Name("z.bin".into()),
-        bytes: b"Z1xx".to_vec(),
-        compress: false,
-    }];
+    let z1 = vec![NewEntry::named("z.bin", b"Z1xx".to_vec(), false)];
     let err = build_archive(&pak, z1, WriteOptions::default()).unwrap_err();
     assert!(err.to_string().contains("z.bin"), "{err}");
     assert!(!pak.exists(), "a failed build leaves no index");
@@ -249,10 +217,8 @@ proptest! {
     ) {
         let dir = tempfile::tempdir().unwrap();
         let pak = dir.path().join("P.pak");
-        let new: Vec<NewEntry> = blobs.iter().enumerate().map(|(i, (b, c))| NewEntry {
-            key: EntryKey::Name(format!("dir\\file{i}.bin")),
-            bytes: b.clone(),
-            compress: *c || b.starts_with(b"Z1"),
+        let new: Vec<NewEntry> = blobs.iter().enumerate().map(|(i, (b, c))| {
+            NewEntry::named(&format!("dir\\file{i}.bin"), b.clone(), *c || b.starts_with(b"Z1"))
         }).collect();
         build_archive(&pak, new.clone(), WriteOptions { part_limit: limit, level: 6 }).unwrap();
         let archive = Archive::open(&pak).unwrap();

@@ -56,6 +56,26 @@ pub struct NewEntry {
     pub compress: bool,
 }
 
+impl NewEntry {
+    /// An entry named `name` (hashed with MakeEntryID, `/` read as `\`).
+    pub fn named(name: &str, bytes: Vec<u8>, compress: bool) -> NewEntry {
+        NewEntry {
+            key: EntryKey::Name(name.to_string()),
+            bytes,
+            compress,
+        }
+    }
+
+    /// An entry known only by its hash.
+    pub fn hashed(hash: u32, bytes: Vec<u8>, compress: bool) -> NewEntry {
+        NewEntry {
+            key: EntryKey::Hash(hash),
+            bytes,
+            compress,
+        }
+    }
+}
+
 /// Writer settings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriteOptions {
