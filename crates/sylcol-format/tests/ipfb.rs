@@ -234,3 +234,15 @@ proptest! {
         prop_assert_eq!(make_entry_id(&name), make_entry_id(&name.to_uppercase()));
     }
 }
+
+#[test]
+fn bytes_after_the_declared_table_are_not_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, index) = build(dir.path());
+    let mut bytes = std::fs::read(&pak).unwrap();
+    bytes.extend(std::iter::repeat_n(0xAB, 100_000));
+    std::fs::write(&pak, &bytes).unwrap();
+    let archive = Archive::open(&pak).unwrap();
+    assert_eq!(archive.entries(), &index[..]);
+    assert!(archive.index.problems.is_empty());
+}

@@ -14,7 +14,7 @@ use crate::error::{DecodeError, DecodeErrorKind};
 use super::index::{Index, IndexEntry};
 use super::names::{NameBook, unknown_display};
 use super::z1::{Z1Header, Z1Reader, into_decode_error, is_z1};
-use super::{MAX_PARTS, part_file_name};
+use super::{ENTRY_SIZE, HEADER_SIZE, MAX_PARTS, part_file_name};
 
 /// Read buffer per open entry.
 const BUFFER: usize = 256 * 1024;
@@ -86,7 +86,7 @@ impl Archive {
             path: path.to_path_buf(),
             source,
         };
-        let data = std::fs::read(path).map_err(io_err)?;
+        let data = read_index_bytes(path).map_err(io_err)?;
         let index = Index::parse(&data).map_err(|source| ArchiveError::Index {
             path: path.to_path_buf(),
             source,
@@ -308,6 +308,21 @@ impl Read for EntryReader {
             EntryReader::Z1(r) => r.read(buf),
         }
     }
+}
+
+/// Reads the index header and at most the entry table its count declares
+/// (a huge file behind a small count is not read whole).
+fn read_index_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    let mut f = File::open(path)?;
+    let mut data = Vec::with_capacity(HEADER_SIZE as usize);
+    (&mut f).take(HEADER_SIZE).read_to_end(&mut data)?;
+    if data.len() as u64 == HEADER_SIZE {
+        let count = u32::from_be_bytes([data[4], data[5], data[6], data[7]]);
+        // read_to_end grows with the bytes actually there, not with `count`.
+        f.take(u64::from(count) * ENTRY_SIZE)
+            .read_to_end(&mut data)?;
+    }
+    Ok(data)
 }
 
 /// Finds `<stem>.p00` .. `<stem>.p15` in the index's folder, ignoring case.
