@@ -246,3 +246,26 @@ fn bytes_after_the_declared_table_are_not_entries() {
     assert_eq!(archive.entries(), &index[..]);
     assert!(archive.index.problems.is_empty());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A Z1 entry with any byte changed or cut short never panics: it
+    /// inflates to the original bytes (a flip the checks cannot see, e.g.
+    /// in an unused bit) or fails with an offset inside the entry.
+    #[test]
+    fn corrupted_z1_fails_cleanly(at in any::<prop::sample::Index>(), flip in 1u8..=255, cut in any::<bool>()) {
+        let data = payload(9, 4000);
+        let mut z = sylcol_format::ipfb::z1::compress(&data, 9).unwrap();
+        let i = at.index(z.len());
+        if cut {
+            z.truncate(i);
+        } else {
+            z[i] ^= flip;
+        }
+        match sylcol_format::ipfb::z1::decompress(&z) {
+            Ok(out) => prop_assert_eq!(out, data),
+            Err(e) => prop_assert!(e.offset <= z.len() as u64, "{e}"),
+        }
+    }
+}

@@ -130,7 +130,8 @@ impl<R: BufRead> Z1Reader<R> {
         )
     }
 
-    /// One inflate step into `out`; returns (bytes made, stream ended, input exhausted).
+    /// One inflate step into `out`; returns (bytes made, stream ended,
+    /// stalled: no input used and no output made).
     fn step(&mut self, out: &mut [u8]) -> io::Result<(usize, bool, bool)> {
         let input = self.inner.fill_buf()?;
         let exhausted = input.is_empty();
@@ -140,7 +141,11 @@ impl<R: BufRead> Z1Reader<R> {
         let made = (self.inflate.total_out() - out0) as usize;
         self.inner.consume(used);
         match status {
-            Ok(s) => Ok((made, s == Status::StreamEnd, exhausted && used == 0)),
+            Ok(_) if used == 0 && made == 0 && !exhausted => Err(self.fail(
+                self.position(),
+                DecodeErrorKind::Invalid("deflate data makes no progress".into()),
+            )),
+            Ok(s) => Ok((made, s == Status::StreamEnd, used == 0 && made == 0)),
             Err(e) => Err(self.fail(
                 self.position(),
                 DecodeErrorKind::Invalid(format!("corrupt deflate data: {e}")),
@@ -209,8 +214,8 @@ impl<R: BufRead> Read for Z1Reader<R> {
         }
         loop {
             let remaining = u64::from(self.header.size) - self.produced;
-            let (made, ended, exhausted) = if remaining == 0 {
-                let (made, ended, exhausted) = self.step(&mut [0u8; 1])?;
+            let (made, ended, stalled) = if remaining == 0 {
+                let (made, ended, stalled) = self.step(&mut [0u8; 1])?;
                 if made > 0 {
                     return Err(self.fail(
                         2,
@@ -223,15 +228,15 @@ impl<R: BufRead> Read for Z1Reader<R> {
                         },
                     ));
                 }
-                (0, ended, exhausted)
+                (0, ended, stalled)
             } else {
                 let cap = buf
                     .len()
                     .min(usize::try_from(remaining).unwrap_or(usize::MAX));
-                let (made, ended, exhausted) = self.step(&mut buf[..cap])?;
+                let (made, ended, stalled) = self.step(&mut buf[..cap])?;
                 self.adler = zlib_rs::adler32::adler32(self.adler, &buf[..made]);
                 self.produced += made as u64;
-                (made, ended, exhausted)
+                (made, ended, stalled)
             };
             if ended {
                 self.finish()?;
@@ -240,7 +245,8 @@ impl<R: BufRead> Read for Z1Reader<R> {
             if made > 0 {
                 return Ok(made);
             }
-            if exhausted {
+            if stalled {
+                // `step` errors on a stall with input left: the input ran out.
                 return Err(self.fail(
                     self.position(),
                     DecodeErrorKind::Truncated {
