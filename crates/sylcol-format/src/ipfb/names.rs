@@ -122,9 +122,16 @@ impl NameBook {
     }
 }
 
-/// `$XXXXXXXX` (upper-case hex) plus `.MAGIC` when given.
+/// `$XXXXXXXX` (upper-case hex) plus `.MAGIC` when a magic is given and
+/// safe in a file name (ASCII letters, digits, `_`, `-`): the display name
+/// is also the name `pak extract` writes, so a magic such as `a/..` is left
+/// out rather than turned into a path.
 pub fn unknown_display(hash: u32, magic: Option<&str>) -> String {
-    match magic {
+    let safe = |m: &&str| {
+        m.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+    };
+    match magic.filter(safe) {
         Some(m) => format!("${hash:08X}.{m}"),
         None => format!("${hash:08X}"),
     }
@@ -183,6 +190,8 @@ mod tests {
         assert_eq!(book.display(0x8342_1153, Some("MCOL")), "files.tbl");
         assert_eq!(book.display(0x2CF7_EB47, Some("MCOL")), "$2CF7EB47.MCOL");
         assert_eq!(book.display(0x2CF7_EB47, None), "$2CF7EB47");
+        assert_eq!(unknown_display(0x2CF7_EB47, Some("a/..")), "$2CF7EB47");
+        assert_eq!(unknown_display(1, Some("RGN_")), "$00000001.RGN_");
         let id = make_entry_id("CollisionSet_S01.bin");
         assert_eq!(book.get(id), Some("CollisionSet_S01.bin"));
     }
