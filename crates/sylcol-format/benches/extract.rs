@@ -3,7 +3,7 @@
 //!
 //! Run: `cargo bench -p sylcol-format --bench extract` (size in MiB via
 //! `SYLCOL_BENCH_MB`, default 1024). The archive is built in a temporary
-//! folder and removed afterwards. Prints MB/s for
+//! folder and removed afterwards (or kept in `SYLCOL_BENCH_KEEP`). Prints MB/s for
 //! (a) flate2 `ZlibDecoder` over each entry's zlib stream held in memory,
 //! (b) sylcol streaming every entry out of the part files into a sink (and
 //!     once to files on disk), all checks on,
@@ -176,7 +176,9 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1024);
     let dir = tempfile::tempdir().expect("temp dir");
-    let pak = dir.path().join("Bench.pak");
+    // SYLCOL_BENCH_KEEP=FOLDER keeps the archive there (to time `sylcol pak extract` on it).
+    let keep = std::env::var_os("SYLCOL_BENCH_KEEP").map(std::path::PathBuf::from);
+    let pak = keep.as_deref().unwrap_or(dir.path()).join("Bench.pak");
     let t = Instant::now();
     let (count, raw, stored) = build(&pak, mib << 20);
     println!(
