@@ -59,13 +59,12 @@ fn archive_info(args: &Args) -> anyhow::Result<Outcome> {
             .split_once('+')
             .map_or(&*input.name, |(_, inner)| inner)
             .to_string();
-        if let Format::Unknown(magic) = sylcol_format::detect(&input.bytes) {
-            other.push(serde_json::json!({ "entry": entry, "magic": magic }));
-            continue;
-        }
-        match summarize(&input) {
-            Ok(s) => rows.push(serde_json::json!({ "entry": entry, "format": s.json["format"], "summary": s.json })),
-            Err(e) => failures.push(format!("{e:#}")),
+        // A format without a magic may still decode, so try every entry;
+        // an entry nothing decodes is "other" only when its magic is unknown.
+        match (summarize(&input), sylcol_format::detect(&input.bytes)) {
+            (Ok(s), _) => rows.push(serde_json::json!({ "entry": entry, "format": s.json["format"], "summary": s.json })),
+            (Err(_), Format::Unknown(magic)) => other.push(serde_json::json!({ "entry": entry, "magic": magic })),
+            (Err(e), _) => failures.push(format!("{e:#}")),
         }
     }
     if args.json {
