@@ -32,6 +32,8 @@ enum Command {
     Probe(cmd::probe::Args),
     /// Check every invariant of the seeds, each beside its control.
     Verify(cmd::verify::Args),
+    /// List, extract or build IPFB archives (`.pak` + `.pNN`).
+    Pak(cmd::pak::Args),
 }
 
 /// What a command reports back to `main`.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Rewrite(a) => cmd::rewrite::run(a),
         Command::Probe(a) => cmd::probe::run(a),
         Command::Verify(a) => cmd::verify::run(a),
+        Command::Pak(a) => cmd::pak::run(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
