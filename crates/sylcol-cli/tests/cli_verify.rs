@@ -175,3 +175,64 @@ fn unreadable_or_invalid_input_exits_2_naming_the_file() {
         assert!(String::from_utf8(out.stdout).unwrap().contains("1 ok"));
     }
 }
+
+/// An archive holding two valid maps (one compressed), one with a dropped
+/// list entry, and an entry of another format.
+fn archive(dir: &std::path::Path) -> String {
+    use sylcol::format::ipfb::{NewEntry, WriteOptions, build_archive};
+    let mut broken = sphere_map(2, 0.0);
+    let rec = broken
+        .records
+        .iter()
+        .position(|r| r.triangles.len() > 2)
+        .unwrap();
+    broken.records[rec].triangles.remove(0);
+    let pak = dir.join("MiscBin.pak");
+    let entries = vec![
+        NewEntry::hashed(
+            0x2CF7_EB47,
+            std::fs::read(fixture("box.mcol")).unwrap(),
+            true,
+        ),
+        NewEntry::hashed(0x1111_1111, encode(&sphere_map(2, 500.0)).unwrap(), false),
+        NewEntry::hashed(0x2222_2222, encode(&broken).unwrap(), true),
+        NewEntry::named(
+            "eng\\GP_TITLE.tbl",
+            b"a table, not collision".to_vec(),
+            false,
+        ),
+    ];
+    build_archive(&pak, entries, WriteOptions::default()).unwrap();
+    pak.to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_whole_archive_verifies_every_decodable_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = archive(dir.path());
+    let (code, j) = verify_json(&[&pak]);
+    assert_eq!(code, 1, "{j}");
+    let objects = j["objects"].as_array().unwrap();
+    assert_eq!(objects.len(), 3);
+    assert_eq!(j["skipped"].as_array().unwrap().len(), 1);
+    let bad: Vec<&Value> = objects.iter().filter(|o| o["ok"] == false).collect();
+    assert_eq!(bad.len(), 1);
+    assert!(bad[0]["path"].as_str().unwrap().contains("+$22222222"));
+    assert_eq!(failing(bad[0]), vec![geometry_names::MISSING.to_string()]);
+    let text = sylcol().args(["verify", &pak]).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("summary over 3 MCOL objects"), "{text}");
+    assert!(text.contains("skipped 1 entries"));
+}
+
+#[test]
+fn one_archive_entry_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = archive(dir.path());
+    let (code, j) = verify_json(&[&format!("{pak}+$2CF7EB47.MCOL")]);
+    assert_eq!(code, 0, "{j}");
+    assert_eq!(j["objects"].as_array().unwrap().len(), 1);
+    assert_eq!(j["objects"][0]["broadphase"]["cells_exact"], 488);
+    let (code, _) = verify_json(&[&format!("{pak}+eng\\GP_TITLE.tbl")]);
+    assert_eq!(code, 2, "a named entry of another format is invalid input");
+}

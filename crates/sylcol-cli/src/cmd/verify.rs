@@ -10,7 +10,7 @@ use sylcol::verify::{self, collisionset, mcol, text};
 use sylcol_format::Format;
 
 use crate::Outcome;
-use crate::input::{Input, read_input};
+use crate::input::{Input, inputs};
 
 /// Arguments of `sylcol verify`.
 #[derive(clap::Args)]
@@ -70,9 +70,24 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         ..Run::default()
     };
     for path in &args.paths {
-        match read_input(path) {
-            Ok(input) => verify_input(&input, false, ids.as_deref(), &mut run),
-            Err(e) => run.errors.push(format!("{e:#}")),
+        let objects = match inputs(path) {
+            Ok(objects) => objects,
+            Err(e) => {
+                run.errors.push(format!("{e:#}"));
+                continue;
+            }
+        };
+        let in_archive = objects.archive().is_some();
+        if let Some(a) = objects.archive() {
+            let problems = a.index.problems.iter();
+            run.errors
+                .extend(problems.map(|p| format!("{path}: index {p}")));
+        }
+        for item in objects {
+            match item {
+                Ok(input) => verify_input(&input, in_archive, ids.as_deref(), &mut run),
+                Err(e) => run.errors.push(format!("{e:#}")),
+            }
         }
     }
     run.ok = run.errors.is_empty() && run.objects.iter().all(Object::ok);
