@@ -10,7 +10,9 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use glam::Vec3;
+use sylcol::TriMesh;
 use sylcol::topology::topology;
+use sylcol::verify::testmaps::subdivided_sphere;
 
 fn main() {
     let (vertices, triangles) = match std::env::var("SYLCOL_TOPOLOGY_MESH") {
@@ -70,7 +72,7 @@ fn read_mesh(path: &str) -> (Vec<Vec3>, Vec<[u32; 3]>) {
 /// An icosahedron subdivided `levels` times (20 * 4^levels triangles).
 fn icosphere(levels: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     let p = (1.0 + 5f32.sqrt()) / 2.0;
-    let mut v: Vec<Vec3> = [
+    let v: Vec<Vec3> = [
         [-1.0, p, 0.0],
         [1.0, p, 0.0],
         [-1.0, -p, 0.0],
@@ -84,10 +86,9 @@ fn icosphere(levels: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
         [-p, 0.0, -1.0],
         [-p, 0.0, 1.0],
     ]
-    .iter()
-    .map(|&a| Vec3::from_array(a).normalize())
-    .collect();
-    let mut t: Vec<[u32; 3]> = vec![
+    .map(Vec3::from_array)
+    .to_vec();
+    let t = vec![
         [0, 11, 5],
         [0, 5, 1],
         [0, 1, 7],
@@ -109,20 +110,6 @@ fn icosphere(levels: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
         [8, 6, 7],
         [9, 8, 1],
     ];
-    for _ in 0..levels {
-        let mut mids = std::collections::HashMap::new();
-        let mut next = Vec::with_capacity(t.len() * 4);
-        for &[a, b, c] in &t {
-            let mut mid = |x: u32, y: u32| {
-                *mids.entry((x.min(y), x.max(y))).or_insert_with(|| {
-                    v.push(((v[x as usize] + v[y as usize]) * 0.5).normalize());
-                    v.len() as u32 - 1
-                })
-            };
-            let (ab, bc, ca) = (mid(a, b), mid(b, c), mid(c, a));
-            next.extend([[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]);
-        }
-        t = next;
-    }
-    (v, t)
+    let m = subdivided_sphere(TriMesh::new(v, t), levels);
+    (m.vertices, m.triangles)
 }

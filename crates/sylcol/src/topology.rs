@@ -287,29 +287,8 @@ mod tests {
     use super::*;
 
     fn cube() -> (Vec<Vec3>, Vec<[u32; 3]>) {
-        let v = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    (i & 1) as f32 * 2.0 - 1.0,
-                    ((i >> 1) & 1) as f32 * 2.0 - 1.0,
-                    ((i >> 2) & 1) as f32 * 2.0 - 1.0,
-                )
-            })
-            .collect();
-        // Outward-facing quads split in two.
-        let quads = [
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-        ];
-        let t = quads
-            .iter()
-            .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
-            .collect();
-        (v, t)
+        let m = crate::verify::testmaps::cube(1.0);
+        (m.vertices, m.triangles)
     }
 
     #[test]

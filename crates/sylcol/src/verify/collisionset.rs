@@ -346,8 +346,11 @@ mod tests {
         assert!(!prefixed("rou_e1010", &ids));
     }
 
+    /// A named mesh: name, vertices, triangles.
+    type Named = (&'static str, Vec<[f32; 3]>, Vec<[u32; 3]>);
+
     /// A closed tetrahedron and an open single triangle.
-    fn meshes() -> Vec<(&'static str, Vec<[f32; 3]>, Vec<[u32; 3]>)> {
+    fn meshes() -> Vec<Named> {
         let tet_v = vec![
             [0.0, 0.0, 0.0],
             [1.0, 0.0, 0.0],
@@ -364,13 +367,13 @@ mod tests {
         ]
     }
 
-    fn library(ms: &[(&str, Vec<[f32; 3]>, Vec<[u32; 3]>)]) -> Vec<u8> {
+    fn library(ms: &[Named]) -> Vec<u8> {
         ms.iter()
             .flat_map(|(n, v, t)| record(n, v, t, true))
             .collect()
     }
 
-    fn refs<'a>(ms: &'a [(&'a str, Vec<[f32; 3]>, Vec<[u32; 3]>)]) -> Vec<MeshRef<'a>> {
+    fn refs(ms: &[Named]) -> Vec<MeshRef<'_>> {
         ms.iter()
             .map(|(n, v, t)| MeshRef {
                 name: n,

@@ -17,7 +17,12 @@ pub const SPHERE_EPSILON: f64 = 1.0001;
 /// The seeds' box map: 8 vertices, 12 triangles, bbox +-250 000, cell
 /// 50 000, a 10x10x10 grid with 488 occupied cells.
 pub fn box_map() -> Mcol {
-    let r = 250_000.0;
+    map_from_mesh(&cube(250_000.0), 250_000.0, 50_000.0, 0.0)
+}
+
+/// A closed cube of half-size `r` about the origin: 8 vertices, 12
+/// outward-facing triangles, vertex `i` at (+-r, +-r, +-r) by its bits.
+pub fn cube(r: f32) -> TriMesh {
     let v: Vec<Vec3> = (0..8)
         .map(|i| {
             Vec3::new(
@@ -39,15 +44,44 @@ pub fn box_map() -> Mcol {
         .iter()
         .flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]])
         .collect();
-    map_from_mesh(&TriMesh::new(v, t), r, 50_000.0, 0.0)
+    TriMesh::new(v, t)
+}
+
+/// `base` subdivided `levels` times (each triangle into four), every vertex
+/// pushed onto the unit sphere.
+pub fn subdivided_sphere(base: TriMesh, levels: u32) -> TriMesh {
+    let TriMesh {
+        mut vertices,
+        triangles: mut t,
+    } = base;
+    for v in &mut vertices {
+        *v = v.normalize();
+    }
+    for _ in 0..levels {
+        let mut mids = std::collections::HashMap::new();
+        let mut next = Vec::with_capacity(t.len() * 4);
+        for &[a, b, c] in &t {
+            let mut mid = |x: u32, y: u32| {
+                *mids.entry((x.min(y), x.max(y))).or_insert_with(|| {
+                    let m = (vertices[x as usize] + vertices[y as usize]) * 0.5;
+                    vertices.push(m.normalize());
+                    vertices.len() as u32 - 1
+                })
+            };
+            let (ab, bc, ca) = (mid(a, b), mid(b, c), mid(c, a));
+            next.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
+        }
+        t = next;
+    }
+    TriMesh::new(vertices, t)
 }
 
 /// A closed hull: an octahedron subdivided `levels` times, pushed onto a
 /// sphere of radius 150 000, in a +-250 000 box with 50 000 cells. Lists
 /// are built with `margin` (e.g. 500: a few extras, as in the game's files).
 pub fn sphere_map(levels: u32, margin: f64) -> Mcol {
-    let mut v = vec![Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
-    let mut t: Vec<[u32; 3]> = vec![
+    let v = vec![Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+    let t = vec![
         [0, 2, 4],
         [2, 1, 4],
         [1, 3, 4],
@@ -57,25 +91,13 @@ pub fn sphere_map(levels: u32, margin: f64) -> Mcol {
         [3, 1, 5],
         [0, 3, 5],
     ];
-    for _ in 0..levels {
-        let mut mids = std::collections::HashMap::new();
-        let mut mid = |a: u32, b: u32, v: &mut Vec<Vec3>| {
-            *mids.entry((a.min(b), a.max(b))).or_insert_with(|| {
-                v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
-                v.len() as u32 - 1
-            })
-        };
-        let mut next = Vec::with_capacity(t.len() * 4);
-        for &[a, b, c] in &t {
-            let (ab, bc, ca) = (mid(a, b, &mut v), mid(b, c, &mut v), mid(c, a, &mut v));
-            next.extend([[a, ab, ca], [ab, b, bc], [ca, bc, c], [ab, bc, ca]]);
-        }
-        t = next;
-    }
+    let mut mesh = subdivided_sphere(TriMesh::new(v, t), levels);
     // Off-centre so faces do not sit on cell planes.
     let shift = Vec3::new(3_171.0, -1_234.0, 777.0);
-    let v = v.into_iter().map(|p| p * 150_000.0 + shift).collect();
-    map_from_mesh(&TriMesh::new(v, t), 250_000.0, 50_000.0, margin)
+    for p in &mut mesh.vertices {
+        *p = *p * 150_000.0 + shift;
+    }
+    map_from_mesh(&mesh, 250_000.0, 50_000.0, margin)
 }
 
 /// A map of `mesh` over the cube +-`half` with cubic cells of `cell`.

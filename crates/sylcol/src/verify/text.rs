@@ -121,40 +121,59 @@ pub fn collisionset_text(path: &str, r: &CollisionSetReport) -> String {
     out
 }
 
+/// One check summed over several objects.
+struct SummaryRow<'a> {
+    name: &'a str,
+    objects_ok: u64,
+    objects: u64,
+    passed: u64,
+    total: u64,
+    control: Option<(u64, u64)>,
+}
+
 /// Over several objects of one format: per check, the objects that pass it
 /// and the cases summed over all of them (the seeds' "11 / 11" tables).
 pub fn summary_table<'a>(reports: impl IntoIterator<Item = &'a [Check]>) -> String {
-    // (name, objects ok, objects, passed, total, control), first-seen order.
-    let mut rows: Vec<(&str, u64, u64, u64, u64, Option<(u64, u64)>)> = Vec::new();
+    let mut rows: Vec<SummaryRow> = Vec::new();
     for checks in reports {
         for c in checks {
-            let i = match rows.iter().position(|r| r.0 == c.name) {
+            let i = match rows.iter().position(|r| r.name == c.name) {
                 Some(i) => i,
                 None => {
-                    rows.push((&c.name, 0, 0, 0, 0, None));
+                    rows.push(SummaryRow {
+                        name: &c.name,
+                        objects_ok: 0,
+                        objects: 0,
+                        passed: 0,
+                        total: 0,
+                        control: None,
+                    });
                     rows.len() - 1
                 }
             };
             let r = &mut rows[i];
-            r.1 += u64::from(c.ok && (c.expect != Expect::Info || c.passed == c.total));
-            r.2 += 1;
-            r.3 += c.passed;
-            r.4 += c.total;
+            r.objects_ok += u64::from(c.ok && (c.expect != Expect::Info || c.passed == c.total));
+            r.objects += 1;
+            r.passed += c.passed;
+            r.total += c.total;
             if let Some(ctrl) = &c.control {
-                let (p, t) = r.5.unwrap_or((0, 0));
-                r.5 = Some((p + ctrl.passed, t + ctrl.total));
+                let (p, t) = r.control.unwrap_or((0, 0));
+                r.control = Some((p + ctrl.passed, t + ctrl.total));
             }
         }
     }
-    let name_w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
-    let objs: Vec<String> = rows.iter().map(|r| format!("{} / {}", r.1, r.2)).collect();
+    let name_w = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
+    let objs: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{} / {}", r.objects_ok, r.objects))
+        .collect();
     let obj_w = objs.iter().map(String::len).max().unwrap_or(0);
-    let mut out = String::new();
-    let rates: Vec<String> = rows.iter().map(|r| rate(r.3, r.4)).collect();
+    let rates: Vec<String> = rows.iter().map(|r| rate(r.passed, r.total)).collect();
     let rate_w = rates.iter().map(String::len).max().unwrap_or(0);
+    let mut out = String::new();
     for ((r, o), rt) in rows.iter().zip(&objs).zip(&rates) {
-        let mut line = format!("  {:<name_w$}  {o:>obj_w$} objects  {rt:<rate_w$}", r.0);
-        if let Some((p, t)) = r.5 {
+        let mut line = format!("  {:<name_w$}  {o:>obj_w$} objects  {rt:<rate_w$}", r.name);
+        if let Some((p, t)) = r.control {
             let _ = write!(line, "  control: {}", rate(p, t));
         }
         out.push_str(line.trim_end());
