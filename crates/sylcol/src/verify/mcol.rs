@@ -194,7 +194,7 @@ fn cell_checks(mcol: &Mcol, spec: &GridSpec) -> Vec<Check> {
 
 fn layout_checks(mcol: &Mcol, layout: &Layout) -> Vec<Check> {
     let lists = &layout.lists;
-    let pairs = lists.len().saturating_sub(1);
+    let pairs = lists.len().min(mcol.records.len()).saturating_sub(1);
     let mut first_bad = None;
     let advance = (0..pairs)
         .filter(|&i| {
