@@ -255,7 +255,7 @@ mod properties {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(24))]
+        #![proptest_config(ProptestConfig::with_cases(64))]
         /// With exact lists, every dropped entry is exactly one missing pair,
         /// and nothing but list-coverage checks notices.
         #[test]
@@ -274,6 +274,22 @@ mod properties {
             prop_assert_eq!(report.broadphase.as_ref().unwrap().missing, dropped);
             for f in mcol::failing(&report) {
                 prop_assert!([geo::MISSING, names::EVERY_LISTED, names::ENTRY_MAX].contains(&f), "{}", f);
+            }
+        }
+
+        /// Whatever bytes decode, verify reports on them without panicking.
+        #[test]
+        fn corrupted_files_that_decode_never_panic(
+            edits in prop::collection::vec((0usize..100_000, any::<u8>()), 1..8),
+        ) {
+            let mut bytes = sylcol::format::mcol::encode(&sphere_map(1, 500.0)).unwrap();
+            let n = bytes.len();
+            for (at, b) in edits {
+                bytes[at % n] = b;
+            }
+            if let Ok(m) = sylcol::format::mcol::decode(&bytes) {
+                let r = mcol::verify(&m, Some(&bytes), DEFAULT_SEED);
+                prop_assert_eq!(r.ok, mcol::failing(&r).is_empty());
             }
         }
     }
