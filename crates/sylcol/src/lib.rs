@@ -8,6 +8,7 @@
 pub mod geom;
 pub mod grid;
 pub mod mesh;
+pub mod query;
 
 pub use mesh::TriMesh;
 pub use sylcol_format as format;
