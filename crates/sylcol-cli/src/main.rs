@@ -30,6 +30,9 @@ enum Command {
     Rewrite(cmd::rewrite::Args),
     /// Analyse any POF0-relocated chunk, even one sylcol cannot decode.
     Probe(cmd::probe::Args),
+    /// Collision queries (ray, segment, inside, sphere, closest, batch)
+    /// through the map's own grid.
+    Query(cmd::query::Args),
 }
 
 /// What a command reports back to `main`.
@@ -47,6 +50,7 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Rewrite(a) => cmd::rewrite::run(a),
         Command::Probe(a) => cmd::probe::run(a),
+        Command::Query(a) => cmd::query::run(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -3,4 +3,5 @@
 pub mod export;
 pub mod info;
 pub mod probe;
+pub mod query;
 pub mod rewrite;

@@ -64,7 +64,7 @@ impl GridWalk {
             lo = lo.max(a.min(b));
             hi = hi.min(a.max(b));
         }
-        if !(lo <= hi) || dims.contains(&0) {
+        if lo.is_nan() || hi.is_nan() || lo > hi || dims.contains(&0) {
             return None;
         }
         let start = g + gd * lo;

@@ -29,12 +29,14 @@ mod mailbox;
 mod point_inside;
 mod ray_cast;
 mod ray_triangle;
+pub mod script;
 mod sphere_sweep;
 
 #[cfg(test)]
 mod tests;
 
-pub use collider::{Collider, ColliderError, GridSource, GridStats};
+pub use collider::{COARSE_MEAN_LIST, Collider, ColliderError, GridSource, GridStats};
+pub use script::{Answer, ParseError, Query};
 
 use glam::Vec3;
 

@@ -384,3 +384,64 @@ fn agrees_with_parry() {
     assert!(hits > 500);
     let _ = DVec3::ZERO;
 }
+
+/// The hand-made fixture maps (written by an independent script).
+fn fixture_maps() -> &'static [Case] {
+    static MAPS: OnceLock<Vec<Case>> = OnceLock::new();
+    MAPS.get_or_init(|| {
+        let files: [(&str, &[u8]); 3] = [
+            (
+                "box.mcol",
+                include_bytes!("../../../../tests/fixtures/box.mcol"),
+            ),
+            (
+                "twin.mcol",
+                include_bytes!("../../../../tests/fixtures/twin.mcol"),
+            ),
+            (
+                "quirks.mcol",
+                include_bytes!("../../../../tests/fixtures/quirks.mcol"),
+            ),
+        ];
+        files
+            .iter()
+            .map(|(name, bytes)| {
+                let m = sylcol_format::mcol::decode(bytes).expect("fixture decodes");
+                let collider = Collider::from_mcol(&m).expect("fixture is queryable");
+                let s = collider.grid_stats();
+                assert_eq!((s.unlisted, s.spheres_replaced), (0, 0), "{name}");
+                Case { name, collider }
+            })
+            .collect()
+    })
+}
+
+/// A point in the fixtures' frame, scaled from the unit lattice so that
+/// some coordinates land on vertices, edges and cell faces.
+fn fixture_point() -> impl Strategy<Value = Vec3> {
+    prop_oneof![
+        v3().prop_map(|p| p * 30_000.0),
+        lattice().prop_map(|p| p * 5_000.0),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn fixture_maps_agree_with_brute_force(o in fixture_point(), d in lattice_dir(), e in v3()) {
+        for case in fixture_maps() {
+            let mesh = case.collider.mesh();
+            for dir in [d, e] {
+                prop_assume!(dir.length() > 1e-3);
+                check_ray(case, &Ray::new(o, dir), f32::INFINITY)?;
+            }
+            let on_surface = brute_distance(mesh, o) == 0.0;
+            let want = on_surface || winding(mesh, o).round() != 0.0;
+            prop_assert_eq!(case.collider.contains_point(o).unwrap(), want, "{} {:?}", case.name, o);
+            let got = case.collider.closest_point(o).unwrap().unwrap();
+            let want = brute_distance(mesh, o);
+            prop_assert!((f64::from(got.distance) - want).abs() <= 1e-6 * (1.0 + want));
+        }
+    }
+}
