@@ -22,7 +22,7 @@ impl Collider {
         let c0 = self.nearest_cell(pd);
         let reach = (0..3).map(|k| self.spec.dims[k].max(1)).max().unwrap_or(1);
         let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
-        with_visits(self.tris.len(), |seen| {
+        with_visits(self.triangle_count(), |seen| {
             for r in 0..reach {
                 let ring_min = self.for_ring(c0, r, pd, |cell, d2| {
                     if d2 <= best.0 {
@@ -51,7 +51,7 @@ impl Collider {
         let Some((lo, hi)) = self.spec.cell_range(&b) else {
             return Ok(false);
         };
-        Ok(with_visits(self.tris.len(), |seen| {
+        Ok(with_visits(self.triangle_count(), |seen| {
             for z in lo[2]..=hi[2] {
                 for y in lo[1]..=hi[1] {
                     for x in lo[0]..=hi[0] {
@@ -148,7 +148,7 @@ impl Collider {
     /// Whether triangle `t`'s bounding sphere comes within sqrt(`d2`) of p.
     #[inline]
     fn sphere_within(&self, t: u32, p: DVec3, d2: f64) -> bool {
-        let s = self.tris[t as usize].sphere.as_dvec4();
+        let s = self.spheres[t as usize].as_dvec4();
         let gap = s.truncate().distance(p) - s.w;
         gap <= 0.0 || gap * gap <= d2
     }

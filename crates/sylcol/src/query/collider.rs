@@ -1,10 +1,11 @@
 //! [`Collider`]: a triangle mesh with a uniform grid over it — the file's
 //! own grid for an MCOL map, a derived one for any other mesh.
 
-use glam::{DVec3, Vec3};
+use glam::{DVec3, Vec3, Vec4};
 use sylcol_format::mcol::Mcol;
 
-use super::ray_triangle::PackedTri;
+use super::grid_walk::WalkFrame;
+use super::ray_triangle::{Packet, pack};
 use crate::geom::{enclosing_radius, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
@@ -20,16 +21,26 @@ pub const MAX_DERIVED_CELLS: usize = 1 << 24;
 /// the enclosing radius times 1.0001).
 const SPHERE_SCALE: f64 = 1.0001;
 
-/// A mesh ready for queries: its triangles packed for the kernels, and a
-/// uniform grid whose cells list the triangles that reach them (as one
-/// flat CSR array).
+/// A mesh ready for queries: a uniform grid whose cells list the
+/// triangles that reach them (one flat CSR array of ids, and the same
+/// lists as SIMD packets for the ray kernel), and per-triangle bounding
+/// spheres.
 #[derive(Debug, Clone)]
 pub struct Collider {
     pub(crate) spec: GridSpec,
+    pub(crate) frame: WalkFrame,
     /// `items[starts[c]..starts[c + 1]]` is cell c's list.
     pub(crate) starts: Vec<u32>,
     pub(crate) items: Vec<u32>,
-    pub(crate) tris: Vec<PackedTri>,
+    /// `packets[packet_starts[c]..packet_starts[c + 1]]` is cell c's list.
+    pub(crate) packet_starts: Vec<u32>,
+    pub(crate) packets: Vec<Packet>,
+    /// Every triangle in index order (brute force).
+    pub(crate) all_packets: Vec<Packet>,
+    /// Bounding sphere per triangle: centre xyz, radius w.
+    pub(crate) spheres: Vec<Vec4>,
+    /// Unit normal per triangle, by winding.
+    pub(crate) normals: Vec<Vec3>,
     pub(crate) mesh: TriMesh,
     source: GridSource,
     spheres_replaced: usize,
@@ -197,21 +208,12 @@ impl Collider {
             starts.push(items.len() as u32);
         }
         let mut replaced = 0;
-        let tris = (0..nt)
-            .map(|t| {
-                let c = mesh.corners(t);
-                PackedTri::new(&c, checked_sphere(&c, m.spheres[t], &mut replaced))
-            })
+        let spheres = (0..nt)
+            .map(|t| checked_sphere(&mesh.corners(t), m.spheres[t], &mut replaced))
             .collect();
-        Ok(Collider {
-            spec,
-            starts,
-            items,
-            tris,
-            mesh,
-            source: GridSource::File,
-            spheres_replaced: replaced,
-        })
+        let mut c = assemble(spec, starts, items, mesh, spheres, GridSource::File);
+        c.spheres_replaced = replaced;
+        Ok(c)
     }
 
     /// A collider over any mesh (a CollisionSet part, an imported model)
@@ -265,12 +267,24 @@ impl Collider {
         &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
+    /// Cell `i`'s list as ray-kernel packets.
+    #[inline(always)]
+    pub(crate) fn cell_packets(&self, i: usize) -> &[Packet] {
+        &self.packets[self.packet_starts[i] as usize..self.packet_starts[i + 1] as usize]
+    }
+
+    /// Number of triangles.
+    #[inline]
+    pub(crate) fn triangle_count(&self) -> usize {
+        self.spheres.len()
+    }
+
     /// List lengths and coverage of the grid.
     pub fn grid_stats(&self) -> GridStats {
         let cells = self.spec.cell_count();
         let lens = (0..cells).map(|i| self.list(i).len());
         let occupied = lens.clone().filter(|&n| n > 0).count();
-        let mut listed = vec![false; self.tris.len()];
+        let mut listed = vec![false; self.spheres.len()];
         for &t in &self.items {
             listed[t as usize] = true;
         }
@@ -282,7 +296,7 @@ impl Collider {
             entries: self.items.len(),
             mean_list: self.items.len() as f64 / occupied.max(1) as f64,
             max_list: lens.max().unwrap_or(0),
-            triangles: self.tris.len(),
+            triangles: self.spheres.len(),
             unlisted: listed.iter().filter(|&&l| !l).count(),
             spheres_replaced: self.spheres_replaced,
         }
@@ -402,19 +416,49 @@ fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderErr
         items.extend_from_slice(l);
         starts.push(items.len() as u32);
     }
-    let tris = (0..mesh.triangles.len())
+    let spheres = (0..mesh.triangles.len())
+        .map(|t| computed_sphere(&mesh.corners(t)))
+        .collect();
+    let source = GridSource::Derived { cells_per_axis };
+    Ok(assemble(spec, starts, items, mesh, spheres, source))
+}
+
+/// A collider from its lists; packs them for the ray kernel.
+fn assemble(
+    spec: GridSpec,
+    starts: Vec<u32>,
+    items: Vec<u32>,
+    mesh: TriMesh,
+    spheres: Vec<[f32; 4]>,
+    source: GridSource,
+) -> Collider {
+    let corners = |t: u32| mesh.corners(t as usize);
+    let mut packets = Vec::new();
+    let mut packet_starts = Vec::with_capacity(starts.len());
+    packet_starts.push(0);
+    for w in starts.windows(2) {
+        packets.extend(pack(&items[w[0] as usize..w[1] as usize], corners));
+        packet_starts.push(packets.len() as u32);
+    }
+    let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
+    let normals = (0..mesh.triangles.len())
         .map(|t| {
-            let c = mesh.corners(t);
-            PackedTri::new(&c, computed_sphere(&c))
+            let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
+            (b - a).cross(c - a).normalize_or_zero().as_vec3()
         })
         .collect();
-    Ok(Collider {
+    Collider {
+        frame: WalkFrame::new(&spec),
         spec,
         starts,
         items,
-        tris,
+        packet_starts,
+        packets,
+        all_packets: pack(&all, corners),
+        spheres: spheres.into_iter().map(Vec4::from_array).collect(),
+        normals,
         mesh,
-        source: GridSource::Derived { cells_per_axis },
+        source,
         spheres_replaced: 0,
-    })
+    }
 }

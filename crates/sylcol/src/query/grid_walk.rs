@@ -1,11 +1,13 @@
 //! A 3-D DDA over a uniform grid (Amanatides & Woo, 1987).
 //!
-//! The ray is first clipped to the grid's box, so it may start outside.
-//! Cells come out in ray order with the parameter range the ray spends in
-//! each. Each crossing time is computed from the cell index directly
-//! (`(boundary - g) / gd`), so errors do not accumulate along the walk. A
-//! ray along an axis never steps the other axes; a ray through a cell edge
-//! or corner steps one axis at a time, visiting every cell it touches.
+//! The ray is first clipped to the grid's box (widened by a hair so a ray
+//! touching only an edge or corner of the box is not lost to rounding), so
+//! it may start outside. Cells come out in ray order with the parameter
+//! range the ray spends in each. A ray along an axis never steps the other
+//! axes; a ray through a cell edge or corner steps one axis at a time,
+//! visiting every cell it touches. Crossing times advance by a fixed
+//! increment per axis (f64; at most 3 x 255 steps, so the drift stays
+//! around 1e-13 of a cell).
 
 use glam::DVec3;
 
@@ -14,16 +16,44 @@ use crate::grid::GridSpec;
 /// How far (in cells) the clipping box reaches beyond the grid.
 const CLIP_SLACK: f64 = 1e-9;
 
+/// A grid prepared for walking: reciprocal cell sizes and strides.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WalkFrame {
+    origin: DVec3,
+    inv_cell: DVec3,
+    cell: DVec3,
+    dims: [i32; 3],
+    strides: [isize; 3],
+}
+
+impl WalkFrame {
+    /// The frame of `grid` (at most 2^31 cells per axis).
+    pub fn new(grid: &GridSpec) -> Self {
+        let dims = grid.dims.map(|n| n.min(i32::MAX as usize) as i32);
+        WalkFrame {
+            origin: grid.origin,
+            inv_cell: DVec3::ONE / grid.cell,
+            cell: grid.cell,
+            dims,
+            strides: [1, dims[0] as isize, dims[0] as isize * dims[1] as isize],
+        }
+    }
+}
+
 /// Cells along a ray, in order.
 #[derive(Debug, Clone)]
 pub struct GridWalk {
-    dims: [i64; 3],
-    cell: [i64; 3],
-    step: [i64; 3],
-    /// Ray origin in grid units (cell (i, j, k) spans i..i+1 on x, ...).
-    g: DVec3,
-    /// 1 / direction in grid units (infinite along a still axis).
-    inv: DVec3,
+    cell: [i32; 3],
+    step: [i32; 3],
+    /// The index one past the grid in the step direction (-1 or n).
+    stop: [i32; 3],
+    /// Signed linear-index increments per axis step.
+    stride: [isize; 3],
+    linear: isize,
+    /// Parameter at which the ray leaves the current cell, per axis.
+    t_max: [f64; 3],
+    /// Parameter increment per cell, per axis.
+    t_delta: [f64; 3],
     /// Parameter at which the current cell is entered.
     t_enter: f64,
     /// Parameter at which the walk ends (grid exit or the caller's limit).
@@ -43,71 +73,102 @@ pub struct WalkStep {
 }
 
 impl GridWalk {
-    /// The walk of `origin + t * dir`, t in [t0, t1], over `grid`; `None`
-    /// when that piece of the ray misses the grid's box.
-    pub fn new(grid: &GridSpec, origin: DVec3, dir: DVec3, t0: f64, t1: f64) -> Option<Self> {
-        let g = (origin - grid.origin) / grid.cell;
-        let gd = dir / grid.cell;
-        let dims = grid.dims.map(|n| n as i64);
+    /// The walk of `origin + t * dir`, t in [t0, t1], over the frame's
+    /// grid; `None` when that piece of the ray misses the grid's box.
+    pub fn new(f: &WalkFrame, origin: DVec3, dir: DVec3, t0: f64, t1: f64) -> Option<Self> {
+        let g = (origin - f.origin) * f.inv_cell;
+        // Parameter per cell along each axis (infinite along a still axis).
+        let inv = f.cell / dir;
         let (mut lo, mut hi) = (t0, t1);
         for k in 0..3 {
-            // The box is widened by CLIP_SLACK cells so that a ray touching
-            // only its edge or corner is not lost to rounding.
-            let n = dims[k] as f64 + CLIP_SLACK;
-            if gd[k] == 0.0 {
+            let n = f64::from(f.dims[k]) + CLIP_SLACK;
+            if dir[k] == 0.0 {
                 if !(-CLIP_SLACK..=n).contains(&g[k]) {
                     return None;
                 }
                 continue;
             }
-            let (a, b) = ((-CLIP_SLACK - g[k]) / gd[k], (n - g[k]) / gd[k]);
+            let (a, b) = ((-CLIP_SLACK - g[k]) * inv[k], (n - g[k]) * inv[k]);
             lo = lo.max(a.min(b));
             hi = hi.min(a.max(b));
         }
-        if lo.is_nan() || hi.is_nan() || lo > hi || dims.contains(&0) {
+        if lo.is_nan() || hi.is_nan() || lo > hi || f.dims.contains(&0) {
             return None;
         }
-        let start = g + gd * lo;
-        let mut cell = [0i64; 3];
-        let mut step = [0i64; 3];
-        for k in 0..3 {
-            cell[k] = (start[k].floor() as i64).clamp(0, dims[k] - 1);
-            step[k] = if gd[k] > 0.0 {
-                1
-            } else if gd[k] < 0.0 {
-                -1
-            } else {
-                0
-            };
-        }
-        Some(GridWalk {
-            dims,
-            cell,
-            step,
-            g,
-            inv: DVec3::ONE / gd,
+        let mut w = GridWalk {
+            cell: [0; 3],
+            step: [0; 3],
+            stop: [0; 3],
+            stride: [0; 3],
+            linear: 0,
+            t_max: [f64::INFINITY; 3],
+            t_delta: [f64::INFINITY; 3],
             t_enter: lo,
             t_end: hi,
             done: false,
-        })
-    }
-
-    /// Parameter at which the ray leaves the current cell along axis `k`.
-    #[inline]
-    fn crossing(&self, k: usize) -> f64 {
-        match self.step[k] {
-            0 => f64::INFINITY,
-            s => {
-                let boundary = (self.cell[k] + i64::from(s > 0)) as f64;
-                (boundary - self.g[k]) * self.inv[k]
+        };
+        let gd = dir * f.inv_cell;
+        for k in 0..3 {
+            let start = g[k] + gd[k] * lo;
+            // Truncation equals floor here: anything below 0 clamps to 0.
+            let c = (start.max(0.0) as i64).min(i64::from(f.dims[k]) - 1) as i32;
+            w.cell[k] = c;
+            w.linear += c as isize * f.strides[k];
+            if dir[k] > 0.0 {
+                w.step[k] = 1;
+                w.stop[k] = f.dims[k];
+                w.t_max[k] = (f64::from(c + 1) - g[k]) * inv[k];
+            } else if dir[k] < 0.0 {
+                w.step[k] = -1;
+                w.stop[k] = -1;
+                w.t_max[k] = (f64::from(c) - g[k]) * inv[k];
+            }
+            w.stride[k] = w.step[k] as isize * f.strides[k];
+            if dir[k] != 0.0 {
+                w.t_delta[k] = inv[k].abs();
             }
         }
+        Some(w)
     }
+}
 
-    /// The current cell's linear index.
+impl GridWalk {
+    /// Calls `visit(cell, t_enter)` for each cell in order until it
+    /// returns false or the walk ends: the iterator's steps with every
+    /// piece of state in a local (register) rather than an indexed array.
     #[inline]
-    fn linear(&self) -> usize {
-        (self.cell[0] + self.dims[0] * (self.cell[1] + self.dims[1] * self.cell[2])) as usize
+    pub fn visit(self, mut visit: impl FnMut(usize, f64) -> bool) {
+        if self.done {
+            return;
+        }
+        let [mut t0, mut t1, mut t2] = self.t_max;
+        let [d0, d1, d2] = self.t_delta;
+        let [mut c0, mut c1, mut c2] = self.cell;
+        let [s0, s1, s2] = self.step;
+        let [e0, e1, e2] = self.stop;
+        let [l0, l1, l2] = self.stride;
+        let (mut linear, mut t_enter, t_end) = (self.linear, self.t_enter, self.t_end);
+        while visit(linear as usize, t_enter) {
+            if t0 <= t1 && t0 <= t2 {
+                c0 += s0;
+                if t0 >= t_end || c0 == e0 {
+                    return;
+                }
+                (linear, t_enter, t0) = (linear + l0, t0, t0 + d0);
+            } else if t1 <= t2 {
+                c1 += s1;
+                if t1 >= t_end || c1 == e1 {
+                    return;
+                }
+                (linear, t_enter, t1) = (linear + l1, t1, t1 + d1);
+            } else {
+                c2 += s2;
+                if t2 >= t_end || c2 == e2 {
+                    return;
+                }
+                (linear, t_enter, t2) = (linear + l2, t2, t2 + d2);
+            }
+        }
     }
 }
 
@@ -119,16 +180,13 @@ impl Iterator for GridWalk {
         if self.done {
             return None;
         }
-        let t = [self.crossing(0), self.crossing(1), self.crossing(2)];
-        let k = if t[0] <= t[1] && t[0] <= t[2] {
-            0
-        } else if t[1] <= t[2] {
-            1
-        } else {
-            2
-        };
+        // The axis crossed first, without data-dependent branches (ties
+        // go to the lower axis).
+        let t = &self.t_max;
+        let a = usize::from(t[1] < t[0]);
+        let k = if t[2] < t[a] { 2 } else { a };
         let out = WalkStep {
-            cell: self.linear(),
+            cell: self.linear as usize,
             t_enter: self.t_enter,
             t_exit: t[k].min(self.t_end).max(self.t_enter),
         };
@@ -136,10 +194,10 @@ impl Iterator for GridWalk {
             self.done = true;
         } else {
             self.cell[k] += self.step[k];
+            self.linear += self.stride[k];
             self.t_enter = t[k].max(self.t_enter);
-            if self.cell[k] < 0 || self.cell[k] >= self.dims[k] {
-                self.done = true;
-            }
+            self.t_max[k] += self.t_delta[k];
+            self.done = self.cell[k] == self.stop[k];
         }
         Some(out)
     }
@@ -159,7 +217,7 @@ mod tests {
 
     fn cells(o: DVec3, d: DVec3) -> Vec<[usize; 3]> {
         let g = grid();
-        GridWalk::new(&g, o, d, 0.0, f64::INFINITY)
+        GridWalk::new(&WalkFrame::new(&g), o, d, 0.0, f64::INFINITY)
             .map(|w| w.map(|s| g.coords(s.cell)).collect())
             .unwrap_or_default()
     }
@@ -192,7 +250,7 @@ mod tests {
     fn time_ranges_tile_the_ray() {
         let g = grid();
         let w = GridWalk::new(
-            &g,
+            &WalkFrame::new(&g),
             DVec3::new(0.2, 0.3, 0.4),
             DVec3::new(1.0, 0.7, 0.3),
             0.0,

@@ -53,7 +53,7 @@ impl Collider {
         };
         let (k, forward) = shortest_exit(c, self.spec.dims);
         let n = self.spec.dims[k];
-        with_visits(self.tris.len(), |seen| {
+        with_visits(self.triangle_count(), |seen| {
             let mut odd = false;
             let mut cell = c;
             loop {

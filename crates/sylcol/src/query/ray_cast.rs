@@ -5,7 +5,7 @@ use glam::Vec3;
 
 use super::grid_walk::GridWalk;
 use super::mailbox::with_visits;
-use super::ray_triangle::RayKernel;
+use super::ray_triangle::{NO_TRIANGLE, Packet, RayKernel};
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
 impl Collider {
@@ -39,37 +39,35 @@ impl Collider {
     /// cell is entered beyond the best t.
     pub(crate) fn first_hit(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
         let walk = GridWalk::new(
-            &self.spec,
+            &self.frame,
             ray.origin.as_dvec3(),
             ray.dir.as_dvec3(),
             0.0,
             f64::from(max_toi),
         )?;
         let k = RayKernel::new(ray.origin, ray.dir);
-        let (mut best_t, mut best) = (max_toi, u32::MAX);
-        with_visits(self.tris.len(), |seen| {
-            for step in walk {
-                if step.t_enter > f64::from(best_t) {
-                    break;
+        let mut best = (max_toi, NO_TRIANGLE);
+        with_visits(self.triangle_count(), |seen| {
+            walk.visit(|cell, t_enter| {
+                if t_enter > f64::from(best.0) {
+                    return false;
                 }
-                for &t in self.list(step.cell) {
-                    if !seen.first(t) {
-                        continue;
+                for p in self.cell_packets(cell) {
+                    // Mailbox: only lanes whose triangle is new to this ray.
+                    let mut fresh = 0;
+                    for (lane, &t) in p.ids.iter().enumerate() {
+                        if t != NO_TRIANGLE && seen.first(t) {
+                            fresh |= 1 << lane;
+                        }
                     }
-                    let tri = &self.tris[t as usize];
-                    if !k.may_hit_sphere(tri, best_t) {
-                        continue;
-                    }
-                    // A tie at best_t goes to the lower index.
-                    if let Some(toi) = k.hit(tri, best_t)
-                        && (toi < best_t || t < best)
-                    {
-                        (best_t, best) = (toi, t);
+                    if fresh != 0 {
+                        take_nearest(&k, p, fresh, &mut best);
                     }
                 }
-            }
+                true
+            });
         });
-        (best != u32::MAX).then(|| self.hit_record(ray, best_t, best))
+        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
     }
 
     /// The hit record for triangle `t` at `toi`.
@@ -77,13 +75,13 @@ impl Collider {
         RayHit {
             time_of_impact: toi,
             point: ray.point_at(toi),
-            normal: self.tris[t as usize].normal(),
+            normal: self.normals[t as usize],
             triangle: t,
         }
     }
 
-    /// The first hit over every triangle, without the grid: the reference
-    /// the grid walk must agree with (tests, benchmarks, `--grid none`).
+    /// The first hit over every triangle with the same kernel, without the
+    /// grid: the reference the grid walk must agree with.
     pub fn cast_ray_brute_force(
         &self,
         ray: &Ray,
@@ -91,15 +89,27 @@ impl Collider {
     ) -> Result<Option<RayHit>, QueryError> {
         check_ray(ray, max_toi)?;
         let k = RayKernel::new(ray.origin, ray.dir);
-        let (mut best_t, mut best) = (max_toi, u32::MAX);
-        for (t, tri) in self.tris.iter().enumerate() {
-            if let Some(toi) = k.hit(tri, best_t)
-                && (toi < best_t || (t as u32) < best)
-            {
-                (best_t, best) = (toi, t as u32);
-            }
+        let mut best = (max_toi, NO_TRIANGLE);
+        for p in &self.all_packets {
+            take_nearest(&k, p, 0b1111, &mut best);
         }
-        Ok((best != u32::MAX).then(|| self.hit_record(ray, best_t, best)))
+        Ok((best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1)))
+    }
+}
+
+/// Tests the `lanes` of packet `p` and keeps the nearest hit in `best`
+/// (time, triangle); a tie in time goes to the lower triangle index.
+#[inline(always)]
+fn take_nearest(k: &RayKernel, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
+    let (t, mut mask) = k.hits(p, best.0);
+    mask &= lanes;
+    while mask != 0 {
+        let lane = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let (tl, id) = (t[lane], p.ids[lane]);
+        if tl < best.0 || (tl == best.0 && id < best.1) {
+            *best = (tl, id);
+        }
     }
 }
 

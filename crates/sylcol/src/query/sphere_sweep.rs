@@ -36,7 +36,7 @@ impl Collider {
             return Ok(None);
         };
         let mut best = (f64::INFINITY, u32::MAX);
-        with_visits(self.tris.len(), |seen| {
+        with_visits(self.triangle_count(), |seen| {
             for z in lo[2]..=hi[2] {
                 for y in lo[1]..=hi[1] {
                     for x in lo[0]..=hi[0] {
@@ -61,7 +61,7 @@ impl Collider {
     /// Whether triangle `t`'s bounding sphere comes within `r` of the
     /// centre's path.
     fn capsule_reaches(&self, t: u32, c: DVec3, m: DVec3, r: f64) -> bool {
-        let s = self.tris[t as usize].sphere.as_dvec4();
+        let s = self.spheres[t as usize].as_dvec4();
         let centre = s.truncate();
         let d = closest_on_segment(centre, c, c + m).distance(centre);
         d <= (r + s.w) * (1.0 + 1e-9)

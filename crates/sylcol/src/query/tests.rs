@@ -445,3 +445,73 @@ proptest! {
         }
     }
 }
+
+#[test]
+#[ignore]
+fn walk_timing() {
+    use rand::{Rng, SeedableRng};
+    let mesh = uv_sphere(Vec3::ZERO, 20_000.0, 32, 17);
+    let map = map_from_mesh(&mesh, Vec3::splat(-20_000.0), Vec3::splat(5_000.0), [8; 3]);
+    let sphere = Collider::from_mcol(&map).unwrap();
+    for c in [&fixture_maps()[0].collider, &sphere] {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
+        let unit = |rng: &mut rand_chacha::ChaCha8Rng| loop {
+            let v = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-1.0f32..1.0)));
+            if (1e-3..=1.0).contains(&v.length_squared()) {
+                return v.normalize();
+            }
+        };
+        let rays: Vec<Ray> = (0..1_000_000)
+            .map(|_| {
+                let o = unit(&mut rng) * 40_000.0;
+                let t = unit(&mut rng) * 20_000.0 * rng.random::<f32>();
+                Ray::new(o, (t - o).normalize())
+            })
+            .collect();
+        let time = |name: &str, f: &dyn Fn(&Ray) -> usize| {
+            let t0 = std::time::Instant::now();
+            let n: usize = rays.iter().map(f).sum();
+            let e = t0.elapsed().as_nanos() as f64 / rays.len() as f64;
+            eprintln!(
+                "{name}: {e:.0} ns/ray, {:.2} per ray",
+                n as f64 / rays.len() as f64
+            );
+        };
+        let walk = |r: &Ray| {
+            super::grid_walk::GridWalk::new(
+                &c.frame,
+                r.origin.as_dvec3(),
+                r.dir.as_dvec3(),
+                0.0,
+                f64::INFINITY,
+            )
+        };
+        time("setup", &|r| {
+            usize::from(std::hint::black_box(walk(r)).is_some())
+        });
+        time("walk (cells)", &|r| walk(r).map_or(0, |w| w.count()));
+        time("visit (cells)", &|r| {
+            let mut n = 0;
+            if let Some(w) = walk(r) {
+                w.visit(|_, _| {
+                    n += 1;
+                    true
+                });
+            }
+            n
+        });
+        time("cast", &|r| {
+            usize::from(c.cast_ray(r, f32::INFINITY).unwrap().is_some())
+        });
+        time("packets until hit", &|r| {
+            let Some(h) = c.cast_ray(r, f32::INFINITY).unwrap() else {
+                return 0;
+            };
+            walk(r).map_or(0, |w| {
+                w.take_while(|s| s.t_enter <= f64::from(h.time_of_impact))
+                    .map(|s| c.cell_packets(s.cell).len())
+                    .sum()
+            })
+        });
+    }
+}
