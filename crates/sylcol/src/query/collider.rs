@@ -433,11 +433,12 @@ fn assemble(
     source: GridSource,
 ) -> Collider {
     let corners = |t: u32| mesh.corners(t as usize);
+    let pad = mesh.triangles.len() as u32;
     let mut packets = Vec::new();
     let mut packet_starts = Vec::with_capacity(starts.len());
     packet_starts.push(0);
     for w in starts.windows(2) {
-        packets.extend(pack(&items[w[0] as usize..w[1] as usize], corners));
+        packets.extend(pack(&items[w[0] as usize..w[1] as usize], pad, corners));
         packet_starts.push(packets.len() as u32);
     }
     let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
@@ -454,7 +455,7 @@ fn assemble(
         items,
         packet_starts,
         packets,
-        all_packets: pack(&all, corners),
+        all_packets: pack(&all, pad, corners),
         spheres: spheres.into_iter().map(Vec4::from_array).collect(),
         normals,
         mesh,

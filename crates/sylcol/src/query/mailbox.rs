@@ -29,6 +29,19 @@ pub struct Visits<'a> {
 }
 
 impl Visits<'_> {
+    /// A bit mask of the lanes of `ids` seen for the first time in this
+    /// query (no data-dependent branches); marks them all seen.
+    #[inline(always)]
+    pub fn fresh4(&mut self, ids: &[u32; 4]) -> u32 {
+        let mut mask = 0;
+        for (lane, &t) in ids.iter().enumerate() {
+            let s = &mut self.stamps[t as usize];
+            mask |= u32::from(*s != self.epoch) << lane;
+            *s = self.epoch;
+        }
+        mask
+    }
+
     /// True the first time triangle `t` is seen in this query.
     #[inline(always)]
     pub fn first(&mut self, t: u32) -> bool {

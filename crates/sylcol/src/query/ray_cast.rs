@@ -8,6 +8,10 @@ use super::mailbox::with_visits;
 use super::ray_triangle::{NO_TRIANGLE, Packet, RayKernel};
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
+/// Meshes with at most this many triangles are cast against without the
+/// grid (all their packets, each triangle once).
+pub const SMALL_MESH: usize = 32;
+
 impl Collider {
     /// The first surface crossing of `ray` with 0 < t <= `max_toi` (the
     /// game's LINE check), or `None`. From inside a solid this is where
@@ -38,6 +42,15 @@ impl Collider {
     /// while no later cell can hold a nearer one: the walk stops once a
     /// cell is entered beyond the best t.
     pub(crate) fn first_hit(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
+        if self.triangle_count() <= SMALL_MESH {
+            // A handful of packets: testing them all beats walking.
+            return self.every_triangle(ray, max_toi);
+        }
+        self.walk_hit(ray, max_toi)
+    }
+
+    /// The grid walk proper.
+    pub(crate) fn walk_hit(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
         let walk = GridWalk::new(
             &self.frame,
             ray.origin.as_dvec3(),
@@ -47,19 +60,15 @@ impl Collider {
         )?;
         let k = RayKernel::new(ray.origin, ray.dir);
         let mut best = (max_toi, NO_TRIANGLE);
-        with_visits(self.triangle_count(), |seen| {
+        // One spare mailbox slot for the packets' unused lanes.
+        with_visits(self.triangle_count() + 1, |seen| {
             walk.visit(|cell, t_enter| {
                 if t_enter > f64::from(best.0) {
                     return false;
                 }
                 for p in self.cell_packets(cell) {
                     // Mailbox: only lanes whose triangle is new to this ray.
-                    let mut fresh = 0;
-                    for (lane, &t) in p.ids.iter().enumerate() {
-                        if t != NO_TRIANGLE && seen.first(t) {
-                            fresh |= 1 << lane;
-                        }
-                    }
+                    let fresh = seen.fresh4(&p.ids);
                     if fresh != 0 {
                         take_nearest(&k, p, fresh, &mut best);
                     }
@@ -88,12 +97,17 @@ impl Collider {
         max_toi: f32,
     ) -> Result<Option<RayHit>, QueryError> {
         check_ray(ray, max_toi)?;
+        Ok(self.every_triangle(ray, max_toi))
+    }
+
+    /// Every packet in index order, each triangle once.
+    fn every_triangle(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
         let k = RayKernel::new(ray.origin, ray.dir);
         let mut best = (max_toi, NO_TRIANGLE);
         for p in &self.all_packets {
             take_nearest(&k, p, 0b1111, &mut best);
         }
-        Ok((best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1)))
+        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
     }
 }
 

@@ -20,7 +20,7 @@ pub const BARY_EPS: f32 = 1.0 / 1_048_576.0;
 /// the triangle (16 f32 epsilons, above the determinant's rounding error).
 pub const PARALLEL_EPS: f32 = 16.0 * f32::EPSILON;
 
-/// An unused lane's triangle id.
+/// "No triangle" (no hit yet).
 pub const NO_TRIANGLE: u32 = u32::MAX;
 
 /// Four triangles in structure-of-arrays form (176 bytes).
@@ -35,20 +35,22 @@ pub struct Packet {
     e2: [Vec4; 3],
     /// PARALLEL_EPS * |e1| * |e2| per lane.
     flat: Vec4,
-    /// Triangle ids ([`NO_TRIANGLE`] in unused lanes).
+    /// Triangle ids; an unused lane holds the mesh's triangle count (a
+    /// spare mailbox slot) and can never hit.
     pub ids: [u32; 4],
 }
 
 impl Packet {
-    /// A packet of up to four triangles given as (id, corners).
-    pub fn new(tris: &[(u32, [Vec3; 3])]) -> Self {
+    /// A packet of up to four triangles given as (id, corners); unused
+    /// lanes get the id `pad`.
+    pub fn new(tris: &[(u32, [Vec3; 3])], pad: u32) -> Self {
         let mut p = Packet {
             v0: [Vec4::ZERO; 3],
             e1: [Vec4::ZERO; 3],
             e2: [Vec4::ZERO; 3],
             // An empty lane: zero edges give det = 0, never above this.
             flat: Vec4::splat(f32::INFINITY),
-            ids: [NO_TRIANGLE; 4],
+            ids: [pad; 4],
         };
         for (lane, (id, c)) in tris.iter().take(4).enumerate() {
             let (e1, e2) = (c[1] - c[0], c[2] - c[0]);
@@ -64,12 +66,13 @@ impl Packet {
     }
 }
 
-/// Packs triangle ids into packets, four at a time.
-pub fn pack(ids: &[u32], corners: impl Fn(u32) -> [Vec3; 3]) -> Vec<Packet> {
+/// Packs triangle ids into packets, four at a time; unused lanes get the
+/// id `pad`.
+pub fn pack(ids: &[u32], pad: u32, corners: impl Fn(u32) -> [Vec3; 3]) -> Vec<Packet> {
     ids.chunks(4)
         .map(|chunk| {
             let tris: Vec<(u32, [Vec3; 3])> = chunk.iter().map(|&t| (t, corners(t))).collect();
-            Packet::new(&tris)
+            Packet::new(&tris, pad)
         })
         .collect()
 }
@@ -155,13 +158,13 @@ mod tests {
     fn packet() -> Packet {
         let c = [Vec3::ZERO, Vec3::X, Vec3::Y];
         let far = c.map(|v| v + Vec3::splat(10.0));
-        Packet::new(&[(7, c), (9, far)])
+        Packet::new(&[(7, c), (9, far)], 2)
     }
 
     #[test]
     fn hits_and_misses() {
         let p = packet();
-        assert_eq!(p.ids, [7, 9, NO_TRIANGLE, NO_TRIANGLE]);
+        assert_eq!(p.ids, [7, 9, 2, 2]);
         let down = RayKernel::new(Vec3::new(0.25, 0.25, 2.0), Vec3::new(0.0, 0.0, -2.0));
         let (t, m) = down.hits(&p, f32::INFINITY);
         assert_eq!((m, t.x), (0b1, 1.0));

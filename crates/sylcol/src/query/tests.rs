@@ -83,19 +83,30 @@ fn close(a: f32, b: f32, scale: f32) -> bool {
     (a - b).abs() <= 1e-4 * (1.0 + scale)
 }
 
+/// The grid walk (and `cast_ray`, which skips the walk for small meshes)
+/// against brute force over every triangle. A ray starting on the
+/// surface may or may not report a rounding-level hit at t ~ 0 there; the
+/// two may differ only in that.
 fn check_ray(case: &Case, ray: &Ray, max: f32) -> Result<(), TestCaseError> {
-    let got = case.collider.cast_ray(ray, max).unwrap();
     let want = case.collider.cast_ray_brute_force(ray, max).unwrap();
-    match (got, want) {
-        (None, None) => {}
-        (Some(g), Some(w)) => {
-            prop_assert!(
-                close(g.time_of_impact, w.time_of_impact, w.time_of_impact),
-                "{}: {ray:?}: grid {g:?} brute {w:?}",
+    let walked = case.collider.walk_hit(ray, max);
+    let cast = case.collider.cast_ray(ray, max).unwrap();
+    for got in [walked, cast] {
+        match (got, want) {
+            (None, None) => {}
+            (Some(g), Some(w)) => {
+                prop_assert!(
+                    close(g.time_of_impact, w.time_of_impact, w.time_of_impact),
+                    "{}: {ray:?}: grid {g:?} brute {w:?}",
+                    case.name
+                );
+            }
+            (Some(h), None) | (None, Some(h)) => prop_assert!(
+                h.time_of_impact * ray.dir.length() < 1e-4,
+                "{}: {ray:?}: grid {got:?} brute {want:?}",
                 case.name
-            );
+            ),
         }
-        _ => prop_assert!(false, "{}: {ray:?}: grid {got:?} brute {want:?}", case.name),
     }
     Ok(())
 }
