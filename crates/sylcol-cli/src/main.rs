@@ -30,6 +30,8 @@ enum Command {
     Rewrite(cmd::rewrite::Args),
     /// Analyse any POF0-relocated chunk, even one sylcol cannot decode.
     Probe(cmd::probe::Args),
+    /// List, extract or build IPFB archives (`.pak` + `.pNN`).
+    Pak(cmd::pak::Args),
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Rewrite(a) => cmd::rewrite::run(a),
         Command::Probe(a) => cmd::probe::run(a),
+        Command::Pak(a) => cmd::pak::run(a),
         Command::Query(a) => cmd::query::run(a),
     };
     match result {

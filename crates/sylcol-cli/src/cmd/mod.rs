@@ -2,6 +2,7 @@
 
 pub mod export;
 pub mod info;
+pub mod pak;
 pub mod probe;
 pub mod query;
 pub mod rewrite;
