@@ -151,3 +151,26 @@ fn bad_input_exits_2() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn queries_read_archive_entries() {
+    use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive};
+    let dir = tempfile::tempdir().unwrap();
+    let pak = dir.path().join("MiscBin.pak");
+    let map = std::fs::read(fixture("box.mcol")).unwrap();
+    let entries = vec![NewEntry::named("mapmesh_box_500km.col", map, true)];
+    let options = WriteOptions {
+        part_limit: 1 << 20,
+        level: 6,
+    };
+    build_archive(&pak, entries, options).unwrap();
+    let file = format!("{}+mapmesh_box_500km.col", pak.display());
+    let out = Command::cargo_bin("sylcol")
+        .unwrap()
+        .args(["query", &file, "ray", "--origin", "0,0,0", "--dir", "1,0,0", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["point"], json!([250000.0, 0.0, 0.0]));
+}
