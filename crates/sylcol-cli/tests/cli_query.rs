@@ -167,10 +167,16 @@ fn queries_read_archive_entries() {
     let file = format!("{}+mapmesh_box_500km.col", pak.display());
     let out = Command::cargo_bin("sylcol")
         .unwrap()
-        .args(["query", &file, "ray", "--origin", "0,0,0", "--dir", "1,0,0", "--json"])
+        .args([
+            "query", &file, "ray", "--origin", "0,0,0", "--dir", "1,0,0", "--json",
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["point"], json!([250000.0, 0.0, 0.0]));
 }

@@ -114,19 +114,20 @@ impl GridWalk {
             let c = (start.max(0.0) as i64).min(i64::from(f.dims[k]) - 1) as i32;
             w.cell[k] = c;
             w.linear += c as isize * f.strides[k];
-            if dir[k] > 0.0 {
-                w.step[k] = 1;
-                w.stop[k] = f.dims[k];
-                w.t_max[k] = (f64::from(c + 1) - g[k]) * inv[k];
-            } else if dir[k] < 0.0 {
-                w.step[k] = -1;
-                w.stop[k] = -1;
-                w.t_max[k] = (f64::from(c) - g[k]) * inv[k];
-            }
+            // Selects, not branches: the signs of random rays are
+            // unpredictable. A still axis keeps infinite times.
+            let (pos, neg) = (dir[k] > 0.0, dir[k] < 0.0);
+            w.step[k] = i32::from(pos) - i32::from(neg);
+            w.stop[k] = if pos { f.dims[k] } else { -1 };
+            let boundary = f64::from(c + i32::from(pos));
+            let moving = pos | neg;
+            w.t_max[k] = if moving {
+                (boundary - g[k]) * inv[k]
+            } else {
+                f64::INFINITY
+            };
+            w.t_delta[k] = if moving { inv[k].abs() } else { f64::INFINITY };
             w.stride[k] = w.step[k] as isize * f.strides[k];
-            if dir[k] != 0.0 {
-                w.t_delta[k] = inv[k].abs();
-            }
         }
         Some(w)
     }
