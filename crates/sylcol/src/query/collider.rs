@@ -109,6 +109,9 @@ pub enum ColliderError {
     /// A cell size is zero, negative or not finite.
     #[error("cell size {0:?} is not positive and finite")]
     BadCellSize([f32; 3]),
+    /// A grid dimension is zero.
+    #[error("grid dimensions {0:?} leave no cells")]
+    EmptyGrid([usize; 3]),
     /// The grid origin (bbox min) is not finite.
     #[error("grid origin {0:?} is not finite")]
     BadOrigin([f32; 3]),
@@ -313,6 +316,9 @@ fn file_grid(m: &Mcol) -> Result<GridSpec, ColliderError> {
         return Err(ColliderError::BadOrigin(h.bbox_min));
     }
     let spec = GridSpec::from_header(h);
+    if spec.dims.contains(&0) {
+        return Err(ColliderError::EmptyGrid(spec.dims));
+    }
     if m.cells.len() != spec.cell_count() {
         return Err(ColliderError::CellCount {
             dims: spec.dims,

@@ -322,6 +322,12 @@ fn broken_maps_are_refused() {
         Err(ColliderError::VertexIndex { vertex: 50, .. })
     ));
     let mut m = good.clone();
+    (m.header.grid[2], m.cells) = (0, Vec::new());
+    assert!(matches!(
+        Collider::from_mcol(&m),
+        Err(ColliderError::EmptyGrid(_))
+    ));
+    let mut m = good.clone();
     m.header.cell_size[1] = 0.0;
     assert!(matches!(
         Collider::from_mcol(&m),
@@ -455,4 +461,16 @@ proptest! {
             prop_assert!((f64::from(got.distance) - want).abs() <= 1e-6 * (1.0 + want));
         }
     }
+}
+
+#[test]
+fn an_empty_mesh_answers_nothing() {
+    let c = Collider::from_mesh(&TriMesh::default()).unwrap();
+    let p = Vec3::new(1.0, 2.0, 3.0);
+    assert_eq!(c.cast_ray(&Ray::new(p, Vec3::X), f32::INFINITY), Ok(None));
+    assert_eq!(c.contains_point(p), Ok(false));
+    assert_eq!(c.closest_point(p), Ok(None));
+    assert_eq!(c.sweep_sphere(p, 1.0, Vec3::X), Ok(None));
+    assert_eq!(c.intersects_sphere(Vec3::ZERO, 1.0), Ok(false));
+    assert_eq!(c.grid_stats().triangles, 0);
 }
