@@ -94,6 +94,7 @@ fn derived_grid_gives_the_same_answers() {
     assert_eq!(g["dims"], json!([10, 10, 10]));
     assert_eq!(g["unlisted"], 0);
     assert_eq!(g["too_coarse"], false);
+    assert_eq!(g["missing_entries"], 0);
 }
 
 #[test]

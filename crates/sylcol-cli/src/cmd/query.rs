@@ -87,7 +87,8 @@ pub enum Kind {
         /// The file of queries.
         queries: String,
     },
-    /// How well the grid fits the mesh (list lengths, coverage).
+    /// How well the grid fits the mesh: list lengths, coverage, and
+    /// triangles missing from cells they touch.
     Grid,
 }
 
@@ -205,6 +206,7 @@ fn batch(c: &Collider, path: &str) -> anyhow::Result<Outcome> {
 fn grid_report(c: &Collider, json: bool) -> anyhow::Result<Outcome> {
     let s = c.grid_stats();
     let suggested = c.suggested_cells_per_axis();
+    let missing = c.missing_entries();
     if json {
         let j = serde_json::json!({
             "source": format!("{:?}", s.source),
@@ -212,6 +214,7 @@ fn grid_report(c: &Collider, json: bool) -> anyhow::Result<Outcome> {
             "entries": s.entries, "mean_list": s.mean_list, "max_list": s.max_list,
             "triangles": s.triangles, "unlisted": s.unlisted,
             "spheres_replaced": s.spheres_replaced,
+            "missing_entries": missing.len(),
             "too_coarse": s.too_coarse(), "suggested_cells_per_axis": suggested,
         });
         println!("{}", serde_json::to_string_pretty(&j)?);
@@ -231,6 +234,12 @@ fn grid_report(c: &Collider, json: bool) -> anyhow::Result<Outcome> {
         println!(
             "{} bounding spheres did not enclose their triangle (recomputed)",
             s.spheres_replaced
+        );
+    }
+    if !missing.is_empty() {
+        println!(
+            "{} (cell, triangle) pairs touch but are not listed: queries there can miss; --grid derived has complete lists",
+            missing.len()
         );
     }
     if s.too_coarse() {

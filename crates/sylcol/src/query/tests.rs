@@ -333,6 +333,17 @@ fn broken_maps_are_refused() {
         Collider::from_mcol(&m),
         Err(ColliderError::BadCellSize(_))
     ));
+    assert!(
+        Collider::from_mcol(&good)
+            .unwrap()
+            .missing_entries()
+            .is_empty()
+    );
+    let mut m = good.clone();
+    let dropped = m.records[5].triangles.remove(0);
+    let cell = m.cells.iter().position(|c| c.record() == Some(5)).unwrap();
+    let c = Collider::from_mcol(&m).unwrap();
+    assert_eq!(c.missing_entries(), vec![(cell, u32::from(dropped))]);
     let mut m = good;
     m.spheres[0][3] = 0.01;
     assert_eq!(
@@ -427,6 +438,7 @@ fn fixture_maps() -> &'static [Case] {
                 let collider = Collider::from_mcol(&m).expect("fixture is queryable");
                 let s = collider.grid_stats();
                 assert_eq!((s.unlisted, s.spheres_replaced), (0, 0), "{name}");
+                assert_eq!(collider.missing_entries(), vec![], "{name}");
                 Case { name, collider }
             })
             .collect()
