@@ -10,6 +10,8 @@ use crate::geom::{enclosing_radius, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
 
+use super::error::ColliderError;
+
 /// Mean list length (over occupied cells) above which a grid counts as
 /// too coarse for its mesh ([`GridStats::too_coarse`]).
 pub const COARSE_MEAN_LIST: f64 = 16.0;
@@ -91,76 +93,6 @@ impl GridStats {
     pub fn too_coarse(&self) -> bool {
         self.mean_list > COARSE_MEAN_LIST
     }
-}
-
-/// A map or mesh that cannot be queried.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ColliderError {
-    /// The cell array does not match the grid dimensions.
-    #[error("the cell array holds {found} records; the grid {dims:?} needs {expected}")]
-    CellCount {
-        /// Grid dimensions from the header.
-        dims: [usize; 3],
-        /// nx * ny * nz.
-        expected: usize,
-        /// Records present.
-        found: usize,
-    },
-    /// A cell size is zero, negative or not finite.
-    #[error("cell size {0:?} is not positive and finite")]
-    BadCellSize([f32; 3]),
-    /// A grid dimension is zero.
-    #[error("grid dimensions {0:?} leave no cells")]
-    EmptyGrid([usize; 3]),
-    /// The grid origin (bbox min) is not finite.
-    #[error("grid origin {0:?} is not finite")]
-    BadOrigin([f32; 3]),
-    /// The sphere array does not match the triangle count.
-    #[error("{found} bounding spheres for {expected} triangles")]
-    SphereCount {
-        /// Triangles.
-        expected: usize,
-        /// Spheres present.
-        found: usize,
-    },
-    /// A triangle names a vertex that does not exist.
-    #[error("triangle {triangle} names vertex {vertex}, beyond the {count} vertices")]
-    VertexIndex {
-        /// The triangle.
-        triangle: usize,
-        /// The index it holds.
-        vertex: u32,
-        /// Vertices present.
-        count: usize,
-    },
-    /// A vertex coordinate is infinite or NaN.
-    #[error("vertex {0} is not finite")]
-    NonFiniteVertex(usize),
-    /// A cell links to list records that do not exist.
-    #[error("cell {cell} links to records {first}..{end}, beyond the {count} records")]
-    RecordLink {
-        /// The cell (linear index).
-        cell: usize,
-        /// First record.
-        first: usize,
-        /// One past the last record.
-        end: usize,
-        /// Records present.
-        count: usize,
-    },
-    /// A list names a triangle that does not exist.
-    #[error("cell {cell} lists triangle {triangle}, beyond the {count} triangles")]
-    ListEntry {
-        /// The cell (linear index).
-        cell: usize,
-        /// The entry.
-        triangle: u32,
-        /// Triangles present.
-        count: usize,
-    },
-    /// A derived grid would be too large.
-    #[error("a derived grid of {0:?} cells exceeds {MAX_DERIVED_CELLS} cells")]
-    GridTooLarge([usize; 3]),
 }
 
 impl Collider {

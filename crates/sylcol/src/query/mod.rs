@@ -23,6 +23,7 @@
 
 mod closest_point;
 mod collider;
+mod error;
 pub mod fixtures;
 mod grid_walk;
 mod mailbox;
@@ -35,7 +36,8 @@ mod sphere_sweep;
 #[cfg(test)]
 mod tests;
 
-pub use collider::{COARSE_MEAN_LIST, Collider, ColliderError, GridSource, GridStats};
+pub use collider::{COARSE_MEAN_LIST, Collider, GridSource, GridStats, MAX_DERIVED_CELLS};
+pub use error::{ColliderError, QueryError};
 pub use script::{Answer, ParseError, Query};
 
 use glam::Vec3;
@@ -101,20 +103,6 @@ pub struct ClosestPoint {
     pub distance: f32,
     /// Index of the triangle `point` lies on.
     pub triangle: u32,
-}
-
-/// A query's input was unusable.
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
-pub enum QueryError {
-    /// A ray direction or a segment was of zero length.
-    #[error("{0} has zero length")]
-    ZeroDirection(&'static str),
-    /// A sphere radius was negative or NaN.
-    #[error("sphere radius {0} is negative or NaN")]
-    BadRadius(f32),
-    /// A coordinate or parameter was infinite or NaN.
-    #[error("{0} is not finite")]
-    NonFinite(&'static str),
 }
 
 /// Checks that every component of `v` is finite.
