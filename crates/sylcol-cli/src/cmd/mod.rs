@@ -4,5 +4,6 @@ pub mod export;
 pub mod info;
 pub mod pak;
 pub mod probe;
+pub mod query;
 pub mod rewrite;
 pub mod verify;
