@@ -4,7 +4,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 use sylcol::format::mcol::encode;
 use sylcol::verify::mcol::{geometry_names, names};
-use sylcol::verify::testmaps::sphere_map;
+use sylcol::verify::testmaps::{drop_list_entry, sphere_map};
 
 fn fixture(name: &str) -> String {
     format!("{}/../../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -119,12 +119,7 @@ fn a_file_off_the_seed_layout_fails_the_pointer_identities() {
 fn a_dropped_list_entry_fails_the_broad_phase_and_exits_1() {
     let dir = tempfile::tempdir().unwrap();
     let mut m = sphere_map(2, 0.0);
-    let rec = m
-        .records
-        .iter()
-        .position(|r| r.triangles.len() > 2)
-        .unwrap();
-    m.records[rec].triangles.remove(0);
+    drop_list_entry(&mut m);
     let path = dir.path().join("dropped.mcol");
     std::fs::write(&path, encode(&m).unwrap()).unwrap();
     let (code, j) = verify_json(&[path.to_str().unwrap(), &fixture("box.mcol")]);
@@ -181,12 +176,7 @@ fn unreadable_or_invalid_input_exits_2_naming_the_file() {
 fn archive(dir: &std::path::Path) -> String {
     use sylcol::format::ipfb::{NewEntry, WriteOptions, build_archive};
     let mut broken = sphere_map(2, 0.0);
-    let rec = broken
-        .records
-        .iter()
-        .position(|r| r.triangles.len() > 2)
-        .unwrap();
-    broken.records[rec].triangles.remove(0);
+    drop_list_entry(&mut broken);
     let pak = dir.join("MiscBin.pak");
     let entries = vec![
         NewEntry::hashed(

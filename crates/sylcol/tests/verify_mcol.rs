@@ -2,7 +2,7 @@
 //! every defect must be caught by exactly the check meant to catch it.
 
 use sylcol::verify::mcol::{self, McolReport, geometry_names as geo, names};
-use sylcol::verify::testmaps::{box_map, sphere_map};
+use sylcol::verify::testmaps::{box_map, drop_list_entry, sphere_map};
 use sylcol::verify::{DEFAULT_SEED, Expect};
 
 fn run(m: &sylcol::format::mcol::Mcol) -> McolReport {
@@ -70,12 +70,7 @@ fn controls_repeat_with_the_same_seed_and_move_with_another() {
 fn dropped_list_entry_is_a_missing_triangle() {
     let mut m = sphere_map(3, 0.0);
     // A triangle listed in several cells; drop it from one.
-    let rec = m
-        .records
-        .iter()
-        .position(|r| r.triangles.len() > 3)
-        .unwrap();
-    m.records[rec].triangles.remove(1);
+    drop_list_entry(&mut m);
     let r = run(&m);
     assert_eq!(mcol::failing(&r), vec![geo::MISSING]);
     assert_eq!(r.broadphase.as_ref().unwrap().missing, 1);

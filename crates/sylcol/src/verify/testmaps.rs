@@ -100,6 +100,18 @@ pub fn sphere_map(levels: u32, margin: f64) -> Mcol {
     map_from_mesh(&mesh, 250_000.0, 50_000.0, margin)
 }
 
+/// A planted defect: removes the second entry of the first list holding
+/// more than three. Returns the triangle removed.
+pub fn drop_list_entry(m: &mut Mcol) -> u16 {
+    let list = m
+        .records
+        .iter_mut()
+        .map(|r| &mut r.triangles)
+        .find(|l| l.len() > 3)
+        .expect("a list of more than three entries");
+    list.remove(1)
+}
+
 /// A map of `mesh` over the cube +-`half` with cubic cells of `cell`.
 pub fn map_from_mesh(mesh: &TriMesh, half: f32, cell: f32, margin: f64) -> Mcol {
     let n = (2.0 * half / cell) as u8;
