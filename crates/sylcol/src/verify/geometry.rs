@@ -18,6 +18,8 @@ pub mod names {
     pub const SPHERE_COUNT: &str = "one sphere per triangle";
     /// Sphere i contains the corners of triangle i.
     pub const SPHERE_ENCLOSES: &str = "sphere i encloses triangle i";
+    /// Sphere centres lie inside the map's bounding box.
+    pub const SPHERE_IN_BBOX: &str = "sphere centres inside the bbox";
     /// Sphere i is no more than 1 % larger than it must be.
     pub const SPHERE_TIGHT: &str = "sphere i is tight (max|v-c|/r >= 0.99)";
     /// An occupied cell's sphere reaches the cell's box.
@@ -107,9 +109,16 @@ pub fn sphere_checks(mcol: &Mcol, mesh: &TriMesh, rng: &mut ChaCha8Rng) -> (Vec<
         }
     }
     let median_ratio = median(&mut ratios);
+    let (lo, hi) = (mcol.header.bbox_min, mcol.header.bbox_max);
+    let inside = mcol
+        .spheres
+        .iter()
+        .filter(|s| (0..3).all(|k| s[k] >= lo[k] && s[k] <= hi[k]))
+        .count() as u64;
     let checks = vec![
         Check::all(names::SPHERE_COUNT, (mcol.spheres.len() == nt).into(), 1)
             .with_note(format!("{} spheres, {nt} triangles", mcol.spheres.len())),
+        Check::all(names::SPHERE_IN_BBOX, inside, mcol.spheres.len() as u64),
         Check::all(names::SPHERE_ENCLOSES, enclosing, n as u64)
             .with_control(
                 "sphere i encloses a random other triangle",
