@@ -5,7 +5,7 @@ use glam::{DVec3, Vec3, Vec4};
 use sylcol_format::mcol::Mcol;
 
 use super::grid_walk::WalkFrame;
-use super::ray_triangle::{Packet, pack};
+use super::ray_triangle::{Packet, avx_available, pack};
 use crate::geom::{enclosing_radius, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
@@ -46,6 +46,8 @@ pub struct Collider {
     pub(crate) mesh: TriMesh,
     source: GridSource,
     spheres_replaced: usize,
+    /// Whether the eight-lane AVX ray kernel runs on this CPU.
+    pub(crate) avx: bool,
 }
 
 /// Where a collider's grid came from.
@@ -420,5 +422,6 @@ fn assemble(
         mesh,
         source,
         spheres_replaced: 0,
+        avx: avx_available(),
     }
 }

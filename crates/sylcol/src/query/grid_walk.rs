@@ -137,7 +137,7 @@ impl GridWalk {
     /// Calls `visit(cell, t_enter)` for each cell in order until it
     /// returns false or the walk ends: the iterator's steps with every
     /// piece of state in a local (register) rather than an indexed array.
-    #[inline]
+    #[inline(always)]
     pub fn visit(self, mut visit: impl FnMut(usize, f64) -> bool) {
         if self.done {
             return;
