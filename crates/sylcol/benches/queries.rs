@@ -24,7 +24,7 @@ use parry3d::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
-use sylcol::query::fixtures::{map_from_mesh, uv_sphere};
+use sylcol::query::fixtures::{icosphere, map_from_mesh, merged, uv_sphere};
 use sylcol::query::{Collider, Ray};
 
 /// Rays per method in the summary table.
@@ -55,6 +55,29 @@ fn sphere_scene(slices: u32, stacks: u32, rays: usize) -> Scene {
         })
         .collect();
     let name = format!("sphere {}k", mesh.triangles.len() / 1000);
+    scene(name, &mesh, Collider::from_mcol(&map).expect("map"), rays)
+}
+
+/// A sparse level: 64 small solids (icospheres of 320 triangles,
+/// radius 2 000) scattered through a 100 000-unit box, as a map over a
+/// 20 x 20 x 20 grid of 5 000-unit cells; rays from random points in the
+/// box in random directions (most miss and cross the whole grid: the long
+/// walks of a game's LINE checks in open space).
+fn scatter_scene(rays: usize) -> Scene {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut mesh = icosphere(Vec3::splat(50_000.0), 2_000.0, 2);
+    for _ in 1..64 {
+        let c = Vec3::from_array(std::array::from_fn(|_| rng.random_range(3_000.0..97_000.0)));
+        mesh = merged(&mesh, &icosphere(c, 2_000.0, 2));
+    }
+    let map = map_from_mesh(&mesh, Vec3::ZERO, Vec3::splat(5_000.0), [20; 3]);
+    let rays = (0..rays)
+        .map(|_| {
+            let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(0.0..100_000.0)));
+            Ray::new(o, unit(&mut rng))
+        })
+        .collect();
+    let name = format!("scatter {}k", mesh.triangles.len() / 1000);
     scene(name, &mesh, Collider::from_mcol(&map).expect("map"), rays)
 }
 
@@ -251,6 +274,7 @@ fn main() {
         sphere_scene(32, 17, n),
         sphere_scene(64, 33, n),
         sphere_scene(256, 128, n),
+        scatter_scene(n),
         fixture_scene(
             "box.mcol",
             include_bytes!("../../../tests/fixtures/box.mcol"),
