@@ -6,6 +6,7 @@ use sylcol_format::mcol::Mcol;
 
 use super::grid_walk::WalkFrame;
 use super::ray_triangle::{Packet, avx_available, pack};
+use super::sub_grid::{CROWDED, NO_SUB_GRID, SubGrid, cells_per_axis};
 use crate::geom::{enclosing_radius, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
@@ -37,6 +38,10 @@ pub struct Collider {
     /// `packets[packet_starts[c]..packet_starts[c + 1]]` is cell c's list.
     pub(crate) packet_starts: Vec<u32>,
     pub(crate) packets: Vec<Packet>,
+    /// Per cell, the index of its sub-grid in `sub_grids` (crowded cells)
+    /// or `NO_SUB_GRID`.
+    pub(crate) sub_index: Vec<u32>,
+    pub(crate) sub_grids: Vec<SubGrid>,
     /// Every triangle in index order (brute force).
     pub(crate) all_packets: Vec<Packet>,
     /// Bounding sphere per triangle: centre xyz, radius w.
@@ -331,19 +336,10 @@ pub(crate) fn computed_sphere(c: &[Vec3; 3]) -> [f32; 4] {
 
 /// About two cells per triangle over the mesh's bounding box.
 fn suggested_cells_per_axis(mesh: &TriMesh) -> usize {
-    let Some((lo, hi)) = mesh.bounds() else {
-        return 1;
-    };
-    let e = (hi - lo).as_dvec3();
-    let longest = e.max_element();
-    if longest <= 0.0 {
-        return 1;
+    match mesh.bounds() {
+        Some((lo, hi)) => cells_per_axis((hi - lo).as_dvec3(), mesh.triangles.len()),
+        None => 1,
     }
-    // Flat meshes: give thin axes a floor so the volume is meaningful.
-    let e = e.max(DVec3::splat(longest / 64.0));
-    let target = (2 * mesh.triangles.len()).max(1) as f64;
-    let cell = (e.x * e.y * e.z / target).cbrt();
-    ((longest / cell).ceil() as usize).clamp(1, 1024)
 }
 
 /// A derived grid over `mesh`'s bounds.
@@ -402,6 +398,15 @@ fn assemble(
         packets.extend(pack(&items[w[0] as usize..w[1] as usize], pad, corners));
         packet_starts.push(packets.len() as u32);
     }
+    let mut sub_index = vec![NO_SUB_GRID; starts.len() - 1];
+    let mut sub_grids = Vec::new();
+    for (cell, w) in starts.windows(2).enumerate() {
+        let list = &items[w[0] as usize..w[1] as usize];
+        if list.len() > CROWDED {
+            sub_index[cell] = sub_grids.len() as u32;
+            sub_grids.push(SubGrid::new(&mesh, list, pad));
+        }
+    }
     let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
     let normals = (0..mesh.triangles.len())
         .map(|t| {
@@ -410,6 +415,8 @@ fn assemble(
         })
         .collect();
     Collider {
+        sub_index,
+        sub_grids,
         frame: WalkFrame::new(&spec),
         spec,
         starts,

@@ -8,6 +8,7 @@ use super::mailbox::{Visits, with_visits};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::RayKernel8;
 use super::ray_triangle::{Kernel, NO_TRIANGLE, Packet, RayKernel};
+use super::sub_grid::NO_SUB_GRID;
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
 /// Meshes with at most this many triangles are cast against without the
@@ -91,16 +92,27 @@ impl Collider {
             return best;
         };
         let k = K::new(ray.origin, ray.dir);
+        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
         walk.visit(|cell, t_enter| {
             if t_enter > f64::from(best.0) {
                 return false;
             }
-            for p in self.cell_packets(cell) {
-                // Mailbox: only lanes whose triangle is new to this ray.
-                let fresh = seen.fresh(&p.ids);
-                if fresh != 0 {
-                    take_nearest(&k, p, fresh, &mut best);
-                }
+            let sub = self.sub_index[cell];
+            if sub == NO_SUB_GRID {
+                test_packets(&k, self.cell_packets(cell), seen, &mut best);
+                return true;
+            }
+            // A crowded cell: walk its own grid, which spans its
+            // triangles (a ray missing them all skips the list).
+            let g = &self.sub_grids[sub as usize];
+            if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
+                inner.visit(|s, t_sub| {
+                    if t_sub > f64::from(best.0) {
+                        return false;
+                    }
+                    test_packets(&k, g.packets(s), seen, &mut best);
+                    true
+                });
             }
             true
         });
@@ -158,6 +170,23 @@ impl Collider {
             take_nearest(&k, p, u32::MAX, &mut best);
         }
         best
+    }
+}
+
+/// Tests a list's packets, each lane whose triangle is new to this ray
+/// (mailbox), keeping the nearest hit in `best`.
+#[inline(always)]
+fn test_packets<K: Kernel>(
+    k: &K,
+    packets: &[Packet],
+    seen: &mut Visits<'_>,
+    best: &mut (f32, u32),
+) {
+    for p in packets {
+        let fresh = seen.fresh(&p.ids);
+        if fresh != 0 {
+            take_nearest(k, p, fresh, best);
+        }
     }
 }
 

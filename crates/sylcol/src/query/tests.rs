@@ -25,7 +25,8 @@ const LO: f32 = -8.0;
 fn meshes() -> Vec<(&'static str, TriMesh)> {
     vec![
         ("icosphere", icosphere(Vec3::new(0.3, -0.2, 0.1), 5.0, 2)),
-        ("uv-sphere", uv_sphere(Vec3::ZERO, 6.0, 24, 12)),
+        // 1 840 triangles: the 2 x 2 x 2 map below lists ~500 a cell.
+        ("uv-sphere", uv_sphere(Vec3::ZERO, 6.0, 40, 24)),
         // Integer corners on cell faces: rays through vertices and edges.
         ("cube", cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0))),
         ("octahedron", octahedron(Vec3::ZERO, 6.0)),
@@ -52,6 +53,15 @@ fn cases() -> &'static [Case] {
                 out.push(Case { name, collider });
             }
             let derived = Collider::from_mesh(&mesh).expect("valid mesh");
+            if name == "uv-sphere" {
+                // A coarse map: every cell crowded, walked through its
+                // sub-grid.
+                let cell = Vec3::splat(8.0);
+                let map = map_from_mesh(&mesh, Vec3::splat(LO), cell, [2, 2, 2]);
+                let collider = Collider::from_mcol(&map).expect("valid map");
+                assert!(!collider.sub_grids.is_empty());
+                out.push(Case { name, collider });
+            }
             out.push(Case {
                 name,
                 collider: derived,
