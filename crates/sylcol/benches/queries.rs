@@ -5,7 +5,8 @@
 //! `cargo bench -p sylcol --bench queries` runs the criterion groups, then
 //! prints a summary table: ns per ray over `SUMMARY_RAYS` rays (fewer for
 //! brute force) and the ratio to parry3d, each method's fastest of
-//! `ROUNDS` (default 3) interleaved rounds. `SUMMARY_ONLY=1` in the
+//! `ROUNDS` (default 3) interleaved rounds. `SCENE=text` and
+//! `METHOD=text` keep only the scenes / methods whose names contain it. `SUMMARY_ONLY=1` in the
 //! environment skips the criterion part.
 //!
 //! Meshes: UV spheres of 1 024, 4 096 and 65 024 triangles (the largest
@@ -231,6 +232,11 @@ fn summary(scenes: &[Scene], rounds: usize) {
             .iter()
             .map(|&m| (m, f64::INFINITY, 0, m.rays(s)))
             .collect();
+        let only = std::env::var("METHOD").ok();
+        results.retain(|r| {
+            only.as_ref()
+                .is_none_or(|o| r.0.name().contains(o.as_str()))
+        });
         for _ in 0..rounds {
             for r in &mut results {
                 let (ns, hits) = measure(r.0, s);
