@@ -42,6 +42,8 @@ pub struct Collider {
     /// or `NO_SUB_GRID`.
     pub(crate) sub_index: Vec<u32>,
     pub(crate) sub_grids: Vec<SubGrid>,
+    /// Per cell, whether its list is not empty (the walk's first look).
+    pub(crate) occupied: Vec<bool>,
     /// Every triangle in index order (brute force).
     pub(crate) all_packets: Vec<Packet>,
     /// Bounding sphere per triangle: centre xyz, radius w.
@@ -417,6 +419,7 @@ fn assemble(
     Collider {
         sub_index,
         sub_grids,
+        occupied: starts.windows(2).map(|w| w[0] != w[1]).collect(),
         frame: WalkFrame::new(&spec),
         spec,
         starts,

@@ -97,6 +97,10 @@ impl Collider {
             if t_enter > f64::from(best.0) {
                 return false;
             }
+            // Most cells are empty: one byte, in a small array, says so.
+            if !self.occupied[cell] {
+                return true;
+            }
             let sub = self.sub_index[cell];
             if sub == NO_SUB_GRID {
                 test_packets(&k, self.cell_packets(cell), seen, &mut best);
