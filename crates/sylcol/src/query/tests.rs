@@ -25,8 +25,7 @@ const LO: f32 = -8.0;
 fn meshes() -> Vec<(&'static str, TriMesh)> {
     vec![
         ("icosphere", icosphere(Vec3::new(0.3, -0.2, 0.1), 5.0, 2)),
-        // 1 840 triangles: the 2 x 2 x 2 map below lists ~500 a cell.
-        ("uv-sphere", uv_sphere(Vec3::ZERO, 6.0, 40, 24)),
+        ("uv-sphere", uv_sphere(Vec3::ZERO, 6.0, 24, 12)),
         // Integer corners on cell faces: rays through vertices and edges.
         ("cube", cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0))),
         ("octahedron", octahedron(Vec3::ZERO, 6.0)),
@@ -54,8 +53,8 @@ fn cases() -> &'static [Case] {
             }
             let derived = Collider::from_mesh(&mesh).expect("valid mesh");
             if name == "uv-sphere" {
-                // A coarse map: every cell crowded, walked through its
-                // sub-grid.
+                // A coarse map (528 triangles, 2 x 2 x 2 cells): crowded
+                // cells, walked through their sub-grids.
                 let cell = Vec3::splat(8.0);
                 let map = map_from_mesh(&mesh, Vec3::splat(LO), cell, [2, 2, 2]);
                 let collider = Collider::from_mcol(&map).expect("valid map");
