@@ -42,8 +42,8 @@ pub struct Collider {
     /// or `NO_SUB_GRID`.
     pub(crate) sub_index: Vec<u32>,
     pub(crate) sub_grids: Vec<SubGrid>,
-    /// Per cell, whether its list is not empty (the walk's first look).
-    pub(crate) occupied: Vec<bool>,
+    /// Bit c: cell c's list is not empty (the walk's first look).
+    pub(crate) occupied: Vec<u64>,
     /// Every triangle in index order (brute force).
     pub(crate) all_packets: Vec<Packet>,
     /// Bounding sphere per triangle: centre xyz, radius w.
@@ -419,7 +419,7 @@ fn assemble(
     Collider {
         sub_index,
         sub_grids,
-        occupied: starts.windows(2).map(|w| w[0] != w[1]).collect(),
+        occupied: occupancy_bits(&starts),
         frame: WalkFrame::new(&spec),
         spec,
         starts,
@@ -434,4 +434,15 @@ fn assemble(
         spheres_replaced: 0,
         avx: avx_available(),
     }
+}
+
+/// One bit per cell, set when its list (`starts[c]..starts[c + 1]`) is
+/// not empty.
+fn occupancy_bits(starts: &[u32]) -> Vec<u64> {
+    let cells = starts.len() - 1;
+    let mut bits = vec![0u64; cells.div_ceil(64)];
+    for (c, w) in starts.windows(2).enumerate() {
+        bits[c / 64] |= u64::from(w[0] != w[1]) << (c % 64);
+    }
+    bits
 }

@@ -97,8 +97,8 @@ impl Collider {
             if t_enter > f64::from(best.0) {
                 return false;
             }
-            // Most cells are empty: one byte, in a small array, says so.
-            if !self.occupied[cell] {
+            // Most cells are empty: one bit, in a small array, says so.
+            if (self.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
                 return true;
             }
             let sub = self.sub_index[cell];
