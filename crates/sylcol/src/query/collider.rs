@@ -6,7 +6,7 @@ use sylcol_format::mcol::Mcol;
 
 use super::grid_walk::WalkFrame;
 use super::ray_triangle::{Packet, avx_available, pack};
-use super::sub_grid::{CROWDED, NO_SUB_GRID, SubGrid, cells_per_axis};
+use super::sub_grid::{CROWDED, NO_SUB_GRID, SubGrid, cells_per_axis, cubic_grid};
 use crate::geom::{enclosing_radius, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
@@ -347,27 +347,14 @@ fn suggested_cells_per_axis(mesh: &TriMesh) -> usize {
 /// A derived grid over `mesh`'s bounds.
 fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderError> {
     let (lo, hi) = mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
-    let (lo, hi) = (lo.as_dvec3(), hi.as_dvec3());
-    let longest = (hi - lo).max_element();
-    let cell = if longest > 0.0 {
-        longest / cells_per_axis as f64
-    } else {
-        1.0
-    };
-    let dims = (hi - lo)
-        .to_array()
-        .map(|e| ((e / cell).ceil() as usize).max(1));
+    let spec = cubic_grid(lo.as_dvec3(), hi.as_dvec3(), cells_per_axis);
+    let dims = spec.dims;
     let total = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
     if total.is_none_or(|t| t > MAX_DERIVED_CELLS) {
         return Err(ColliderError::GridTooLarge(dims));
     }
-    let spec = GridSpec {
-        origin: lo,
-        cell: DVec3::splat(cell),
-        dims,
-    };
     // The margin absorbs the DDA's rounding at cell faces.
-    let lists = build_cell_lists(&mesh, &spec, cell * 1e-5);
+    let lists = build_cell_lists(&mesh, &spec, spec.cell.x * 1e-5);
     let mut starts = Vec::with_capacity(lists.len() + 1);
     let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
     starts.push(0u32);

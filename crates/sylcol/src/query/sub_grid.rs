@@ -49,21 +49,9 @@ impl SubGrid {
             }
         }
         let n = cells_per_axis(hi - lo, list.len()).min(MAX_SUB_CELLS);
-        let longest = (hi - lo).max_element();
-        let cell = if longest > 0.0 {
-            longest / n as f64
-        } else {
-            1.0
-        };
-        let dims = (hi - lo)
-            .to_array()
-            .map(|e| ((e / cell).ceil() as usize).clamp(1, MAX_SUB_CELLS));
-        let spec = GridSpec {
-            origin: lo,
-            cell: DVec3::splat(cell),
-            dims,
-        };
-        let lists = build_cell_lists_of(mesh, &spec, cell * 1e-5, list.iter().copied());
+        let spec = cubic_grid(lo, hi, n);
+        let margin = spec.cell.x * 1e-5;
+        let lists = build_cell_lists_of(mesh, &spec, margin, list.iter().copied());
         let mut starts = Vec::with_capacity(lists.len() + 1);
         let mut packets = Vec::new();
         starts.push(0);
@@ -82,6 +70,25 @@ impl SubGrid {
     #[inline(always)]
     pub fn packets(&self, i: usize) -> &[Packet] {
         &self.packets[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+}
+
+/// A grid of cubic cells over the box `lo..hi`, `n` cells along its
+/// longest side (at least one cell per axis).
+pub fn cubic_grid(lo: DVec3, hi: DVec3, n: usize) -> GridSpec {
+    let longest = (hi - lo).max_element();
+    let cell = if longest > 0.0 {
+        longest / n as f64
+    } else {
+        1.0
+    };
+    let dims = (hi - lo)
+        .to_array()
+        .map(|e| ((e / cell).ceil() as usize).max(1));
+    GridSpec {
+        origin: lo,
+        cell: DVec3::splat(cell),
+        dims,
     }
 }
 
