@@ -128,7 +128,28 @@ fn verify_input(input: &Input, in_archive: bool, ids: Option<&[String]>, run: &m
             magic.as_deref().unwrap_or("not printable")
         )),
     }
+    // CollisionSet inputs: detected and decoded once the `cset` branch's
+    // `Format::CollisionSet` / `collisionset::decode` land on main; the arm
+    // then calls `collision_set_object` below.
     let _ = ids;
+}
+
+/// A verified CollisionSet library, from its bytes and decoded meshes.
+#[expect(
+    dead_code,
+    reason = "constructed by the CollisionSet arm of verify_input, which needs the cset branch"
+)]
+fn collision_set_object(
+    input: &Input,
+    meshes: &[collisionset::MeshRef],
+    ids: Option<&[String]>,
+    seed: u64,
+) -> Object {
+    Object::CollisionSet {
+        path: input.name.clone(),
+        format: "CollisionSet",
+        report: collisionset::verify(&input.bytes, meshes, ids, seed),
+    }
 }
 
 fn read_ids(path: &PathBuf) -> anyhow::Result<Vec<String>> {
