@@ -114,7 +114,7 @@ fn read_framing(
             ),
         ));
     }
-    if name_len % 8 != 0 || name_len + 8 > size {
+    if !name_len.is_multiple_of(8) || name_len + 8 > size {
         return Err(bad(
             offset + 4,
             "record name_len",

@@ -25,7 +25,7 @@ pub fn encode(set: &CollisionSet) -> Result<Vec<u8>, EncodeError> {
 
 fn check_record(index: usize, r: &Record) -> Result<(), EncodeError> {
     let name = r.name();
-    if r.name_field.is_empty() || r.name_field.len() % 8 != 0 {
+    if r.name_field.is_empty() || !r.name_field.len().is_multiple_of(8) {
         return Err(EncodeError::Invalid(format!(
             "record {index} ({name:?}): name field of {} bytes must be a non-empty multiple of 8",
             r.name_field.len()
