@@ -1,1 +1,8 @@
-fn main() {}
+//! `cargo xtask`: repository chores. `cargo xtask samples` regenerates the
+//! synthetic sample corpus in `samples/`.
+
+mod shapes;
+
+fn main() -> anyhow::Result<()> {
+    Ok(())
+}
