@@ -17,7 +17,7 @@ use sylcol::TriMesh;
 
 use crate::names::{NamedMesh, all};
 use crate::shapes::{
-    Caps, append, cylinder, diagonal, distribute, lathe, lumpy, place, random_rotation,
+    Caps, append, cylinder, diagonal, distribute, hull, lathe, lumpy, place, random_rotation,
     rounded_box, sphere_rings,
 };
 
@@ -170,7 +170,10 @@ fn pick(names: &[&NamedMesh], count: usize) -> Vec<String> {
 /// Plans all 158 records so the totals come out exactly.
 pub fn plan() -> Vec<Plan> {
     let names = all();
-    let bare: Vec<&NamedMesh> = names.iter().filter(|n| !n.asteroid && n.part.is_empty()).collect();
+    let bare: Vec<&NamedMesh> = names
+        .iter()
+        .filter(|n| !n.asteroid && n.part.is_empty())
+        .collect();
     let rocks: Vec<&NamedMesh> = names.iter().filter(|n| n.asteroid).collect();
     let pods = pick(&bare, 26);
     let clusters = pick(&rocks, 10);
@@ -187,16 +190,24 @@ pub fn plan() -> Vec<Plan> {
             }
         })
         .collect();
-    let closed_deficit: usize = plans.iter().map(|p| p.topology.deficit()).sum::<usize>()
-        - 4 * OPEN.len();
+    let closed_deficit: usize =
+        plans.iter().map(|p| p.topology.deficit()).sum::<usize>() - 4 * OPEN.len();
     let open_deficit = 2 * VERTICES - TRIANGLES - closed_deficit;
     let rims = distribute(open_deficit - 2 * 7, &[1.0; 11], 8);
     let mut open_vertices = 0;
     for (i, name) in OPEN.iter().enumerate() {
-        let p = plans.iter_mut().find(|p| p.named.name == *name).expect("open name");
+        let p = plans
+            .iter_mut()
+            .find(|p| p.named.name == *name)
+            .expect("open name");
         let rim = rims[i];
         (p.topology, p.vertices) = if p.kind == Kind::Engine {
-            (Topology::Tube { rims: (rim / 2, rim - rim / 2) }, rim + rim / 2)
+            (
+                Topology::Tube {
+                    rims: (rim / 2, rim - rim / 2),
+                },
+                rim + rim / 2,
+            )
         } else {
             (Topology::Cup { rim }, 1 + rim + rim / 2 + rim / 4)
         };
@@ -244,12 +255,17 @@ fn unit_mesh(p: &Plan) -> TriMesh {
         Topology::Closed { components } => (components, Caps::Closed),
         Topology::Cup { rim } => return open_mesh(p, &[rim / 4, rim / 2, rim], Caps::Cup),
         Topology::Tube { rims } => {
-            return open_mesh(p, &[rims.0, p.vertices - rims.0 - rims.1, rims.1], Caps::Tube);
+            let rings = [rims.0, p.vertices - rims.0 - rims.1, rims.1];
+            return open_mesh(p, &rings, Caps::Tube);
         }
     };
     debug_assert_eq!(caps, Caps::Closed);
     let mut shares = vec![1.0; k];
-    shares[0] = if p.kind == Kind::Asteroid || p.kind == Kind::Hull { 4.0 } else { 1.0 };
+    shares[0] = if p.kind == Kind::Asteroid || p.kind == Kind::Hull {
+        4.0
+    } else {
+        1.0
+    };
     let sizes = distribute(p.vertices, &shares, 6);
     let mut mesh = TriMesh::default();
     for (i, &v) in sizes.iter().enumerate() {
@@ -262,73 +278,82 @@ fn unit_mesh(p: &Plan) -> TriMesh {
 fn piece(rng: &mut ChaCha8Rng, p: &Plan, i: usize, v: usize) -> TriMesh {
     let side = if i % 2 == 0 { 1.0 } else { -1.0 };
     let row = (i / 2) as f64;
-    let (shape, stretch, scale, at): (Box<dyn Fn(DVec3) -> f64>, f64, DVec3, DVec3) = match (p.kind, i) {
-        (Kind::Hull, 0) => (
-            Box::new(rounded_box(DVec3::new(0.16, 0.1, 0.5), 0.55)),
-            3.0,
-            DVec3::ONE,
-            DVec3::ZERO,
-        ),
-        (Kind::Hull, _) => (
-            Box::new(cylinder(2.0)),
-            2.0,
-            DVec3::splat(0.06),
-            if i > 2 {
-                DVec3::new(0.0, 0.14, -0.3)
-            } else {
-                DVec3::new(0.25 * side, 0.0, -0.3)
-            },
-        ),
-        (Kind::Bridge, _) => (
-            Box::new(rounded_box(DVec3::new(0.07, 0.05, 0.1), 0.3)),
-            1.0,
-            DVec3::ONE,
-            DVec3::new(0.0, 0.13, 0.15),
-        ),
-        (Kind::Engine, _) => (
-            Box::new(cylinder(2.0)),
-            2.0,
-            DVec3::splat(0.05),
-            DVec3::new(0.1 * side, 0.0, -0.5),
-        ),
-        (Kind::Weapon, _) | (Kind::Turret, 1) => (
-            Box::new(cylinder(8.0)),
-            3.0,
-            DVec3::splat(0.012),
-            DVec3::new(0.12 * side, 0.02 + 0.1 * (p.kind == Kind::Turret) as u8 as f64, 0.35),
-        ),
-        (Kind::Turret, _) => (
-            Box::new(rounded_box(DVec3::new(0.05, 0.03, 0.05), 0.4)),
-            1.0,
-            DVec3::ONE,
-            DVec3::new(0.0, 0.12, 0.2),
-        ),
-        (Kind::Shield, _) => (
-            Box::new(|_| 1.0),
-            1.0,
-            DVec3::new(0.3, 0.2, 0.25),
-            DVec3::new(0.0, 0.0, 0.35),
-        ),
-        (Kind::Gear, _) => (
-            Box::new(rounded_box(DVec3::new(0.015, 0.06, 0.015), 0.2)),
-            1.0,
-            DVec3::ONE,
-            DVec3::new(0.1 * side, -0.12, 0.2 - 0.2 * row),
-        ),
-        (Kind::Asteroid, _) | (Kind::Wing, _) => {
-            let rock = lumpy(rng, 0.35);
-            let squash = DVec3::new(1.0, rng.random_range(0.6..1.0), rng.random_range(0.45..0.9));
-            let (size, at) = if i == 0 {
-                (1.0, DVec3::ZERO)
-            } else {
-                let dir = crate::shapes::random_direction(rng);
-                (rng.random_range(0.15..0.35), dir * rng.random_range(1.5..2.2))
-            };
-            let mut m = lathe(&sphere_rings(v, 1.0), Caps::Closed, &rock);
-            place(&mut m, squash * size, random_rotation(rng), at);
-            return m;
-        }
-    };
+    let (shape, stretch, scale, at): (Box<dyn Fn(DVec3) -> f64>, f64, DVec3, DVec3) =
+        match (p.kind, i) {
+            (Kind::Hull, 0) => (
+                Box::new(hull(0.6)),
+                1.5,
+                DVec3::new(0.16, 0.1, 0.5),
+                DVec3::ZERO,
+            ),
+            (Kind::Hull, _) => (
+                Box::new(cylinder(2.0)),
+                2.0,
+                DVec3::splat(0.06),
+                if i > 2 {
+                    DVec3::new(0.0, 0.14, -0.3)
+                } else {
+                    DVec3::new(0.25 * side, 0.0, -0.3)
+                },
+            ),
+            (Kind::Bridge, _) => (
+                Box::new(rounded_box(DVec3::new(0.07, 0.05, 0.1), 0.3)),
+                1.0,
+                DVec3::ONE,
+                DVec3::new(0.0, 0.13, 0.15),
+            ),
+            (Kind::Engine, _) => (
+                Box::new(cylinder(2.0)),
+                2.0,
+                DVec3::splat(0.05),
+                DVec3::new(0.1 * side, 0.0, -0.5),
+            ),
+            (Kind::Weapon, _) | (Kind::Turret, 1) => (
+                Box::new(cylinder(8.0)),
+                3.0,
+                DVec3::splat(0.012),
+                DVec3::new(
+                    0.12 * side,
+                    0.02 + 0.1 * (p.kind == Kind::Turret) as u8 as f64,
+                    0.35,
+                ),
+            ),
+            (Kind::Turret, _) => (
+                Box::new(rounded_box(DVec3::new(0.05, 0.03, 0.05), 0.4)),
+                1.0,
+                DVec3::ONE,
+                DVec3::new(0.0, 0.12, 0.2),
+            ),
+            (Kind::Shield, _) => (
+                Box::new(|_| 1.0),
+                1.0,
+                DVec3::new(0.3, 0.2, 0.25),
+                DVec3::new(0.0, 0.0, 0.35),
+            ),
+            (Kind::Gear, _) => (
+                Box::new(rounded_box(DVec3::new(0.015, 0.06, 0.015), 0.2)),
+                1.0,
+                DVec3::ONE,
+                DVec3::new(0.1 * side, -0.12, 0.2 - 0.2 * row),
+            ),
+            (Kind::Asteroid, _) | (Kind::Wing, _) => {
+                let rock = lumpy(rng, 0.5);
+                let squash =
+                    DVec3::new(1.0, rng.random_range(0.6..1.0), rng.random_range(0.45..0.9));
+                let (size, at) = if i == 0 {
+                    (1.0, DVec3::ZERO)
+                } else {
+                    let dir = crate::shapes::random_direction(rng);
+                    (
+                        rng.random_range(0.15..0.35),
+                        dir * rng.random_range(1.5..2.2),
+                    )
+                };
+                let mut m = lathe(&sphere_rings(v, 1.0), Caps::Closed, &rock);
+                place(&mut m, squash * size, random_rotation(rng), at);
+                return m;
+            }
+        };
     let mut m = lathe(&sphere_rings(v, stretch), Caps::Closed, &*shape);
     place(&mut m, scale, DQuat::IDENTITY, at);
     m
@@ -337,16 +362,32 @@ fn piece(rng: &mut ChaCha8Rng, p: &Plan, i: usize, v: usize) -> TriMesh {
 /// An open mesh: a wing skin, shield dome (cups) or engine nozzle (tube).
 fn open_mesh(p: &Plan, rings: &[usize], caps: Caps) -> TriMesh {
     let mut m = lathe(rings, caps, &|_| 1.0);
-    let side = if p.named.part.ends_with('L') { -1.0 } else { 1.0 };
-    let back = if p.named.part.contains("02") { -0.2 } else { 0.0 };
+    let side = if p.named.part.ends_with('L') {
+        -1.0
+    } else {
+        1.0
+    };
+    let back = if p.named.part.contains("02") {
+        -0.2
+    } else {
+        0.0
+    };
     let (scale, rotation, at) = match p.kind {
         Kind::Wing => (
             DVec3::new(0.45, 0.25, 0.03),
             DQuat::from_rotation_x(-std::f64::consts::FRAC_PI_2),
             DVec3::new(0.3 * side, 0.0, back),
         ),
-        Kind::Shield => (DVec3::new(0.35, 0.25, 0.2), DQuat::IDENTITY, DVec3::new(0.0, 0.0, 0.3)),
-        _ => (DVec3::splat(0.08), DQuat::IDENTITY, DVec3::new(0.1 * side, 0.0, -0.55 + back)),
+        Kind::Shield => (
+            DVec3::new(0.35, 0.25, 0.2),
+            DQuat::IDENTITY,
+            DVec3::new(0.0, 0.0, 0.3),
+        ),
+        _ => (
+            DVec3::new(0.08, 0.08, 0.16),
+            DQuat::IDENTITY,
+            DVec3::new(0.1 * side, 0.0, -0.55 + back),
+        ),
     };
     place(&mut m, scale, rotation, at);
     m
@@ -357,7 +398,10 @@ fn open_mesh(p: &Plan, rings: &[usize], caps: Caps) -> TriMesh {
 /// and robots large, asteroids tens of kilometres).
 fn resource_length(plans: &[Plan], owner: &str) -> f64 {
     for &(name, diag) in DIAGONALS {
-        if let Some(p) = plans.iter().find(|p| p.named.name == name && p.named.owner == owner) {
+        if let Some(p) = plans
+            .iter()
+            .find(|p| p.named.name == name && p.named.owner == owner)
+        {
             return diag / diagonal(&unit_mesh(p));
         }
     }
@@ -383,7 +427,12 @@ pub fn generate() -> Vec<(String, TriMesh)> {
         .map(|p| {
             let mut mesh = unit_mesh(p);
             let length = resource_length(&plans, p.named.owner);
-            place(&mut mesh, DVec3::splat(length), DQuat::IDENTITY, DVec3::ZERO);
+            place(
+                &mut mesh,
+                DVec3::splat(length),
+                DQuat::IDENTITY,
+                DVec3::ZERO,
+            );
             (p.named.name.clone(), mesh)
         })
         .collect()
@@ -419,7 +468,11 @@ mod tests {
         assert_eq!((single, multi, open), (92, 55, 11));
         let diag = |n: &str| diagonal(&meshes.iter().find(|m| m.0 == n).unwrap().1);
         for &(name, want) in DIAGONALS {
-            assert!((diag(name) - want).abs() < want * 1e-5, "{name}: {}", diag(name));
+            assert!(
+                (diag(name) - want).abs() < want * 1e-5,
+                "{name}: {}",
+                diag(name)
+            );
         }
     }
 }

@@ -98,7 +98,9 @@ pub fn generate(spec: &MapSpec) -> TriMesh {
     let wall_vertices = if items == 0 {
         spec.vertices
     } else {
-        (spec.vertices / 4).clamp(12, 140).min(spec.vertices - 6 * items)
+        (spec.vertices / 4)
+            .clamp(12, 140)
+            .min(spec.vertices - 6 * items)
     };
     let mut mesh = wall(&mut rng, wall_vertices, half);
     if items > 0 {
@@ -134,7 +136,7 @@ fn item(rng: &mut ChaCha8Rng, theme: Theme, index: usize, vertices: usize) -> Tr
             lathe(&sphere_rings(vertices, 1.0), Caps::Closed, &shape)
         }
         _ => {
-            let shape = lumpy(rng, 0.35);
+            let shape = lumpy(rng, 0.5);
             let mut rock = lathe(&sphere_rings(vertices, 1.0), Caps::Closed, &shape);
             let squash = DVec3::new(1.0, rng.random_range(0.6..1.0), rng.random_range(0.45..0.9));
             place(&mut rock, squash, DQuat::IDENTITY, DVec3::ZERO);
@@ -154,11 +156,17 @@ fn scatter(rng: &mut ChaCha8Rng, mesh: &mut TriMesh, shapes: Vec<TriMesh>, room:
         for s in &shapes {
             let share = s.vertices.len() as f64 / total as f64;
             let r = room * (fill * share).cbrt();
-            let extent = s.vertices.iter().map(|v| v.as_dvec3().length()).fold(0.0, f64::max);
+            let extent = s
+                .vertices
+                .iter()
+                .map(|v| v.as_dvec3().length())
+                .fold(0.0, f64::max);
             let Some(c) = (0..400).find_map(|_| {
                 let c = random_direction(rng) * room * rng.random::<f64>().cbrt();
                 let fits = c.length() + r <= room
-                    && placed.iter().all(|&(q, rq)| q.distance(c) > (r + rq) * 1.05);
+                    && placed
+                        .iter()
+                        .all(|&(q, rq)| q.distance(c) > (r + rq) * 1.05);
                 fits.then_some(c)
             }) else {
                 fill *= 0.8;
@@ -190,15 +198,19 @@ mod tests {
             let (chi, closed, oriented) = topology(&mesh);
             assert_eq!(chi as usize, 2 * spec.components(), "{:08x}", spec.id);
             assert!(closed && oriented, "{:08x}", spec.id);
-            let inside = mesh.vertices.iter().all(|v| v.abs().max_element() <= spec.half);
+            let inside = mesh
+                .vertices
+                .iter()
+                .all(|v| v.abs().max_element() <= spec.half);
             assert!(inside, "{:08x}", spec.id);
             assert!(spec.vertices <= u16::MAX as usize);
         }
         assert_eq!(MAPS.iter().filter(|m| m.half == 25_000.0).count(), 3);
         assert_eq!(MAPS.iter().filter(|m| m.half == 50_000.0).count(), 6);
-        assert_eq!(MAPS.iter().map(|m| m.components()).collect::<Vec<_>>(), [
-            2, 1, 1, 5, 3, 1, 20, 25, 2, 1, 22
-        ]);
+        assert_eq!(
+            MAPS.iter().map(|m| m.components()).collect::<Vec<_>>(),
+            [2, 1, 1, 5, 3, 1, 20, 25, 2, 1, 22]
+        );
     }
 
     #[test]

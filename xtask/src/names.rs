@@ -28,7 +28,9 @@ pub const RESOURCES: &[Resource] = &[
     ("rou_e060", BARE),
     (
         "rou_e101",
-        &["bdy", "brg_01", "brg_02", "eng_01", "eng_02", "wep_01", "wep_02", "sld_01"],
+        &[
+            "bdy", "brg_01", "brg_02", "eng_01", "eng_02", "wep_01", "wep_02", "sld_01",
+        ],
     ),
     ("rou_e102", BARE),
     ("rou_e103", BARE),
@@ -45,7 +47,14 @@ pub const RESOURCES: &[Resource] = &[
     ("rou_e303", &["bdy", "wep"]),
     (
         "rou_e901",
-        &["bdy", "wing_01_L", "wing_01_R", "wing_02_L", "wing_02_R", "eng"],
+        &[
+            "bdy",
+            "wing_01_L",
+            "wing_01_R",
+            "wing_02_L",
+            "wing_02_R",
+            "eng",
+        ],
     ),
     ("rou_f010", BARE),
     ("rou_f011", BARE),
@@ -100,10 +109,22 @@ pub const RESOURCES: &[Resource] = &[
 pub const ASTEROID_STAGES: &[(&str, &[&str])] = &[
     ("S01", &["01a", "01b", "02", "03", "04"]),
     ("S04", &["01", "02", "03", "04", "05"]),
-    ("S14_p1", &["01", "02", "03", "04", "05", "06", "07", "08", "09"]),
-    ("S14_p2", &["01", "02", "03", "04", "05", "06", "07", "08", "09"]),
-    ("S15_p1", &["01", "02", "03", "04", "05", "06", "07", "08", "09"]),
-    ("S16_p1", &["01", "02", "03", "04", "05", "06", "07", "08", "09"]),
+    (
+        "S14_p1",
+        &["01", "02", "03", "04", "05", "06", "07", "08", "09"],
+    ),
+    (
+        "S14_p2",
+        &["01", "02", "03", "04", "05", "06", "07", "08", "09"],
+    ),
+    (
+        "S15_p1",
+        &["01", "02", "03", "04", "05", "06", "07", "08", "09"],
+    ),
+    (
+        "S16_p1",
+        &["01", "02", "03", "04", "05", "06", "07", "08", "09"],
+    ),
 ];
 
 /// One record to generate: its stored name and what it stands for.
@@ -133,7 +154,12 @@ pub fn all() -> Vec<NamedMesh> {
     }
     for &(stage, rocks) in ASTEROID_STAGES {
         for &rock in rocks {
-            out.push(named(format!("{stage}_Asteroid_cmesh_{rock}"), stage, rock, true));
+            out.push(named(
+                format!("{stage}_Asteroid_cmesh_{rock}"),
+                stage,
+                rock,
+                true,
+            ));
         }
     }
     out
@@ -161,7 +187,10 @@ mod tests {
         for n in &names {
             counts.add(NameReading::parse(&n.name).family);
         }
-        assert_eq!((counts.rou, counts.mob, counts.rob, counts.asteroid), (78, 30, 4, 46));
+        assert_eq!(
+            (counts.rou, counts.mob, counts.rob, counts.asteroid),
+            (78, 30, 4, 46)
+        );
         let budget: usize = names.iter().map(|n| padded_name_len(n.name.len())).sum();
         assert_eq!(budget, 3696);
         let mut seen = std::collections::HashSet::new();

@@ -66,7 +66,12 @@ pub fn lathe(rings: &[usize], caps: Caps, radius: &dyn Fn(DVec3) -> f64) -> TriM
         }
     }
     for i in 0..k - 1 {
-        stitch(&mut triangles, (starts[i], rings[i]), (starts[i + 1], rings[i + 1]), i);
+        stitch(
+            &mut triangles,
+            (starts[i], rings[i]),
+            (starts[i + 1], rings[i + 1]),
+            i,
+        );
     }
     if caps == Caps::Closed {
         let pole = vertices.len() as u32;
@@ -120,7 +125,10 @@ pub fn spread_rings(total: usize, stretch: f64) -> Vec<usize> {
 /// (largest remainder). Requires `total >= min * weights.len()`.
 pub fn distribute(total: usize, weights: &[f64], min: usize) -> Vec<usize> {
     let n = weights.len();
-    assert!(n > 0 && total >= min * n, "cannot split {total} into {n} parts of >= {min}");
+    assert!(
+        n > 0 && total >= min * n,
+        "cannot split {total} into {n} parts of >= {min}"
+    );
     let spare = (total - min * n) as f64;
     let sum: f64 = weights.iter().sum();
     let exact: Vec<f64> = weights.iter().map(|w| spare * w / sum).collect();
@@ -141,11 +149,11 @@ pub fn distribute(total: usize, weights: &[f64], min: usize) -> Vec<usize> {
 /// A smooth lumpy radial function: 1 plus a few Gaussian bumps and dents
 /// of relative height up to `roughness`, never below 0.35.
 pub fn lumpy(rng: &mut ChaCha8Rng, roughness: f64) -> impl Fn(DVec3) -> f64 + use<> {
-    let bumps: Vec<(DVec3, f64, f64)> = (0..7)
+    let bumps: Vec<(DVec3, f64, f64)> = (0..12)
         .map(|_| {
             let c = random_direction(rng);
             let h = rng.random_range(-roughness..roughness);
-            let w = rng.random_range(0.4..1.1);
+            let w = rng.random_range(0.3..0.9);
             (c, h, w)
         })
         .collect();
@@ -163,8 +171,16 @@ pub fn lumpy(rng: &mut ChaCha8Rng, roughness: f64) -> impl Fn(DVec3) -> f64 + us
 pub fn cylinder(half: f64) -> impl Fn(DVec3) -> f64 {
     move |d: DVec3| {
         let side = (d.x * d.x + d.y * d.y).sqrt();
-        let to_side = if side > 1e-12 { 1.0 / side } else { f64::INFINITY };
-        let to_cap = if d.z.abs() > 1e-12 { half / d.z.abs() } else { f64::INFINITY };
+        let to_side = if side > 1e-12 {
+            1.0 / side
+        } else {
+            f64::INFINITY
+        };
+        let to_cap = if d.z.abs() > 1e-12 {
+            half / d.z.abs()
+        } else {
+            f64::INFINITY
+        };
         to_side.min(to_cap)
     }
 }
@@ -177,6 +193,23 @@ pub fn rounded_box(h: DVec3, round: f64) -> impl Fn(DVec3) -> f64 {
         let boxy = 1.0 / q.abs().max_element();
         let ellipsoid = 1.0 / q.length();
         boxy * (1.0 - round) + ellipsoid * round
+    }
+}
+
+/// The radial function of a unit ship hull along z: a sphere whose
+/// cross-section narrows towards the bow (+z) by `taper`, cut flat at the
+/// stern (z = -0.8). Scale it per axis for the hull's proportions.
+pub fn hull(taper: f64) -> impl Fn(DVec3) -> f64 {
+    move |d: DVec3| {
+        let narrow = 1.0 - taper * d.z.max(0.0);
+        let q = DVec3::new(d.x / narrow, d.y / narrow, d.z);
+        let round = 1.0 / q.length();
+        let stern = if d.z < -1e-9 {
+            0.8 / -d.z
+        } else {
+            f64::INFINITY
+        };
+        round.min(stern)
     }
 }
 
@@ -283,7 +316,8 @@ pub mod tests {
         let oriented = directed
             .iter()
             .all(|(&(a, b), &n)| n == 1 && directed.get(&(b, a)).is_none_or(|&m| m == 1));
-        let chi = mesh.vertices.len() as i64 - undirected.len() as i64 + mesh.triangles.len() as i64;
+        let chi =
+            mesh.vertices.len() as i64 - undirected.len() as i64 + mesh.triangles.len() as i64;
         (chi, closed, oriented)
     }
 
@@ -304,10 +338,16 @@ pub mod tests {
     fn open_lathes_have_the_stated_counts() {
         let cyl = cylinder(2.0);
         let cup = lathe(&[5, 8, 40], Caps::Cup, &cyl);
-        assert_eq!((cup.vertices.len(), cup.triangles.len()), (54, 2 * 54 - 2 - 40));
+        assert_eq!(
+            (cup.vertices.len(), cup.triangles.len()),
+            (54, 2 * 54 - 2 - 40)
+        );
         assert_eq!(topology(&cup).0, 1);
         let tube = lathe(&[30, 7, 31], Caps::Tube, &cyl);
-        assert_eq!((tube.vertices.len(), tube.triangles.len()), (68, 2 * 68 - 61));
+        assert_eq!(
+            (tube.vertices.len(), tube.triangles.len()),
+            (68, 2 * 68 - 61)
+        );
         assert_eq!(topology(&tube).0, 0);
     }
 
