@@ -5,6 +5,7 @@
 //! them — topology and invariant checks, runtime-style collision queries,
 //! building game files from user meshes, and export to OBJ / glTF.
 
+pub mod export;
 pub mod geom;
 pub mod grid;
 pub mod mesh;

@@ -1,0 +1,3 @@
+//! Writing meshes in the formats people open.
+
+pub mod obj;
