@@ -127,6 +127,10 @@ fn size_word_that_desynchronises_the_walk() {
     let second = 16 + 24 + 96;
     // Grow the second record's size word by 12: it no longer equals the counts.
     data[second + 3] += 12;
+    assert!(
+        looks_like(&data),
+        "a library damaged after record 0 is still recognised"
+    );
     let (offset, what, detail) = count_detail(&data);
     assert_eq!((offset, what), (second as u64, "record size"));
     assert!(detail.contains("record 1 (big-endian walk)"), "{detail}");
