@@ -351,29 +351,26 @@ pub mod tests {
         assert_eq!(topology(&tube).0, 0);
     }
 
+    /// Signed volume (positive when the triangles face outward).
+    fn volume(mesh: &TriMesh) -> f64 {
+        mesh.triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| mesh.vertices[i as usize].as_dvec3());
+                a.dot(b.cross(c)) / 6.0
+            })
+            .sum()
+    }
+
     #[test]
     fn outward_orientation_and_boxes() {
         let sphere = lathe(&sphere_rings(50, 1.0), Caps::Closed, &|_| 1.0);
-        let volume: f64 = sphere
-            .triangles
-            .iter()
-            .map(|t| {
-                let [a, b, c] = t.map(|i| sphere.vertices[i as usize].as_dvec3());
-                a.dot(b.cross(c)) / 6.0
-            })
-            .sum();
-        assert!(volume > 3.0 && volume < 4.19, "{volume}");
+        let v = volume(&sphere);
+        assert!(v > 3.0 && v < 4.19, "{v}");
         let b = cuboid(Vec3::splat(-1.0), Vec3::splat(1.0), false);
         assert_eq!(topology(&b), (2, true, true));
-        let vol: f64 = b
-            .triangles
-            .iter()
-            .map(|t| {
-                let [a, b, c] = t.map(|i| b.vertices[i as usize].as_dvec3());
-                a.dot(b.cross(c)) / 6.0
-            })
-            .sum();
-        assert_eq!(vol, 8.0);
+        assert_eq!(volume(&b), 8.0);
+        assert_eq!(volume(&cuboid(Vec3::splat(-1.0), Vec3::splat(1.0), true)), -8.0);
         assert_eq!(distribute(10, &[1.0, 1.0, 1.0], 3), vec![4, 3, 3]);
     }
 }
