@@ -314,6 +314,22 @@ proptest! {
     }
 
     #[test]
+    fn corrupted_libraries_fail_cleanly_or_stay_lossless(
+        at in 0usize..400,
+        xor in 1u8..=255,
+        little in any::<bool>(),
+    ) {
+        let mut data = library(!little);
+        let at = at % data.len();
+        data[at] ^= xor;
+        match decode(&data) {
+            // A flipped float or name byte leaves a valid library: still lossless.
+            Ok(set) => prop_assert_eq!(encode(&set).unwrap(), data),
+            Err(e) => prop_assert!(e.offset <= data.len() as u64),
+        }
+    }
+
+    #[test]
     fn random_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..200)) {
         let _ = decode(&data);
         let _ = looks_like(&data);
