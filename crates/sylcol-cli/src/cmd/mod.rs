@@ -2,5 +2,6 @@
 
 pub mod export;
 pub mod info;
+pub mod pak;
 pub mod probe;
 pub mod rewrite;
