@@ -9,6 +9,7 @@ pub mod export;
 pub mod geom;
 pub mod grid;
 pub mod mesh;
+pub mod query;
 
 pub use mesh::TriMesh;
 pub use sylcol_format as format;

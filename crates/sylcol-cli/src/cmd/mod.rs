@@ -4,4 +4,5 @@ pub mod export;
 pub mod info;
 pub mod pak;
 pub mod probe;
+pub mod query;
 pub mod rewrite;
