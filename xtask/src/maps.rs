@@ -1,9 +1,9 @@
 //! The eleven synthetic MCOL map hulls, one per object of the MCOL seed's
 //! table, with that table's vertex and triangle counts.
 //!
-//! Every map but the two plain boxes is an arena wall — a lumpy closed
-//! shell facing inward, filling most of the map's box (which is why the
-//! seed's maps occupy about half of their cells) — plus its contents:
+//! Every map but the two plain boxes is an arena wall — a lumpy, rounded
+//! box-shaped shell facing inward, just inside the map's box (which is how
+//! the seed's maps come to occupy about half of their cells) — plus its contents:
 //! asteroids, or station modules. A closed genus-0 component has
 //! F = 2V - 4, so the component count is (2V - F) / 4, the Euler
 //! characteristic over two.
@@ -83,9 +83,11 @@ pub const MAPS: [MapSpec; 11] = [
     map(0xE16460CF, 25_000.0, 10_000.0, 554, 1020, Theme::Asteroids),
 ];
 
-/// The wall's mean radius as a fraction of the half-extent; its lumps stay
-/// within +-10 %, so it never leaves the box.
-const WALL_RADIUS: f64 = 0.88;
+/// The wall is a rounded box this fraction of the half-extent across, with
+/// lumps between -10 % and +5 %, so it stays inside the map's box.
+const WALL_SIZE: f64 = 0.93;
+/// How far in from the wall the contents stay (radius of their ball).
+const ROOM: f64 = 0.72;
 
 /// Generates the mesh of `spec`, deterministically.
 pub fn generate(spec: &MapSpec) -> TriMesh {
@@ -111,14 +113,15 @@ pub fn generate(spec: &MapSpec) -> TriMesh {
             .enumerate()
             .map(|(i, &v)| item(&mut rng, spec.theme, i, v))
             .collect();
-        scatter(&mut rng, &mut mesh, shapes, half * WALL_RADIUS * 0.9);
+        scatter(&mut rng, &mut mesh, shapes, half * ROOM);
     }
     mesh
 }
 
 fn wall(rng: &mut ChaCha8Rng, vertices: usize, half: f64) -> TriMesh {
     let bumps = lumpy(rng, 0.08);
-    let radius = move |d: DVec3| bumps(d).clamp(0.9, 1.1) * WALL_RADIUS * half;
+    let boxy = rounded_box(DVec3::splat(WALL_SIZE * half), 0.35);
+    let radius = move |d: DVec3| bumps(d).clamp(0.9, 1.05) * boxy(d);
     let mut mesh = lathe(&sphere_rings(vertices, 1.0), Caps::Closed, &radius);
     flip(&mut mesh);
     mesh
