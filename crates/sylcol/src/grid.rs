@@ -117,9 +117,20 @@ impl GridSpec {
 /// `margin`), by an exact separating-axis test; ascending triangle order.
 /// With `margin >= 0` no overlapping triangle is ever left out.
 pub fn build_cell_lists(mesh: &TriMesh, spec: &GridSpec, margin: f64) -> Vec<Vec<u32>> {
+    build_cell_lists_of(mesh, spec, margin, 0..mesh.triangles.len() as u32)
+}
+
+/// [`build_cell_lists`] over the triangles `tris` only (ascending order in
+/// each list when `tris` ascends).
+pub fn build_cell_lists_of(
+    mesh: &TriMesh,
+    spec: &GridSpec,
+    margin: f64,
+    tris: impl IntoIterator<Item = u32>,
+) -> Vec<Vec<u32>> {
     let mut lists = vec![Vec::new(); spec.cell_count()];
-    for t in 0..mesh.triangles.len() {
-        let tri = mesh.corners(t);
+    for t in tris {
+        let tri = mesh.corners(t as usize);
         let Some((lo, hi)) = spec.cell_range(&Aabb::of_triangle(&tri).expanded(margin)) else {
             continue;
         };
@@ -128,7 +139,7 @@ pub fn build_cell_lists(mesh: &TriMesh, spec: &GridSpec, margin: f64) -> Vec<Vec
                 for x in lo[0]..=hi[0] {
                     let i = spec.linear([x, y, z]);
                     if triangle_overlaps_box(&tri, &spec.cell_box(i).expanded(margin)) {
-                        lists[i].push(t as u32);
+                        lists[i].push(t);
                     }
                 }
             }
