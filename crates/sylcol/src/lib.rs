@@ -5,8 +5,10 @@
 //! them — topology and invariant checks, runtime-style collision queries,
 //! building game files from user meshes, and export to OBJ / glTF.
 
+pub mod build;
 pub mod geom;
 pub mod grid;
+pub mod import;
 pub mod mesh;
 
 pub use mesh::TriMesh;
