@@ -64,12 +64,12 @@ pub fn build_mcol(mesh: &TriMesh, options: &McolBuildOptions) -> Result<Mcol, Bu
             });
         }
     }
-    let (lo, hi) = mesh.bounds().ok_or(BuildError::Mesh(
-        crate::import::MeshError::Empty {
+    let (lo, hi) = mesh
+        .bounds()
+        .ok_or(BuildError::Mesh(crate::import::MeshError::Empty {
             vertices: 0,
             triangles: mesh.triangles.len(),
-        },
-    ))?;
+        }))?;
     let plan = plan_grid(lo.to_array(), hi.to_array(), options.bbox, options.cell)?;
     let header = header_for(&plan);
     let spec = GridSpec::from_header(&header);
@@ -83,11 +83,7 @@ pub fn build_mcol(mesh: &TriMesh, options: &McolBuildOptions) -> Result<Mcol, Bu
             .map(|t| triangle_sphere(&mesh.corners(t)))
             .collect(),
         vertices: mesh.vertices.iter().map(|v| v.to_array()).collect(),
-        triangles: mesh
-            .triangles
-            .iter()
-            .map(|t| t.map(|i| i as u16))
-            .collect(),
+        triangles: mesh.triangles.iter().map(|t| t.map(|i| i as u16)).collect(),
         cells,
         records,
         layout: None,

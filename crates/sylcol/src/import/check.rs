@@ -74,7 +74,10 @@ pub fn check_mesh(mesh: &TriMesh) -> Result<(), MeshError> {
 /// 0.0), keeping the first occurrence of each and the order of first
 /// occurrence; triangles are remapped, none are dropped.
 pub fn weld(mesh: &TriMesh) -> TriMesh {
-    let key = |v: glam::Vec3| v.to_array().map(|c| if c == 0.0 { 0u32 } else { c.to_bits() });
+    let key = |v: glam::Vec3| {
+        v.to_array()
+            .map(|c| if c == 0.0 { 0u32 } else { c.to_bits() })
+    };
     let mut first: std::collections::HashMap<[u32; 3], u32> =
         std::collections::HashMap::with_capacity(mesh.vertices.len());
     let mut vertices = Vec::with_capacity(mesh.vertices.len());

@@ -16,7 +16,9 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
     let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(bytes).map_err(parse)?;
     let buffers = gltf::import_buffers(&document, base, blob).map_err(parse)?;
     let mut mesh = TriMesh::default();
-    let scene = document.default_scene().or_else(|| document.scenes().next());
+    let scene = document
+        .default_scene()
+        .or_else(|| document.scenes().next());
     match scene {
         Some(scene) => {
             let mut stack: Vec<(gltf::Node, DMat4)> =
@@ -66,7 +68,9 @@ fn append_mesh(
         let indices: Vec<u32> = match reader.read_indices() {
             Some(i) => i.into_u32().collect(),
             None if prim.indices().is_some() => {
-                return Err(unsupported(format!("{at}: indices lie outside their buffer")));
+                return Err(unsupported(format!(
+                    "{at}: indices lie outside their buffer"
+                )));
             }
             None => (0..count).collect(),
         };
@@ -78,11 +82,9 @@ fn append_mesh(
         let tris = &mut out.triangles;
         let shifted = |t: [u32; 3]| t.map(|i| i + base);
         match prim.mode() {
-            Mode::Triangles => tris.extend(
-                indices
-                    .chunks_exact(3)
-                    .map(|t| shifted([t[0], t[1], t[2]])),
-            ),
+            Mode::Triangles => {
+                tris.extend(indices.chunks_exact(3).map(|t| shifted([t[0], t[1], t[2]])))
+            }
             Mode::TriangleStrip => tris.extend(indices.windows(3).enumerate().map(|(k, w)| {
                 // Every other triangle of a strip is flipped to keep the winding.
                 shifted(if k % 2 == 0 {

@@ -21,9 +21,9 @@ pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
     let mut mesh = TriMesh::default();
     for (i, v) in vertices.iter().enumerate() {
         let coord = |axis: &str| {
-            v.get(axis).and_then(Property::to_f32_lossy).ok_or_else(|| {
-                unsupported(format!("vertex {i} has no scalar property `{axis}`"))
-            })
+            v.get(axis)
+                .and_then(Property::to_f32_lossy)
+                .ok_or_else(|| unsupported(format!("vertex {i} has no scalar property `{axis}`")))
         };
         mesh.vertices
             .push(Vec3::new(coord("x")?, coord("y")?, coord("z")?));
