@@ -120,9 +120,18 @@ pub fn build_cell_lists(mesh: &TriMesh, spec: &GridSpec, margin: f64) -> Vec<Vec
     let mut lists = vec![Vec::new(); spec.cell_count()];
     for t in 0..mesh.triangles.len() {
         let tri = mesh.corners(t);
-        let Some((lo, hi)) = spec.cell_range(&Aabb::of_triangle(&tri).expanded(margin)) else {
+        let bounds = Aabb::of_triangle(&tri);
+        let Some((lo, hi)) = spec.cell_range(&bounds.expanded(margin)) else {
             continue;
         };
+        if lo == hi {
+            // Fast path: a triangle inside one (grown) cell overlaps it.
+            let i = spec.linear(lo);
+            if spec.cell_box(i).expanded(margin).contains(&bounds) {
+                lists[i].push(t as u32);
+                continue;
+            }
+        }
         for z in lo[2]..=hi[2] {
             for y in lo[1]..=hi[1] {
                 for x in lo[0]..=hi[0] {

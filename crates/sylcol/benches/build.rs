@@ -1,0 +1,73 @@
+//! The MCOL builder against parry3d's BVH construction over the same
+//! 65 535-triangle mesh, in one run; prints the time ratio.
+//!
+//! `cargo bench -p sylcol --bench build`
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use sylcol::TriMesh;
+use sylcol::build::mcol::{McolBuildOptions, build_mcol};
+
+fn limit_mesh() -> TriMesh {
+    common::asteroid(256, 129, 40_000.0, 1, 3)
+}
+
+fn parry_inputs(mesh: &TriMesh) -> (Vec<parry3d::math::Vector>, Vec<[u32; 3]>) {
+    let v = mesh
+        .vertices
+        .iter()
+        .map(|p| parry3d::math::Vector::new(p.x, p.y, p.z))
+        .collect();
+    (v, mesh.triangles.clone())
+}
+
+fn sylcol_build(mesh: &TriMesh) {
+    black_box(build_mcol(black_box(mesh), &McolBuildOptions::default()).expect("build"));
+}
+
+fn parry_build(mesh: &TriMesh) {
+    // The input copy is part of parry's cost as it is part of ours (the
+    // model owns its arrays).
+    let (v, i) = parry_inputs(mesh);
+    black_box(parry3d::shape::TriMesh::new(v, i).expect("parry"));
+}
+
+fn benches(c: &mut Criterion) {
+    let mesh = limit_mesh();
+    assert_eq!(mesh.triangles.len(), 65_535);
+    let mut g = c.benchmark_group("build_65535_triangles");
+    g.sample_size(30);
+    g.bench_function("sylcol build_mcol", |b| b.iter(|| sylcol_build(&mesh)));
+    g.bench_function("parry3d TriMesh::new", |b| b.iter(|| parry_build(&mesh)));
+    g.finish();
+    print_ratio(&mesh);
+}
+
+/// Interleaved runs of both, medians, and their ratio.
+fn print_ratio(mesh: &TriMesh) {
+    let time = |f: &dyn Fn(&TriMesh)| {
+        let t = Instant::now();
+        f(mesh);
+        t.elapsed()
+    };
+    let (mut ours, mut theirs): (Vec<Duration>, Vec<Duration>) = (Vec::new(), Vec::new());
+    for _ in 0..41 {
+        ours.push(time(&sylcol_build));
+        theirs.push(time(&parry_build));
+    }
+    ours.sort();
+    theirs.sort();
+    let (a, b) = (ours[20], theirs[20]);
+    println!(
+        "median of 41 interleaved runs: sylcol build_mcol {a:?}, parry3d TriMesh::new {b:?}; ratio sylcol/parry = {:.3}",
+        a.as_secs_f64() / b.as_secs_f64()
+    );
+}
+
+criterion_group!(build, benches);
+criterion_main!(build);
