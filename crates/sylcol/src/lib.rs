@@ -6,6 +6,7 @@
 //! building game files from user meshes, and export to OBJ / glTF.
 
 pub mod build;
+pub mod export;
 pub mod geom;
 pub mod grid;
 pub mod import;

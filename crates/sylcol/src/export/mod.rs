@@ -1,0 +1,3 @@
+//! Writing meshes out for editing.
+
+pub mod gltf;
