@@ -116,7 +116,10 @@ fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
 fn print_mcol_summary(s: &McolSummary) {
     let v3 = |v: [f32; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
     println!("wrote {} ({} bytes)", s.output, s.bytes);
-    println!("  mesh      {} vertices, {} triangles", s.vertices, s.triangles);
+    println!(
+        "  mesh      {} vertices, {} triangles",
+        s.vertices, s.triangles
+    );
     println!(
         "  grid      {}x{}x{} cells of {} from {} to {}",
         s.grid[0],

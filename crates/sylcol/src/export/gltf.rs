@@ -52,7 +52,8 @@ pub fn to_glb(mesh: &TriMesh, name: &str) -> Result<Vec<u8>, GltfExportError> {
         json: Cow::Owned(json),
         bin: (!bin.is_empty()).then_some(Cow::Owned(bin)),
     };
-    glb.to_vec().map_err(|e| GltfExportError::Glb(e.to_string()))
+    glb.to_vec()
+        .map_err(|e| GltfExportError::Glb(e.to_string()))
 }
 
 /// Positions (f32 x 3, little-endian as glTF requires) then indices (u32).
@@ -114,8 +115,8 @@ fn document(
             byte_length - positions_len,
             json::buffer::Target::ElementArrayBuffer,
         ));
-        let accessor = |view, count: usize, kind, ty, bounds: Option<[[f32; 3]; 2]>| {
-            json::Accessor {
+        let accessor =
+            |view, count: usize, kind, ty, bounds: Option<[[f32; 3]; 2]>| json::Accessor {
                 buffer_view: Some(view),
                 byte_offset: None,
                 count: USize64(count as u64),
@@ -128,8 +129,7 @@ fn document(
                 name: None,
                 normalized: false,
                 sparse: None,
-            }
-        };
+            };
         use json::accessor::{ComponentType, Type};
         let positions = root.push(accessor(
             positions_view,
@@ -178,7 +178,11 @@ fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for k in 0..4 {
             if k <= chunk.len() {
@@ -228,11 +232,17 @@ mod tests {
     fn gltf_and_glb_round_trip_bit_exact() {
         let mesh = quad();
         let opts = ImportOptions::default();
-        for bytes in [to_gltf(&mesh, "quad").unwrap(), to_glb(&mesh, "quad").unwrap()] {
+        for bytes in [
+            to_gltf(&mesh, "quad").unwrap(),
+            to_glb(&mesh, "quad").unwrap(),
+        ] {
             let back = import_bytes(&bytes, MeshFormat::Gltf, None, &opts).unwrap();
             assert_eq!(back.triangles, mesh.triangles);
             let bits = |m: &TriMesh| -> Vec<[u32; 3]> {
-                m.vertices.iter().map(|v| v.to_array().map(f32::to_bits)).collect()
+                m.vertices
+                    .iter()
+                    .map(|v| v.to_array().map(f32::to_bits))
+                    .collect()
             };
             assert_eq!(bits(&back), bits(&mesh));
         }
