@@ -23,5 +23,23 @@ pub mod error;
 pub mod ipfb;
 pub mod mcol;
 pub mod pof0;
+pub mod probe;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
+
+/// What an object's bytes look like, decided from its first bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Format {
+    /// An MCOL chunk.
+    Mcol,
+    /// Something else; its first four bytes shown as text when printable.
+    Unknown(Option<String>),
+}
+
+/// Guesses the format of `data` from its magic (no decoding).
+pub fn detect(data: &[u8]) -> Format {
+    match data.get(..4) {
+        Some(b"MCOL") => Format::Mcol,
+        _ => Format::Unknown(bytes::printable_magic(data, 0)),
+    }
+}

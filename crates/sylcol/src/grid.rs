@@ -73,7 +73,7 @@ impl GridSpec {
         let mut out = [0usize; 3];
         for k in 0..3 {
             let t = ((p[k] - self.origin[k]) / self.cell[k]).floor();
-            if !(t >= 0.0) || t > self.dims[k] as f64 {
+            if t.is_nan() || t < 0.0 || t > self.dims[k] as f64 {
                 return None;
             }
             let t = t as usize;

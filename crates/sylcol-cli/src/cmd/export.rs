@@ -1,15 +1,55 @@
-//! `sylcol export` (in progress).
+//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use sylcol::TriMesh;
+use sylcol::export::obj::write_obj;
+use sylcol_format::{Format, mcol};
 
 use crate::Outcome;
+use crate::input::read_input;
+use crate::output::write_atomic_with;
 
 /// Arguments of `sylcol export`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The input: a file, or `ARCHIVE.pak+INNER`.
     pub file: String,
+    /// Where to write (`.obj`).
+    #[arg(short = 'o', long = "output")]
+    pub output: PathBuf,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("{}: not implemented yet", args.file)
+    let input = read_input(&args.file)?;
+    let mesh = match sylcol_format::detect(&input.bytes) {
+        Format::Mcol => {
+            let m = mcol::decode(&input.bytes)
+                .with_context(|| format!("{}: invalid MCOL", input.name))?;
+            TriMesh::from_mcol(&m)
+        }
+        Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
+    };
+    let name = object_name(&input.name);
+    write_atomic_with(&args.output, |w| write_obj(w, &mesh, &name))?;
+    eprintln!(
+        "{}: wrote {} vertices, {} triangles to {}",
+        input.name,
+        mesh.vertices.len(),
+        mesh.triangles.len(),
+        args.output.display()
+    );
+    Ok(Outcome::Ok)
+}
+
+/// The object name for an input: its file or entry name without folders.
+pub fn object_name(input: &str) -> String {
+    let last = input.rsplit(['/', '\\', '+']).next().unwrap_or(input);
+    last.split('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or(last)
+        .to_string()
 }

@@ -1,15 +1,170 @@
-//! `sylcol info` (in progress).
+//! `sylcol info FILE [--json]`: what an object is and where its parts lie.
+
+use anyhow::{Context, bail};
+use serde::Serialize;
+use sylcol_format::Format;
+use sylcol_format::chunk::Chunk;
+use sylcol_format::mcol::{self, Mcol};
 
 use crate::Outcome;
+use crate::input::{Input, read_input};
 
 /// Arguments of `sylcol info`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The input: a file, or `ARCHIVE.pak+INNER`.
     pub file: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("{}: not implemented yet", args.file)
+    let input = read_input(&args.file)?;
+    let summary = summarize(&input)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&summary.json)?);
+    } else {
+        print!("{}", summary.text);
+    }
+    Ok(Outcome::Ok)
+}
+
+/// One object's summary, as JSON and as text.
+pub struct Summary {
+    /// The `--json` form.
+    pub json: serde_json::Value,
+    /// The human-readable form (ends with a newline).
+    pub text: String,
+}
+
+/// Decodes `input` as whatever format it is and summarises it.
+pub fn summarize(input: &Input) -> anyhow::Result<Summary> {
+    match sylcol_format::detect(&input.bytes) {
+        Format::Mcol => {
+            let m = mcol::decode(&input.bytes)
+                .with_context(|| format!("{}: invalid MCOL", input.name))?;
+            mcol_summary(&input.name, &input.bytes, &m)
+        }
+        Format::Unknown(magic) => bail!(
+            "{}: not a format sylcol decodes (magic {}); `sylcol probe` analyses any POF0 chunk",
+            input.name,
+            magic.as_deref().unwrap_or("not printable")
+        ),
+    }
+}
+
+/// The `info --json` fields of an MCOL (a contract for scripts).
+#[derive(Serialize)]
+pub struct McolInfo {
+    pub format: &'static str,
+    pub path: String,
+    pub data_size: u32,
+    pub pof0_base: u32,
+    pub vertices: usize,
+    pub triangles: usize,
+    pub grid: [usize; 3],
+    pub bbox_min: [f32; 3],
+    pub bbox_max: [f32; 3],
+    pub extent: [f32; 3],
+    pub cell_size: [f32; 3],
+    pub cells: usize,
+    pub occupied_cells: usize,
+    pub list_entries: usize,
+    pub relocations: usize,
+    pub header_slots: Vec<u32>,
+    pub offsets: McolOffsets,
+}
+
+/// Chunk offsets of each block.
+#[derive(Serialize)]
+pub struct McolOffsets {
+    pub spheres: u32,
+    pub vertices: u32,
+    pub triangles: u32,
+    pub cells: u32,
+    pub records: Option<u32>,
+    pub lists: Option<u32>,
+    pub pof0: u64,
+}
+
+/// Builds the MCOL summary of a decoded object.
+pub fn mcol_info(path: &str, bytes: &[u8], m: &Mcol) -> anyhow::Result<McolInfo> {
+    let layout = m.layout.as_ref().context("a decoded MCOL has a layout")?;
+    let chunk = Chunk::parse(bytes)?;
+    let slots = chunk.slots(m.pof0_base);
+    Ok(McolInfo {
+        format: "MCOL",
+        path: path.to_string(),
+        data_size: m.header.data_size,
+        pof0_base: m.pof0_base,
+        vertices: m.vertices.len(),
+        triangles: m.triangles.len(),
+        grid: m.header.dims(),
+        bbox_min: m.header.bbox_min,
+        bbox_max: m.header.bbox_max,
+        extent: m.header.extent,
+        cell_size: m.header.cell_size,
+        cells: m.cells.len(),
+        occupied_cells: m.occupied_cells(),
+        list_entries: m.list_entries(),
+        relocations: slots.len(),
+        header_slots: slots.iter().copied().filter(|&s| s < 0x80).collect(),
+        offsets: McolOffsets {
+            spheres: layout.spheres,
+            vertices: layout.vertices,
+            triangles: layout.triangles,
+            cells: layout.cells,
+            records: layout.records.iter().copied().min(),
+            lists: layout.lists.iter().copied().min(),
+            pof0: chunk.pof0_offset,
+        },
+    })
+}
+
+fn mcol_summary(path: &str, bytes: &[u8], m: &Mcol) -> anyhow::Result<Summary> {
+    let i = mcol_info(path, bytes, m)?;
+    let hex = |o: Option<u32>| o.map_or("-".to_string(), |o| format!("{o:#x}"));
+    let v3 = |v: [f32; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
+    let slots: Vec<String> = i.header_slots.iter().map(|s| format!("{s:#x}")).collect();
+    let text = format!(
+        "{path}: MCOL (map collision hull)\n\
+         \x20 data size     {:#x} ({} bytes); POF0 at {:#x}, slot base {:#x}\n\
+         \x20 mesh          {} vertices, {} triangles\n\
+         \x20 bbox          {} .. {}\n\
+         \x20 extent        {}\n\
+         \x20 cell size     {}, grid {} x {} x {} = {} cells\n\
+         \x20 occupied      {} cells, {} list entries\n\
+         \x20 relocations   {} (header slots {})\n\
+         \x20 blocks        spheres {:#x}, vertices {:#x}, triangles {:#x}, cells {:#x}, records {}, lists {}\n",
+        i.data_size,
+        i.data_size,
+        i.offsets.pof0,
+        i.pof0_base,
+        i.vertices,
+        i.triangles,
+        v3(i.bbox_min),
+        v3(i.bbox_max),
+        v3(i.extent),
+        v3(i.cell_size),
+        i.grid[0],
+        i.grid[1],
+        i.grid[2],
+        i.cells,
+        i.occupied_cells,
+        i.list_entries,
+        i.relocations,
+        slots.join(" "),
+        i.offsets.spheres,
+        i.offsets.vertices,
+        i.offsets.triangles,
+        i.offsets.cells,
+        hex(i.offsets.records),
+        hex(i.offsets.lists),
+    );
+    Ok(Summary {
+        json: serde_json::to_value(&i)?,
+        text,
+    })
 }

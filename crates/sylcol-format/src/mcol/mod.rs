@@ -41,6 +41,7 @@
 //! | 0x04 | 4 | -> u16[n] triangle indices, packed | seed |
 //! | 0x08 | 24 | bytes | **open**, kept |
 
+mod claims;
 mod raw;
 mod read;
 mod write;
@@ -116,6 +117,12 @@ impl Header {
             self.grid[1] as usize,
             self.grid[2] as usize,
         ]
+    }
+
+    /// The same header with another data size (the encoder's own choice
+    /// when it lays a model out afresh).
+    pub fn with_data_size(self, data_size: u32) -> Self {
+        Header { data_size, ..self }
     }
 
     /// Number of cells, nx * ny * nz.

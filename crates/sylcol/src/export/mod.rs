@@ -1,3 +1,4 @@
-//! Writing meshes out for editing.
+//! Writing meshes in the formats people open.
 
 pub mod gltf;
+pub mod obj;
