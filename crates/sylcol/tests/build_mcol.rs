@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{assert_lists_complete, assert_valid_build, asteroid, random_soup};
+use common::{
+    assert_encodes_faithfully, assert_lists_complete, assert_valid_build, asteroid, random_soup,
+};
 use glam::Vec3;
 use proptest::prelude::*;
 use sylcol::TriMesh;
@@ -17,6 +19,7 @@ fn build(
 ) -> sylcol::format::mcol::Mcol {
     let m = build_mcol(mesh, &McolBuildOptions { bbox, cell }).expect("build");
     assert_valid_build(mesh, &m);
+    assert_encodes_faithfully(&m);
     m
 }
 

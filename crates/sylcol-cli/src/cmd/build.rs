@@ -32,7 +32,7 @@ struct McolArgs {
     #[arg(short, long)]
     output: PathBuf,
     /// The grid box; default: the mesh bounds rounded out to whole cells.
-    #[arg(long, value_name = "MINX,MINY,MINZ,MAXX,MAXY,MAXZ", value_parser = parse_bbox)]
+    #[arg(long, value_name = "MINX,MINY,MINZ,MAXX,MAXY,MAXZ", value_parser = parse_bbox, allow_hyphen_values = true)]
     bbox: Option<Bbox>,
     /// The cell size; default: the smallest round size (1, 2, 5 x 10^k)
     /// giving at most 10 cells per axis.

@@ -1,22 +1,24 @@
-//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ.
+//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, or glTF when OUT
+//! ends in `.gltf` / `.glb`.
 
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use sylcol::TriMesh;
+use sylcol::export::gltf::{to_glb, to_gltf};
 use sylcol::export::obj::write_obj;
 use sylcol_format::{Format, mcol};
 
 use crate::Outcome;
 use crate::input::read_input;
-use crate::output::write_atomic_with;
+use crate::output::{write_atomic, write_atomic_with};
 
 /// Arguments of `sylcol export`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The input: a file, or `ARCHIVE.pak+INNER`.
     pub file: String,
-    /// Where to write (`.obj`).
+    /// Where to write: `.obj`, `.gltf` (one self-contained file) or `.glb`.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
 }
@@ -33,7 +35,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
     };
     let name = object_name(&input.name);
-    write_atomic_with(&args.output, |w| write_obj(w, &mesh, &name))?;
+    let ext = args
+        .output
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("gltf") => write_atomic(&args.output, &to_gltf(&mesh, &name)?)?,
+        Some("glb") => write_atomic(&args.output, &to_glb(&mesh, &name)?)?,
+        _ => write_atomic_with(&args.output, |w| write_obj(w, &mesh, &name))?,
+    }
     eprintln!(
         "{}: wrote {} vertices, {} triangles to {}",
         input.name,

@@ -143,6 +143,36 @@ pub fn assert_valid_build(mesh: &TriMesh, m: &Mcol) {
     assert_eq!(next_record as usize, m.records.len());
 }
 
+/// Encodes the built model, decodes it back and checks that nothing but the
+/// layout changed, and that re-encoding the decoded file (what `rewrite`
+/// does) is byte-identical. Returns the encoded bytes.
+pub fn assert_encodes_faithfully(m: &Mcol) -> Vec<u8> {
+    let bytes = sylcol::format::mcol::encode(m).expect("encode");
+    let back = sylcol::format::mcol::decode(&bytes).expect("decode of a built file");
+    assert_eq!(
+        sylcol::format::mcol::encode(&back).expect("re-encode"),
+        bytes,
+        "rewrite changed bytes"
+    );
+    let mut plain = back.clone();
+    plain.layout = None;
+    plain.header.data_size = m.header.data_size;
+    assert_eq!(&plain, m, "decode differs from the built model");
+    assert_eq!(
+        back.header.data_size as usize + 0x10,
+        back.layout.as_ref().map_or(0, |_| {
+            bytes.len() - pof0_len(&bytes, back.header.data_size)
+        })
+    );
+    bytes
+}
+
+fn pof0_len(bytes: &[u8], data_size: u32) -> usize {
+    let at = 0x10 + data_size as usize;
+    assert_eq!(&bytes[at..at + 4], b"POF0");
+    8 + u32::from_be_bytes(bytes[at + 4..at + 8].try_into().unwrap()) as usize
+}
+
 /// Brute force: every (cell, triangle) pair that overlaps exactly is listed.
 /// Returns the number of pairs checked.
 pub fn assert_lists_complete(mesh: &TriMesh, m: &Mcol) -> usize {
