@@ -196,3 +196,38 @@ fn bad_inputs_exit_2_naming_the_file() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn grid_from_an_existing_mcol() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("small.obj");
+    std::fs::write(&obj, box_obj(1_000.0)).unwrap();
+    let out = dir.path().join("small.mcol");
+    let fixture = format!(
+        "{}/../../tests/fixtures/box.mcol",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let j = run_json(&[
+        "build",
+        "mcol",
+        path(&obj),
+        "-o",
+        path(&out),
+        "--grid-from",
+        &fixture,
+        "--json",
+    ]);
+    assert_eq!(j["grid"], serde_json::json!([10, 10, 10]));
+    assert_eq!(j["cell_size"], 50000.0);
+    assert_eq!(
+        j["bbox_min"],
+        serde_json::json!([-250000.0, -250000.0, -250000.0])
+    );
+    // The small box sits around the origin: the 8 cells meeting there.
+    assert_eq!(j["occupied_cells"], 8);
+    sylcol()
+        .args(["build", "mcol", path(&obj), "-o", path(&out)])
+        .args(["--grid-from", &fixture, "--cell", "5"])
+        .assert()
+        .code(2);
+}

@@ -8,6 +8,7 @@ use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::import::{ImportOptions, import_file};
 
 use crate::Outcome;
+use crate::input::read_input;
 use crate::output::write_atomic;
 
 /// Arguments of `sylcol build`.
@@ -38,6 +39,10 @@ struct McolArgs {
     /// giving at most 10 cells per axis.
     #[arg(long, value_name = "SIZE")]
     cell: Option<f32>,
+    /// Take the grid (bbox and cell size) from an existing MCOL: a file or
+    /// `ARCHIVE.pak+INNER`. Keeps a modded map on the original's grid.
+    #[arg(long, value_name = "MCOL", conflicts_with_all = ["bbox", "cell"])]
+    grid_from: Option<String>,
     /// Merge vertices with identical coordinates before building.
     #[arg(long)]
     weld: bool,
@@ -84,9 +89,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 
 fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
     let mesh = import_file(&a.mesh, &ImportOptions { weld: a.weld })?;
-    let options = McolBuildOptions {
-        bbox: a.bbox.map(|b| (b.0, b.1)),
-        cell: a.cell,
+    let options = match &a.grid_from {
+        Some(file) => grid_of(file)?,
+        None => McolBuildOptions {
+            bbox: a.bbox.map(|b| (b.0, b.1)),
+            cell: a.cell,
+        },
     };
     let mcol = build_mcol(&mesh, &options).with_context(|| format!("{}", a.mesh.display()))?;
     let bytes = sylcol::format::mcol::encode(&mcol)
@@ -111,6 +119,24 @@ fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
         print_mcol_summary(&summary);
     }
     Ok(Outcome::Ok)
+}
+
+/// The bbox and cell size of an existing MCOL.
+fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
+    let input = read_input(file)?;
+    let m = sylcol::format::mcol::decode(&input.bytes)
+        .with_context(|| format!("{}: invalid MCOL", input.name))?;
+    let [cx, cy, cz] = m.header.cell_size;
+    if cx != cy || cy != cz {
+        anyhow::bail!(
+            "{}: the cell is {cx} x {cy} x {cz}; the builder makes cubic cells only",
+            input.name
+        );
+    }
+    Ok(McolBuildOptions {
+        bbox: Some((m.header.bbox_min, m.header.bbox_max)),
+        cell: Some(cx),
+    })
 }
 
 fn print_mcol_summary(s: &McolSummary) {
