@@ -1,9 +1,16 @@
 //! Resolving a FILE argument to bytes.
 //!
-//! A FILE is a path on disk; `ARCHIVE.pak+INNER` addressing is added by the
-//! archive support.
+//! A FILE is a path on disk, or `ARCHIVE.pak+INNER` — the game's own way to
+//! name a file inside an archive (`dat\tables.pak+eng\GP_TITLE.tbl`). INNER
+//! is a name (`\` or `/`, hashed as `\`, any letter case) or `$XXXXXXXX`,
+//! optionally followed by `.MAGIC`. [`inputs`] walks every entry of a whole
+//! `.pak`, one result per entry, so one bad entry does not stop the rest.
 
-use anyhow::Context;
+use std::path::Path;
+
+use anyhow::{Context, anyhow};
+use sylcol_format::ipfb::names::inner_hash;
+use sylcol_format::ipfb::{Archive, IndexEntry};
 
 /// An input object: where it came from and its bytes.
 pub struct Input {
@@ -13,11 +20,191 @@ pub struct Input {
     pub bytes: Vec<u8>,
 }
 
+/// Splits `ARCHIVE.pak+INNER` into its two halves (`None` for a plain path,
+/// including an existing file whose name happens to contain `.pak+`).
+pub fn split_archive_path(path: &str) -> Option<(&str, &str)> {
+    let at = path.to_ascii_lowercase().find(".pak+")?;
+    if Path::new(path).is_file() {
+        return None;
+    }
+    Some((&path[..at + 4], &path[at + 5..]))
+}
+
+/// Whether `path` is an archive index on disk (`.pak`, starting `IPFB`).
+pub fn is_archive(path: &str) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 4];
+    path.to_ascii_lowercase().ends_with(".pak")
+        && std::fs::File::open(path)
+            .and_then(|mut f| f.read_exact(&mut magic))
+            .is_ok()
+        && &magic == sylcol_format::ipfb::MAGIC
+}
+
+/// Opens an archive with the built-in names plus those of `names_file`.
+pub fn open_archive(path: &str, names_file: Option<&Path>) -> anyhow::Result<Archive> {
+    let mut archive = Archive::open(Path::new(path))?;
+    if let Some(file) = names_file {
+        let text = std::fs::read_to_string(file)
+            .with_context(|| format!("{}: cannot read the name list", file.display()))?;
+        archive.names.add_list(&text);
+    }
+    Ok(archive)
+}
+
 /// Reads the object a FILE argument names.
 pub fn read_input(path: &str) -> anyhow::Result<Input> {
-    let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+    match split_archive_path(path) {
+        Some((pak, inner)) => read_inner(pak, inner),
+        None => {
+            let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
+            Ok(Input {
+                name: path.to_string(),
+                bytes,
+            })
+        }
+    }
+}
+
+/// Reads entry INNER of archive `pak`.
+fn read_inner(pak: &str, inner: &str) -> anyhow::Result<Input> {
+    let archive = open_archive(pak, None)?;
+    let hash = inner_hash(inner);
+    let entry = archive
+        .index
+        .find(hash)
+        .ok_or_else(|| anyhow!("{pak}: no entry {inner} (hash {hash:08X}) in the archive"))?;
+    read_entry(&archive, pak, entry)
+}
+
+fn read_entry(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Result<Input> {
+    let info = archive
+        .probe(entry)
+        .with_context(|| format!("{pak}: cannot read"))?;
+    let bytes = archive
+        .read_entry(&info)
+        .with_context(|| format!("{pak}: cannot read"))?;
     Ok(Input {
-        name: path.to_string(),
+        name: format!("{pak}+{}", info.display),
         bytes,
     })
+}
+
+/// Every object a FILE argument holds: each entry of a whole archive (in
+/// index order), or the one object [`read_input`] reads.
+pub fn inputs(path: &str) -> anyhow::Result<Inputs> {
+    if split_archive_path(path).is_none() && is_archive(path) {
+        let archive = open_archive(path, None)?;
+        return Ok(Inputs::Archive {
+            pak: path.to_string(),
+            archive: Box::new(archive),
+            next: 0,
+        });
+    }
+    Ok(Inputs::Single(Some(read_input(path))))
+}
+
+/// An iterator over the objects of a FILE argument; see [`inputs`].
+pub enum Inputs {
+    /// A plain file or one archive entry.
+    Single(Option<anyhow::Result<Input>>),
+    /// The entries of a whole archive.
+    Archive {
+        /// The archive path as given.
+        pak: String,
+        /// The open archive (its index problems are in `archive.index.problems`).
+        archive: Box<Archive>,
+        /// The next entry to read.
+        next: usize,
+    },
+}
+
+impl Inputs {
+    /// The archive being walked, if the FILE was one.
+    pub fn archive(&self) -> Option<&Archive> {
+        match self {
+            Inputs::Archive { archive, .. } => Some(archive),
+            Inputs::Single(_) => None,
+        }
+    }
+}
+
+impl Iterator for Inputs {
+    type Item = anyhow::Result<Input>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Inputs::Single(one) => one.take(),
+            Inputs::Archive { pak, archive, next } => {
+                let entry = *archive.entries().get(*next)?;
+                *next += 1;
+                Some(read_entry(archive, pak, &entry))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_archive_paths() {
+        assert_eq!(
+            split_archive_path("dat\\tables.pak+eng\\GP_TITLE.tbl"),
+            Some(("dat\\tables.pak", "eng\\GP_TITLE.tbl"))
+        );
+        assert_eq!(
+            split_archive_path("x/MiscBin.PAK+$2CF7EB47.MCOL"),
+            Some(("x/MiscBin.PAK", "$2CF7EB47.MCOL"))
+        );
+        assert_eq!(split_archive_path("plain.bin"), None);
+        assert_eq!(split_archive_path("a.pak"), None);
+    }
+
+    fn archive(dir: &Path) -> String {
+        use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive};
+        let pak = dir.join("tables.pak");
+        let entries = vec![
+            NewEntry::named("eng\\GP_TITLE.tbl", b"title table".to_vec(), true),
+            NewEntry::hashed(0x2CF7_EB47, b"MCOL body".to_vec(), false),
+        ];
+        build_archive(&pak, entries, WriteOptions::default()).unwrap();
+        pak.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn reads_entries_by_name_or_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let pak = archive(dir.path());
+        for inner in ["eng/GP_TITLE.tbl", "ENG\\gp_title.TBL", "$5EE70E0A"] {
+            let input = read_input(&format!("{pak}+{inner}")).unwrap();
+            assert_eq!(input.bytes, b"title table", "{inner}");
+            assert!(input.name.ends_with("+$5EE70E0A.titl"), "{}", input.name);
+        }
+        let mcol = read_input(&format!("{pak}+$2CF7EB47.MCOL")).unwrap();
+        assert_eq!(mcol.bytes, b"MCOL body");
+        let missing = read_input(&format!("{pak}+nope.bin")).err().unwrap();
+        assert!(
+            missing.to_string().contains("no entry nope.bin"),
+            "{missing}"
+        );
+        assert_eq!(read_input(&pak).unwrap().bytes[..4], *b"IPFB");
+    }
+
+    #[test]
+    fn walks_a_whole_archive_past_a_bad_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let pak = archive(dir.path());
+        let part = dir.path().join("tables.p00");
+        let mut bytes = std::fs::read(&part).unwrap();
+        bytes[2048 + 5] ^= 1; // the Z1 entry (second in hash order): its size field
+        std::fs::write(&part, bytes).unwrap();
+        let all: Vec<_> = inputs(&pak).unwrap().collect();
+        assert_eq!(all.len(), 2);
+        assert_eq!(all.iter().filter(|r| r.is_err()).count(), 1);
+        let one: Vec<_> = inputs(&format!("{pak}+$2CF7EB47")).unwrap().collect();
+        assert_eq!(one.len(), 1);
+        assert!(inputs(&pak).unwrap().archive().is_some());
+    }
 }

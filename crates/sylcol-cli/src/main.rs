@@ -32,6 +32,8 @@ enum Command {
     Rewrite(cmd::rewrite::Args),
     /// Analyse any POF0-relocated chunk, even one sylcol cannot decode.
     Probe(cmd::probe::Args),
+    /// List, extract or build IPFB archives (`.pak` + `.pNN`).
+    Pak(cmd::pak::Args),
 }
 
 /// What a command reports back to `main`.
@@ -50,6 +52,7 @@ fn main() -> ExitCode {
         Command::Export(a) => cmd::export::run(a),
         Command::Rewrite(a) => cmd::rewrite::run(a),
         Command::Probe(a) => cmd::probe::run(a),
+        Command::Pak(a) => cmd::pak::run(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

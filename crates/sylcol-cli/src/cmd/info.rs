@@ -7,7 +7,7 @@ use sylcol_format::chunk::Chunk;
 use sylcol_format::mcol::{self, Mcol};
 
 use crate::Outcome;
-use crate::input::{Input, read_input};
+use crate::input::{Input, inputs, is_archive, read_input};
 
 /// Arguments of `sylcol info`.
 #[derive(clap::Args)]
@@ -21,6 +21,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if is_archive(&args.file) {
+        return archive_info(&args);
+    }
     let input = read_input(&args.file)?;
     let summary = summarize(&input)?;
     if args.json {
@@ -29,6 +32,88 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         print!("{}", summary.text);
     }
     Ok(Outcome::Ok)
+}
+
+/// `info` on a whole archive: a row per entry it can decode (format and
+/// summary), the entries of other formats, and every failure.
+fn archive_info(args: &Args) -> anyhow::Result<Outcome> {
+    let entries = inputs(&args.file)?;
+    let mut failures: Vec<String> = entries.archive().map_or_else(Vec::new, |a| {
+        a.index
+            .problems
+            .iter()
+            .map(|p| format!("index {p}"))
+            .collect()
+    });
+    let (mut rows, mut other) = (Vec::new(), Vec::new());
+    for item in entries {
+        let input = match item {
+            Ok(input) => input,
+            Err(e) => {
+                failures.push(format!("{e:#}"));
+                continue;
+            }
+        };
+        let entry = input
+            .name
+            .split_once('+')
+            .map_or(&*input.name, |(_, inner)| inner)
+            .to_string();
+        // A format without a magic may still decode, so try every entry;
+        // an entry nothing decodes is "other" only when its magic is unknown.
+        match (summarize(&input), sylcol_format::detect(&input.bytes)) {
+            (Ok(s), _) => rows.push(serde_json::json!({ "entry": entry, "format": s.json["format"], "summary": s.json })),
+            (Err(_), Format::Unknown(magic)) => other.push(serde_json::json!({ "entry": entry, "magic": magic })),
+            (Err(e), _) => failures.push(format!("{e:#}")),
+        }
+    }
+    if args.json {
+        let all = serde_json::json!({ "format": "IPFB", "path": args.file, "entries": rows, "other": other, "failures": failures });
+        println!("{}", serde_json::to_string_pretty(&all)?);
+    } else {
+        print_archive_rows(&args.file, &rows, &other, &failures);
+    }
+    Ok(if failures.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::ChecksFailed
+    })
+}
+
+fn print_archive_rows(
+    path: &str,
+    rows: &[serde_json::Value],
+    other: &[serde_json::Value],
+    failures: &[String],
+) {
+    println!(
+        "{path}: IPFB archive, {} decoded, {} of other formats, {} failed",
+        rows.len(),
+        other.len(),
+        failures.len()
+    );
+    for r in rows {
+        let counts: Vec<String> = ["records", "vertices", "triangles"]
+            .iter()
+            .filter_map(|k| r["summary"][k].as_u64().map(|n| format!("{n} {k}")))
+            .collect();
+        println!(
+            "  {:<32} {:<13} {}",
+            r["entry"].as_str().unwrap_or("?"),
+            r["format"].as_str().unwrap_or("?"),
+            counts.join(", ")
+        );
+    }
+    for o in other {
+        println!(
+            "  {:<32} not decoded (magic {})",
+            o["entry"].as_str().unwrap_or("?"),
+            o["magic"].as_str().unwrap_or("not printable")
+        );
+    }
+    for f in failures {
+        eprintln!("{path}: {f}");
+    }
 }
 
 /// One object's summary, as JSON and as text.

@@ -3,5 +3,6 @@
 pub mod build;
 pub mod export;
 pub mod info;
+pub mod pak;
 pub mod probe;
 pub mod rewrite;

@@ -1,0 +1,352 @@
+//! Reading an archive: the index, its part files, and entries as streams.
+//!
+//! Nothing here holds more than one buffer of an entry in memory unless the
+//! caller asks for the whole entry ([`Archive::read_entry`]). Every entry is
+//! checked against its part file's length before anything is read.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Take, Write};
+use std::path::{Path, PathBuf};
+
+use crate::bytes::printable_magic;
+use crate::error::{DecodeError, DecodeErrorKind};
+
+use super::index::{Index, IndexEntry};
+use super::names::{NameBook, unknown_display};
+use super::z1::{Z1Header, Z1Reader, into_decode_error, is_z1};
+use super::{ENTRY_SIZE, HEADER_SIZE, MAX_PARTS, part_file_name};
+
+/// Read buffer per open entry.
+const BUFFER: usize = 256 * 1024;
+/// Read buffer for probing: the header and the first payload bytes.
+const PROBE_BUFFER: usize = 4 * 1024;
+
+/// Why an archive or one of its entries could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    /// A file could not be opened or read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Io { path: PathBuf, source: io::Error },
+    /// The index header is unusable.
+    #[error("{}: {source}", path.display())]
+    Index { path: PathBuf, source: DecodeError },
+    /// One entry breaks an invariant; `error.offset` is in `file`.
+    #[error("entry {entry} ({file} at byte {:#x}): {}", error.offset, error.kind)]
+    Entry {
+        entry: String,
+        file: String,
+        error: DecodeError,
+    },
+    /// Writing an entry's bytes out failed.
+    #[error("entry {entry}: cannot write: {source}")]
+    Write { entry: String, source: io::Error },
+}
+
+/// What probing an entry found: its name, compression and size.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryInfo {
+    /// The index entry.
+    pub entry: IndexEntry,
+    /// Known name, if the dictionary has the hash.
+    pub name: Option<String>,
+    /// Name or `$XXXXXXXX[.MAGIC]`.
+    pub display: String,
+    /// Whether the entry is Z1-compressed.
+    pub compressed: bool,
+    /// Uncompressed size (declared by the Z1 header for compressed entries).
+    pub size: u64,
+    /// The payload's first four bytes when printable.
+    pub magic: Option<String>,
+    z1: Option<Z1Header>,
+}
+
+/// One part file found next to the index.
+#[derive(Debug, Clone)]
+struct Part {
+    path: PathBuf,
+    len: u64,
+}
+
+/// An opened archive: index parsed, part files located.
+#[derive(Debug)]
+pub struct Archive {
+    path: PathBuf,
+    stem: String,
+    /// The parsed index (entries and non-fatal problems).
+    pub index: Index,
+    /// Names used for display.
+    pub names: NameBook,
+    parts: Vec<Option<Part>>,
+}
+
+impl Archive {
+    /// Opens `<base>.pak` and finds `<base>.pNN` next to it (any letter case).
+    pub fn open(path: &Path) -> Result<Archive, ArchiveError> {
+        let io_err = |source| ArchiveError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let data = read_index_bytes(path).map_err(io_err)?;
+        let index = Index::parse(&data).map_err(|source| ArchiveError::Index {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let parts = find_parts(path, &stem).map_err(io_err)?;
+        Ok(Archive {
+            path: path.to_path_buf(),
+            stem,
+            index,
+            names: NameBook::builtin(),
+            parts,
+        })
+    }
+
+    /// The index file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The entries, in index order.
+    pub fn entries(&self) -> &[IndexEntry] {
+        &self.index.entries
+    }
+
+    /// The file name part `n` has (found on disk) or would have.
+    pub fn part_name(&self, n: u8) -> String {
+        match self.parts.get(usize::from(n)).and_then(Option::as_ref) {
+            Some(p) => p
+                .path
+                .file_name()
+                .map_or_else(String::new, |f| f.to_string_lossy().into_owned()),
+            None => part_file_name(&self.stem, n),
+        }
+    }
+
+    /// Name or `$XXXXXXXX`, for messages before the magic is known.
+    pub fn short_display(&self, e: &IndexEntry) -> String {
+        self.names.display(e.hash, None)
+    }
+
+    fn entry_error(&self, e: &IndexEntry, display: &str, error: DecodeError) -> ArchiveError {
+        ArchiveError::Entry {
+            entry: display.to_string(),
+            file: self.part_name(e.part),
+            error,
+        }
+    }
+
+    /// The part file holding `e`, checked to contain the whole entry.
+    fn part_of(&self, e: &IndexEntry, display: &str) -> Result<&Part, ArchiveError> {
+        let offset = u64::from(e.offset);
+        let Some(part) = self.parts.get(usize::from(e.part)).and_then(Option::as_ref) else {
+            return Err(self.entry_error(
+                e,
+                display,
+                DecodeError::new(
+                    offset,
+                    DecodeErrorKind::Invalid(format!(
+                        "part file {} is missing next to {}",
+                        part_file_name(&self.stem, e.part),
+                        self.path.display()
+                    )),
+                ),
+            ));
+        };
+        let available = part.len.saturating_sub(offset);
+        if u64::from(e.stored_size) > available {
+            return Err(self.entry_error(
+                e,
+                display,
+                DecodeError::new(
+                    offset,
+                    DecodeErrorKind::Truncated {
+                        what: "entry (it runs past the end of its part)",
+                        needed: u64::from(e.stored_size),
+                        available,
+                    },
+                ),
+            ));
+        }
+        Ok(part)
+    }
+
+    /// Opens the stored bytes of `e` from `skip` on, bounded to the entry,
+    /// read through a `buffer`-byte buffer.
+    fn stored(
+        &self,
+        e: &IndexEntry,
+        display: &str,
+        skip: u64,
+        buffer: usize,
+    ) -> Result<BufReader<Take<File>>, ArchiveError> {
+        let part = self.part_of(e, display)?;
+        let io_err = |source| ArchiveError::Io {
+            path: part.path.clone(),
+            source,
+        };
+        let mut f = File::open(&part.path).map_err(io_err)?;
+        f.seek(SeekFrom::Start(u64::from(e.offset) + skip))
+            .map_err(io_err)?;
+        let len = u64::from(e.stored_size).saturating_sub(skip);
+        Ok(BufReader::with_capacity(buffer, f.take(len)))
+    }
+
+    /// Reads an entry's header: compression, size, magic and display name.
+    pub fn probe(&self, e: &IndexEntry) -> Result<EntryInfo, ArchiveError> {
+        let display = self.short_display(e);
+        let mut r = self.stored(e, &display, 0, PROBE_BUFFER)?;
+        let mut prefix = Vec::with_capacity(12);
+        (&mut r)
+            .take(12)
+            .read_to_end(&mut prefix)
+            .map_err(|source| self.read_error(e, &display, source))?;
+        let stored = u64::from(e.stored_size);
+        let base = u64::from(e.offset);
+        let (z1, size, magic) = if is_z1(&prefix) {
+            let header = Z1Header::parse(&prefix, stored)
+                .map_err(|d| self.entry_error(e, &display, d.shifted(base)))?;
+            let mut head = Vec::with_capacity(4);
+            Z1Reader::new(r, header, base)
+                .take(4)
+                .read_to_end(&mut head)
+                .map_err(|source| self.read_error(e, &display, source))?;
+            (
+                Some(header),
+                u64::from(header.size),
+                printable_magic(&head, 0),
+            )
+        } else {
+            (None, stored, printable_magic(&prefix, 0))
+        };
+        let name = self.names.get(e.hash).map(str::to_string);
+        let display = name
+            .clone()
+            .unwrap_or_else(|| unknown_display(e.hash, magic.as_deref()));
+        Ok(EntryInfo {
+            entry: *e,
+            name,
+            display,
+            compressed: z1.is_some(),
+            size,
+            magic,
+            z1,
+        })
+    }
+
+    fn read_error(&self, e: &IndexEntry, display: &str, source: io::Error) -> ArchiveError {
+        if source.get_ref().is_some_and(|i| i.is::<DecodeError>()) {
+            return self.entry_error(e, display, into_decode_error(source));
+        }
+        ArchiveError::Io {
+            path: self.parts[usize::from(e.part)]
+                .as_ref()
+                .map_or_else(|| self.path.clone(), |p| p.path.clone()),
+            source,
+        }
+    }
+
+    /// Opens a probed entry as a stream of its uncompressed bytes.
+    pub fn open_entry(&self, info: &EntryInfo) -> Result<EntryReader, ArchiveError> {
+        let e = &info.entry;
+        Ok(match info.z1 {
+            Some(header) => {
+                let r = self.stored(e, &info.display, 12, BUFFER)?;
+                EntryReader::Z1(Box::new(Z1Reader::new(r, header, u64::from(e.offset))))
+            }
+            None => EntryReader::Stored(self.stored(e, &info.display, 0, BUFFER)?),
+        })
+    }
+
+    /// Streams a probed entry into `out`; returns the bytes written. All
+    /// checks (declared size, both Adler-32 values) pass before it returns Ok.
+    pub fn copy_entry(&self, info: &EntryInfo, out: &mut dyn Write) -> Result<u64, ArchiveError> {
+        let mut r = self.open_entry(info)?;
+        let mut buf = vec![0u8; BUFFER];
+        let mut total = 0u64;
+        loop {
+            let n = match r.read(&mut buf) {
+                Ok(0) => return Ok(total),
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(source) => return Err(self.read_error(&info.entry, &info.display, source)),
+            };
+            out.write_all(&buf[..n])
+                .map_err(|source| ArchiveError::Write {
+                    entry: info.display.clone(),
+                    source,
+                })?;
+            total += n as u64;
+        }
+    }
+
+    /// Reads a whole entry into memory (checked like [`Archive::copy_entry`]).
+    pub fn read_entry(&self, info: &EntryInfo) -> Result<Vec<u8>, ArchiveError> {
+        // The declared size is only a hint: it is capped, and the vector grows
+        // with the bytes actually produced.
+        let mut out = Vec::with_capacity(info.size.min(64 << 20) as usize);
+        self.copy_entry(info, &mut out)?;
+        Ok(out)
+    }
+}
+
+/// The uncompressed bytes of one entry, as a stream.
+pub enum EntryReader {
+    /// A raw entry: the stored bytes.
+    Stored(BufReader<Take<File>>),
+    /// A Z1 entry, inflated with checks.
+    Z1(Box<Z1Reader<BufReader<Take<File>>>>),
+}
+
+impl Read for EntryReader {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            EntryReader::Stored(r) => r.read(buf),
+            EntryReader::Z1(r) => r.read(buf),
+        }
+    }
+}
+
+/// Reads the index header and at most the entry table its count declares
+/// (a huge file behind a small count is not read whole).
+fn read_index_bytes(path: &Path) -> io::Result<Vec<u8>> {
+    let mut f = File::open(path)?;
+    let mut data = Vec::with_capacity(HEADER_SIZE as usize);
+    (&mut f).take(HEADER_SIZE).read_to_end(&mut data)?;
+    if data.len() as u64 == HEADER_SIZE {
+        let count = u32::from_be_bytes([data[4], data[5], data[6], data[7]]);
+        // read_to_end grows with the bytes actually there, not with `count`.
+        f.take(u64::from(count) * ENTRY_SIZE)
+            .read_to_end(&mut data)?;
+    }
+    Ok(data)
+}
+
+/// Finds `<stem>.p00` .. `<stem>.p15` in the index's folder, ignoring case.
+fn find_parts(index: &Path, stem: &str) -> io::Result<Vec<Option<Part>>> {
+    let dir = match index.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut parts = vec![None; MAX_PARTS];
+    for item in std::fs::read_dir(dir)? {
+        let item = item?;
+        let file_name = item.file_name().to_string_lossy().to_lowercase();
+        let Some(n) =
+            (0..MAX_PARTS as u8).find(|&n| part_file_name(&stem.to_lowercase(), n) == file_name)
+        else {
+            continue;
+        };
+        let meta = item.metadata()?;
+        if meta.is_file() && parts[usize::from(n)].is_none() {
+            parts[usize::from(n)] = Some(Part {
+                path: item.path(),
+                len: meta.len(),
+            });
+        }
+    }
+    Ok(parts)
+}

@@ -1,0 +1,271 @@
+//! IPFB archives built here, read back, and broken on purpose.
+
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use sylcol_format::ipfb::{
+    Archive, ArchiveError, IndexEntry, NewEntry, WriteError, WriteOptions, build_archive,
+    make_entry_id,
+};
+
+/// Compressible, varied bytes of length `n`.
+fn payload(seed: u32, n: usize) -> Vec<u8> {
+    let text = format!("entry {seed}: collision data, vertices and triangles. ");
+    text.bytes()
+        .cycle()
+        .take(n)
+        .enumerate()
+        .map(|(i, c)| c ^ ((i as u32 * seed) >> 12) as u8)
+        .collect()
+}
+
+fn entries() -> Vec<NewEntry> {
+    let mut mcol = b"MCOL".to_vec();
+    mcol.extend(payload(7, 5000));
+    vec![
+        NewEntry::named("CollisionSet_S01.bin", payload(1, 9000), true),
+        NewEntry::named("eng/GP_TITLE.tbl", payload(2, 3000), false),
+        NewEntry::hashed(0x2CF7_EB47, mcol, true),
+        NewEntry::named("stored_big.bin", payload(3, 6000), false),
+        NewEntry::named("empty.bin", Vec::new(), true),
+    ]
+}
+
+/// Builds the test archive with a 8 KiB part limit: several parts.
+fn build(dir: &Path) -> (PathBuf, Vec<IndexEntry>) {
+    let pak = dir.join("Test.pak");
+    let opts = WriteOptions {
+        part_limit: 8192,
+        level: 9,
+    };
+    let index = build_archive(&pak, entries(), opts).unwrap();
+    (pak, index)
+}
+
+fn entry_of(archive: &Archive, hash: u32) -> IndexEntry {
+    *archive.index.find(hash).unwrap()
+}
+
+fn read(archive: &Archive, hash: u32) -> Result<Vec<u8>, ArchiveError> {
+    let info = archive.probe(&entry_of(archive, hash))?;
+    archive.read_entry(&info)
+}
+
+#[test]
+fn round_trip_across_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, index) = build(dir.path());
+    assert!(index.windows(2).all(|w| w[0].hash < w[1].hash));
+    assert!(
+        index.iter().map(|e| e.part).max().unwrap() >= 2,
+        "{index:?}"
+    );
+    assert!(index.iter().all(|e| e.offset % 2048 == 0));
+    assert!(dir.path().join("Test.p02").exists());
+    let archive = Archive::open(&pak).unwrap();
+    assert!(archive.index.problems.is_empty());
+    for e in entries() {
+        let info = archive.probe(&entry_of(&archive, e.key.hash())).unwrap();
+        assert_eq!(info.compressed, e.compress);
+        assert_eq!(info.size, e.bytes.len() as u64);
+        assert_eq!(archive.read_entry(&info).unwrap(), e.bytes);
+    }
+    let unknown = archive.probe(&entry_of(&archive, 0x2CF7_EB47)).unwrap();
+    assert_eq!(unknown.display, "$2CF7EB47.MCOL");
+    assert_eq!(unknown.magic.as_deref(), Some("MCOL"));
+    assert_eq!(unknown.name, None);
+    let known = archive
+        .probe(&entry_of(&archive, make_entry_id("collisionset_s01.bin")))
+        .unwrap();
+    assert_eq!(known.name.as_deref(), Some("CollisionSet_S01.bin"));
+}
+
+#[test]
+fn part_names_in_any_case_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, _) = build(dir.path());
+    for n in 0..3 {
+        let from = dir.path().join(format!("Test.p{n:02}"));
+        std::fs::rename(&from, dir.path().join(format!("TEST.P{n:02}"))).unwrap();
+    }
+    let archive = Archive::open(&pak).unwrap();
+    for e in entries() {
+        assert_eq!(read(&archive, e.key.hash()).unwrap(), e.bytes);
+    }
+}
+
+#[test]
+fn duplicates_and_raw_z1_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = dir.path().join("D.pak");
+    let dup = vec![
+        NewEntry::named("A.bin", vec![1], false),
+        NewEntry::named("a.BIN", vec![2], false),
+    ];
+    let err = build_archive(&pak, dup, WriteOptions::default()).unwrap_err();
+    assert!(matches!(err, WriteError::DuplicateHash { .. }), "{err}");
+    let z1 = vec![NewEntry::named("z.bin", b"Z1xx".to_vec(), false)];
+    let err = build_archive(&pak, z1, WriteOptions::default()).unwrap_err();
+    assert!(err.to_string().contains("z.bin"), "{err}");
+    assert!(!pak.exists(), "a failed build leaves no index");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        0,
+        "no temporary files left"
+    );
+}
+
+/// Offset of the entry's data in its part and the part's path.
+fn locate(dir: &Path, archive: &Archive, hash: u32) -> (PathBuf, usize) {
+    let e = entry_of(archive, hash);
+    (dir.join(format!("Test.p{:02}", e.part)), e.offset as usize)
+}
+
+fn entry_error(r: Result<Vec<u8>, ArchiveError>) -> String {
+    let e = r.unwrap_err();
+    assert!(matches!(e, ArchiveError::Entry { .. }), "{e}");
+    e.to_string()
+}
+
+#[test]
+fn lying_z1_header_is_caught_and_others_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, _) = build(dir.path());
+    let archive = Archive::open(&pak).unwrap();
+    let s01 = make_entry_id("CollisionSet_S01.bin");
+    let (part, at) = locate(dir.path(), &archive, s01);
+    let original = std::fs::read(&part).unwrap();
+    // declared size smaller than the data: the inflater stops there
+    let mut bytes = original.clone();
+    bytes[at + 2..at + 6].copy_from_slice(&100u32.to_be_bytes());
+    std::fs::write(&part, &bytes).unwrap();
+    let msg = entry_error(read(&archive, s01));
+    assert!(
+        msg.contains("CollisionSet_S01.bin") && msg.contains("inflates past"),
+        "{msg}"
+    );
+    assert!(msg.contains(&format!("{:#x}", at + 2)), "{msg}");
+    // Adler-32 in the Z1 header wrong
+    let mut bytes = original.clone();
+    bytes[at + 9] ^= 0x55;
+    std::fs::write(&part, &bytes).unwrap();
+    let msg = entry_error(read(&archive, s01));
+    assert!(msg.contains("Z1 header Adler-32"), "{msg}");
+    // every other entry still reads
+    for e in entries().iter().filter(|e| e.key.hash() != s01) {
+        assert_eq!(read(&archive, e.key.hash()).unwrap(), e.bytes);
+    }
+}
+
+#[test]
+fn truncated_and_missing_parts_name_the_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, index) = build(dir.path());
+    let archive = Archive::open(&pak).unwrap();
+    let last_part = index.iter().map(|e| e.part).max().unwrap();
+    let victim = *index.iter().find(|e| e.part == last_part).unwrap();
+    let part = dir.path().join(format!("Test.p{last_part:02}"));
+    let len = std::fs::metadata(&part).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&part)
+        .unwrap()
+        .set_len(len - 10)
+        .unwrap();
+    let reopened = Archive::open(&pak).unwrap();
+    let msg = reopened.probe(&victim).unwrap_err().to_string();
+    assert!(msg.contains("runs past the end of its part"), "{msg}");
+    assert!(msg.contains(&format!("{:#x}", victim.offset)), "{msg}");
+    std::fs::remove_file(&part).unwrap();
+    let reopened = Archive::open(&pak).unwrap();
+    let msg = reopened.probe(&victim).unwrap_err().to_string();
+    assert!(
+        msg.contains("missing") && msg.contains(&format!("Test.p{last_part:02}")),
+        "{msg}"
+    );
+    let readable = index.iter().filter(|e| reopened.probe(e).is_ok()).count();
+    assert_eq!(
+        readable,
+        index.iter().filter(|e| e.part != last_part).count()
+    );
+    drop(archive);
+}
+
+#[test]
+fn truncated_index_keeps_leading_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, index) = build(dir.path());
+    let bytes = std::fs::read(&pak).unwrap();
+    std::fs::write(&pak, &bytes[..bytes.len() - 7]).unwrap();
+    let archive = Archive::open(&pak).unwrap();
+    assert_eq!(archive.entries().len(), index.len() - 1);
+    assert_eq!(archive.index.problems.len(), 1);
+    assert!(archive.index.problems[0].to_string().contains("truncated"));
+    std::fs::write(&pak, &bytes[..8]).unwrap();
+    let err = Archive::open(&pak).unwrap_err().to_string();
+    assert!(err.contains("Test.pak") && err.contains("0x8"), "{err}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Any set of entries round-trips, whatever the part limit.
+    #[test]
+    fn any_entries_round_trip(
+        blobs in prop::collection::vec((prop::collection::vec(any::<u8>(), 0..3000), any::<bool>()), 1..8),
+        limit in 2048u64..20_000,
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let pak = dir.path().join("P.pak");
+        let new: Vec<NewEntry> = blobs.iter().enumerate().map(|(i, (b, c))| {
+            NewEntry::named(&format!("dir\\file{i}.bin"), b.clone(), *c || b.starts_with(b"Z1"))
+        }).collect();
+        build_archive(&pak, new.clone(), WriteOptions { part_limit: limit, level: 6 }).unwrap();
+        let archive = Archive::open(&pak).unwrap();
+        prop_assert_eq!(archive.entries().len(), new.len());
+        for e in &new {
+            prop_assert_eq!(&read(&archive, e.key.hash()).unwrap(), &e.bytes);
+        }
+    }
+
+    /// The hash ignores ASCII case and treats `/` as `\` only via normalise.
+    #[test]
+    fn hash_is_case_blind(name in "[A-Za-z0-9_\\\\.]{0,40}") {
+        prop_assert_eq!(make_entry_id(&name), make_entry_id(&name.to_uppercase()));
+    }
+}
+
+#[test]
+fn bytes_after_the_declared_table_are_not_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, index) = build(dir.path());
+    let mut bytes = std::fs::read(&pak).unwrap();
+    bytes.extend(std::iter::repeat_n(0xAB, 100_000));
+    std::fs::write(&pak, &bytes).unwrap();
+    let archive = Archive::open(&pak).unwrap();
+    assert_eq!(archive.entries(), &index[..]);
+    assert!(archive.index.problems.is_empty());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// A Z1 entry with any byte changed or cut short never panics: it
+    /// inflates to the original bytes (a flip the checks cannot see, e.g.
+    /// in an unused bit) or fails with an offset inside the entry.
+    #[test]
+    fn corrupted_z1_fails_cleanly(at in any::<prop::sample::Index>(), flip in 1u8..=255, cut in any::<bool>()) {
+        let data = payload(9, 4000);
+        let mut z = sylcol_format::ipfb::z1::compress(&data, 9).unwrap();
+        let i = at.index(z.len());
+        if cut {
+            z.truncate(i);
+        } else {
+            z[i] ^= flip;
+        }
+        match sylcol_format::ipfb::z1::decompress(&z) {
+            Ok(out) => prop_assert_eq!(out, data),
+            Err(e) => prop_assert!(e.offset <= z.len() as u64, "{e}"),
+        }
+    }
+}
