@@ -75,7 +75,7 @@ fn gltf_json(uri: &str, mode: u32, indices: &[u16], node_extra: &str) -> (String
         .flat_map(|c| c.to_le_bytes())
         .collect();
     bin.extend(indices.iter().flat_map(|i| i.to_le_bytes()));
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let json = format!(
