@@ -1,7 +1,7 @@
 //! The real `sylcol` binary: `build mcol` from OBJ / glTF / PLY, its
 //! summary, its errors, and the export -> build round trip.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -39,12 +39,19 @@ fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-#[test]
-fn build_mcol_from_obj_reports_and_verifies_by_rewrite() {
+/// A temporary folder holding `walls.obj` (a box from -r to r), with the
+/// paths of that mesh and of `walls.mcol` beside it.
+fn walls(r: f32) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let obj = dir.path().join("walls.obj");
-    std::fs::write(&obj, box_obj(250_000.0)).unwrap();
+    std::fs::write(&obj, box_obj(r)).unwrap();
     let out = dir.path().join("walls.mcol");
+    (dir, obj, out)
+}
+
+#[test]
+fn build_mcol_from_obj_reports_and_verifies_by_rewrite() {
+    let (dir, obj, out) = walls(250_000.0);
     let j = run_json(&[
         "build",
         "mcol",
@@ -78,10 +85,7 @@ fn build_mcol_from_obj_reports_and_verifies_by_rewrite() {
 
 #[test]
 fn human_summary_names_grid_lists_and_output() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = dir.path().join("walls.obj");
-    std::fs::write(&obj, box_obj(25_000.0)).unwrap();
-    let out = dir.path().join("walls.mcol");
+    let (_dir, obj, out) = walls(25_000.0);
     let a = sylcol()
         .args(["build", "mcol", path(&obj), "-o", path(&out)])
         .args(["--bbox", "-25000,-25000,-25000,25000,25000,25000"])
@@ -96,10 +100,7 @@ fn human_summary_names_grid_lists_and_output() {
 
 #[test]
 fn export_gltf_then_build_keeps_the_geometry() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = dir.path().join("walls.obj");
-    std::fs::write(&obj, box_obj(1_000.0)).unwrap();
-    let first = dir.path().join("first.mcol");
+    let (dir, obj, first) = walls(1_000.0);
     sylcol()
         .args(["build", "mcol", path(&obj), "-o", path(&first)])
         .assert()
@@ -199,10 +200,7 @@ fn bad_inputs_exit_2_naming_the_file() {
 
 #[test]
 fn grid_from_an_existing_mcol() {
-    let dir = tempfile::tempdir().unwrap();
-    let obj = dir.path().join("small.obj");
-    std::fs::write(&obj, box_obj(1_000.0)).unwrap();
-    let out = dir.path().join("small.mcol");
+    let (_dir, obj, out) = walls(1_000.0);
     let fixture = format!(
         "{}/../../tests/fixtures/box.mcol",
         env!("CARGO_MANIFEST_DIR")
