@@ -30,6 +30,11 @@ fn sylcol_build(mesh: &TriMesh) {
     black_box(build_mcol(black_box(mesh), &McolBuildOptions::default()).expect("build"));
 }
 
+fn sylcol_build_and_encode(mesh: &TriMesh) {
+    let m = build_mcol(black_box(mesh), &McolBuildOptions::default()).expect("build");
+    black_box(sylcol::format::mcol::encode(&m).expect("encode"));
+}
+
 fn parry_build(mesh: &TriMesh) {
     // The input copy is part of parry's cost as it is part of ours (the
     // model owns its arrays).
@@ -43,30 +48,47 @@ fn benches(c: &mut Criterion) {
     let mut g = c.benchmark_group("build_65535_triangles");
     g.sample_size(30);
     g.bench_function("sylcol build_mcol", |b| b.iter(|| sylcol_build(&mesh)));
+    g.bench_function("sylcol build_mcol + encode", |b| {
+        b.iter(|| sylcol_build_and_encode(&mesh))
+    });
     g.bench_function("parry3d TriMesh::new", |b| b.iter(|| parry_build(&mesh)));
     g.finish();
     print_ratio(&mesh);
 }
 
-/// Interleaved runs of both, medians, and their ratio.
+/// Interleaved runs of the three, medians, and the ratios to parry.
 fn print_ratio(mesh: &TriMesh) {
     let time = |f: &dyn Fn(&TriMesh)| {
         let t = Instant::now();
         f(mesh);
         t.elapsed()
     };
-    let (mut ours, mut theirs): (Vec<Duration>, Vec<Duration>) = (Vec::new(), Vec::new());
+    let runs: [(&str, &dyn Fn(&TriMesh)); 3] = [
+        ("sylcol build_mcol", &sylcol_build),
+        ("sylcol build_mcol + encode", &sylcol_build_and_encode),
+        ("parry3d TriMesh::new", &parry_build),
+    ];
+    let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); runs.len()];
     for _ in 0..41 {
-        ours.push(time(&sylcol_build));
-        theirs.push(time(&parry_build));
+        for (k, (_, f)) in runs.iter().enumerate() {
+            samples[k].push(time(*f));
+        }
     }
-    ours.sort();
-    theirs.sort();
-    let (a, b) = (ours[20], theirs[20]);
-    println!(
-        "median of 41 interleaved runs: sylcol build_mcol {a:?}, parry3d TriMesh::new {b:?}; ratio sylcol/parry = {:.3}",
-        a.as_secs_f64() / b.as_secs_f64()
-    );
+    let medians: Vec<Duration> = samples
+        .iter_mut()
+        .map(|s| {
+            s.sort();
+            s[s.len() / 2]
+        })
+        .collect();
+    let parry = medians[2].as_secs_f64();
+    println!("median of 41 interleaved runs, 65 535 triangles:");
+    for ((name, _), m) in runs.iter().zip(&medians) {
+        println!(
+            "  {name:<28} {m:>12.3?}  ratio to parry3d = {:.3}",
+            m.as_secs_f64() / parry
+        );
+    }
 }
 
 criterion_group!(build, benches);
