@@ -13,7 +13,10 @@
 //! [`TARGET_CELLS`] cells; failing that, the largest round value that divides
 //! it into at most [`MAX_CELLS`]. With `--cell` alone the box is rounded out
 //! as above. Every grid has at most [`MAX_CELLS`] cells per axis (the
-//! dimensions are stored as bytes).
+//! dimensions are stored as bytes), and its header satisfies, in f32
+//! arithmetic, extent = max - min and extent / cell = the cell count on
+//! every axis (a `--bbox` for which that quotient is not a whole number is
+//! refused; a rounded-out maximum is raised by an ulp or two until it holds).
 
 use super::BuildError;
 
@@ -106,7 +109,13 @@ fn rounded_out(lo: [f32; 3], hi: [f32; 3], cell: f32) -> Result<GridPlan, BuildE
             });
         }
         plan.min[k] = origin;
-        plan.max[k] = f32_at_least(o + n * c);
+        plan.max[k] = exact_max(origin, cell, n as u8, f32_at_least(o + n * c)).ok_or(
+            BuildError::NotWholeCells {
+                axis: AXES[k],
+                extent: n * c,
+                cell,
+            },
+        )?;
         plan.dims[k] = n as u8;
     }
     Ok(plan)
@@ -131,7 +140,7 @@ fn plan_in_bbox(min: [f32; 3], max: [f32; 3], cell: Option<f32>) -> Result<GridP
     let mut dims = [0u8; 3];
     for k in 0..3 {
         let extent = f64::from(max[k]) - f64::from(min[k]);
-        let n = whole_cells(extent, cell).ok_or(BuildError::NotWholeCells {
+        let n = whole_cells(min[k], max[k], cell).ok_or(BuildError::NotWholeCells {
             axis: AXES[k],
             extent,
             cell,
@@ -153,19 +162,29 @@ fn plan_in_bbox(min: [f32; 3], max: [f32; 3], cell: Option<f32>) -> Result<GridP
     })
 }
 
-/// `extent / cell` when it is a whole number (to a relative 1e-6), at least 1.
-fn whole_cells(extent: f64, cell: f32) -> Option<f64> {
-    let n = (extent / f64::from(cell)).round();
-    (n >= 1.0 && (n * f64::from(cell) - extent).abs() <= extent * 1e-6).then_some(n)
+/// The grid's cell count along an axis, as the header states it: the f32
+/// quotient (max - min) / cell, when that is a whole number of at least 1.
+/// (`verify` checks exactly this identity, in f32.)
+fn whole_cells(min: f32, max: f32, cell: f32) -> Option<f64> {
+    let q = (max - min) / cell;
+    (q >= 1.0 && q == q.round()).then_some(f64::from(q))
+}
+
+/// The first f32 from `start` up (within 64 ulps) at which the header's
+/// identity (max - origin) / cell == n holds in f32.
+fn exact_max(origin: f32, cell: f32, n: u8, start: f32) -> Option<f32> {
+    std::iter::successors(Some(start), |m| Some(m.next_up()))
+        .take(64)
+        .find(|&m| (m - origin) / cell == f32::from(n))
 }
 
 fn round_cell_for_bbox(min: [f32; 3], max: [f32; 3]) -> Option<f32> {
-    let extents = [0, 1, 2].map(|k| f64::from(max[k]) - f64::from(min[k]));
-    let longest = extents.iter().copied().fold(0.0, f64::max);
+    let longest = (0..3)
+        .map(|k| f64::from(max[k]) - f64::from(min[k]))
+        .fold(0.0, f64::max);
     let counts = |c: f32| -> Option<f64> {
-        extents
-            .iter()
-            .map(|&e| whole_cells(e, c))
+        (0..3)
+            .map(|k| whole_cells(min[k], max[k], c))
             .try_fold(0.0, |m: f64, n| n.map(|n| m.max(n)))
     };
     let candidates: Vec<(f32, f64)> = round_values(longest / MAX_CELLS as f64)
@@ -243,5 +262,28 @@ mod tests {
             plan_grid([0.0; 3], [1.0; 3], Some(([0.0; 3], [0.0, 1.0, 1.0])), None),
             Err(BuildError::BadBbox { .. })
         ));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn planned_headers_hold_their_identities(
+            lo in proptest::array::uniform3(-1.0e6f32..1.0e6),
+            size in proptest::array::uniform3(0.0f32..2.0e5),
+            cell in proptest::option::of(proptest::sample::select(vec![0.1f32, 0.3, 7.0, 1234.5, 25_000.0])),
+        ) {
+            let hi = [0, 1, 2].map(|k| lo[k] + size[k]);
+            let Ok(p) = plan_grid(lo, hi, None, cell) else {
+                // Only a too-fine explicit cell may be refused.
+                proptest::prop_assert!(cell.is_some());
+                return Ok(());
+            };
+            for k in 0..3 {
+                let extent = p.max[k] - p.min[k];
+                proptest::prop_assert_eq!(extent / p.cell, f32::from(p.dims[k]));
+                proptest::prop_assert!(p.min[k] <= lo[k]);
+                let grid_max = f64::from(p.min[k]) + f64::from(p.cell) * f64::from(p.dims[k]);
+                proptest::prop_assert!(grid_max >= f64::from(hi[k]));
+            }
+        }
     }
 }

@@ -87,6 +87,13 @@ pub fn assert_valid_build(mesh: &TriMesh, m: &Mcol) {
         assert_eq!(h.extent[k], h.bbox_max[k] - h.bbox_min[k], "extent");
     }
     assert_eq!(h.pads, [1f32.to_bits(), 1f32.to_bits(), 0]);
+    for k in 0..3 {
+        assert_eq!(
+            h.extent[k] / h.cell_size[k],
+            f32::from(h.grid[k]),
+            "grid identity"
+        );
+    }
     assert_eq!(h.grid[3], 1);
     assert!(h.grid[..3].iter().all(|&n| n >= 1));
     let spec = GridSpec::from_header(h);
@@ -141,6 +148,13 @@ pub fn assert_valid_build(mesh: &TriMesh, m: &Mcol) {
         }
     }
     assert_eq!(next_record as usize, m.records.len());
+    let mut listed = vec![false; mesh.triangles.len()];
+    for r in &m.records {
+        for &t in &r.triangles {
+            listed[t as usize] = true;
+        }
+    }
+    assert!(listed.iter().all(|&l| l), "a triangle is in no cell list");
 }
 
 /// Encodes the built model, decodes it back and checks that nothing but the
