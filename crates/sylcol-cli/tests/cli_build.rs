@@ -229,3 +229,25 @@ fn grid_from_an_existing_mcol() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn the_triangle_limit_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.mcol");
+    let obj = |n: usize| "v 0 0 0\nv 1 0 0\nv 0 1 0\n".to_string() + &"f 1 2 3\n".repeat(n);
+    let at = dir.path().join("at.obj");
+    std::fs::write(&at, obj(65_535)).unwrap();
+    let j = run_json(&["build", "mcol", path(&at), "-o", path(&out), "--json"]);
+    assert_eq!(j["triangles"], 65_535);
+    let over = dir.path().join("over.obj");
+    std::fs::write(&over, obj(65_536)).unwrap();
+    let a = sylcol()
+        .args(["build", "mcol", path(&over), "-o", path(&out)])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("over.obj") && err.contains("65536 triangles"),
+        "{err}"
+    );
+}

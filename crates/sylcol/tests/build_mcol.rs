@@ -170,6 +170,11 @@ fn the_u16_limits() {
             limit: 65_535
         })
     );
+    // 21 845 separate triangles use exactly 65 535 vertices.
+    let soup = random_soup(21_845, -1000.0, 1000.0, 5);
+    assert_eq!(soup.vertices.len(), 65_535);
+    let m = build_mcol(&soup, &McolBuildOptions::default()).unwrap();
+    assert_valid_build(&soup, &m);
     let many_vertices = TriMesh::new(vec![Vec3::ZERO; 65_536], vec![[0, 1, 65_535]]);
     assert!(matches!(
         build_mcol(&many_vertices, &McolBuildOptions::default()),
