@@ -56,22 +56,25 @@ fn benches(c: &mut Criterion) {
     print_ratio(&mesh);
 }
 
+/// One way of building from a mesh.
+type Builder = fn(&TriMesh);
+
 /// Interleaved runs of the three, medians, and the ratios to parry.
 fn print_ratio(mesh: &TriMesh) {
-    let time = |f: &dyn Fn(&TriMesh)| {
+    let time = |f: &Builder| {
         let t = Instant::now();
         f(mesh);
         t.elapsed()
     };
-    let runs: [(&str, &dyn Fn(&TriMesh)); 3] = [
-        ("sylcol build_mcol", &sylcol_build),
-        ("sylcol build_mcol + encode", &sylcol_build_and_encode),
-        ("parry3d TriMesh::new", &parry_build),
+    let runs: [(&str, Builder); 3] = [
+        ("sylcol build_mcol", sylcol_build),
+        ("sylcol build_mcol + encode", sylcol_build_and_encode),
+        ("parry3d TriMesh::new", parry_build),
     ];
     let mut samples: Vec<Vec<Duration>> = vec![Vec::new(); runs.len()];
     for _ in 0..41 {
         for (k, (_, f)) in runs.iter().enumerate() {
-            samples[k].push(time(*f));
+            samples[k].push(time(f));
         }
     }
     let medians: Vec<Duration> = samples
