@@ -24,7 +24,7 @@ use sylcol_format::mcol::{Cell, CellLink, Header, ListRecord, Mcol};
 
 use super::BuildError;
 use super::plan::{GridPlan, f32_at_least, plan_grid};
-use crate::geom::{Aabb, enclosing_radius, triangle_min_sphere};
+use crate::geom::{Aabb, enclosing_radius, sphere_reaches_box, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::import::check_mesh;
 use crate::mesh::TriMesh;
@@ -202,6 +202,10 @@ pub fn cell_sphere(mesh: &TriMesh, list: &[u32], cell: &Aabb) -> [f32; 4] {
     let needed = corners()
         .map(|p| p.distance(c))
         .fold(cell.distance_squared(c).sqrt(), f64::max);
-    let r = enclosing_f32_radius(needed, needed);
+    let mut r = enclosing_f32_radius(needed, needed);
+    // `reaches` compares squared distances; make the f32 radius pass it too.
+    while !sphere_reaches_box(c, f64::from(r), cell) {
+        r = r.next_up();
+    }
     [c.x as f32, c.y as f32, c.z as f32, r]
 }
