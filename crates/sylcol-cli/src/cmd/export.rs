@@ -1,7 +1,7 @@
 //! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, or glTF when OUT
 //! ends in `.gltf` / `.glb`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use sylcol::TriMesh;
@@ -35,15 +35,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
     };
     let name = object_name(&input.name);
-    let ext = args
-        .output
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("gltf") => write_atomic(&args.output, &to_gltf(&mesh, &name)?)?,
-        Some("glb") => write_atomic(&args.output, &to_glb(&mesh, &name)?)?,
-        _ => write_atomic_with(&args.output, |w| write_obj(w, &mesh, &name))?,
-    }
+    write_mesh(&args.output, &mesh, &name)?;
     eprintln!(
         "{}: wrote {} vertices, {} triangles to {}",
         input.name,
@@ -62,4 +54,16 @@ pub fn object_name(input: &str) -> String {
         .filter(|s| !s.is_empty())
         .unwrap_or(last)
         .to_string()
+}
+
+/// Writes `mesh` as glTF when `path` ends in `.gltf` / `.glb`, else OBJ.
+fn write_mesh(path: &Path, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("gltf") => write_atomic(path, &to_gltf(mesh, name)?),
+        Some("glb") => write_atomic(path, &to_glb(mesh, name)?),
+        _ => write_atomic_with(path, |w| write_obj(w, mesh, name)),
+    }
 }
