@@ -34,6 +34,9 @@ enum Command {
     Probe(cmd::probe::Args),
     /// List, extract or build IPFB archives (`.pak` + `.pNN`).
     Pak(cmd::pak::Args),
+    /// Collision queries (ray, segment, inside, sphere, closest, batch)
+    /// through the map's own grid.
+    Query(cmd::query::Args),
 }
 
 /// What a command reports back to `main`.
@@ -53,6 +56,7 @@ fn main() -> ExitCode {
         Command::Rewrite(a) => cmd::rewrite::run(a),
         Command::Probe(a) => cmd::probe::run(a),
         Command::Pak(a) => cmd::pak::run(a),
+        Command::Query(a) => cmd::query::run(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -11,6 +11,7 @@ pub mod geom;
 pub mod grid;
 pub mod import;
 pub mod mesh;
+pub mod query;
 
 pub use mesh::TriMesh;
 pub use sylcol_format as format;

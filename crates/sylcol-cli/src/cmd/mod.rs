@@ -5,4 +5,5 @@ pub mod export;
 pub mod info;
 pub mod pak;
 pub mod probe;
+pub mod query;
 pub mod rewrite;

@@ -1,0 +1,251 @@
+//! `sylcol query FILE <ray|segment|inside|sphere|closest|batch|grid>`:
+//! runtime collision queries through the map's own grid.
+
+use std::io::{BufRead, Write};
+
+use anyhow::{Context, bail};
+use glam::Vec3;
+use sylcol::query::script::parse_vec3;
+use sylcol::query::{Collider, Query, Ray};
+use sylcol_format::{Format, mcol};
+
+use crate::Outcome;
+use crate::input::{Input, read_input};
+
+/// Arguments of `sylcol query`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The input: an MCOL (or a CollisionSet with --mesh), or
+    /// `ARCHIVE.pak+INNER`.
+    pub file: String,
+    /// For a CollisionSet: the name of the mesh to query.
+    #[arg(long, global = true)]
+    pub mesh: Option<String>,
+    /// The grid to walk: `file` (the map's own), `derived` (sized for the
+    /// mesh), or a number of cells along the longest axis.
+    #[arg(long, global = true, default_value = "file")]
+    pub grid: String,
+    /// Print JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub query: Kind,
+}
+
+/// The query to run.
+#[derive(clap::Subcommand)]
+pub enum Kind {
+    /// First surface crossing of a ray (t > 0, t <= --max).
+    Ray {
+        /// Ray origin X,Y,Z.
+        #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
+        origin: Vec3,
+        /// Ray direction X,Y,Z (not normalised: t is in its units).
+        #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
+        dir: Vec3,
+        /// Largest time of impact.
+        #[arg(long, allow_hyphen_values = true)]
+        max: Option<f32>,
+    },
+    /// First surface crossing of a segment (t in (0, 1]).
+    Segment {
+        /// Start X,Y,Z.
+        #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
+        from: Vec3,
+        /// End X,Y,Z.
+        #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
+        to: Vec3,
+    },
+    /// Whether a point lies inside the closed hull (or on it).
+    Inside {
+        /// The point X,Y,Z.
+        #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
+        point: Vec3,
+    },
+    /// A sphere: does it touch the surface, or where does it first touch
+    /// it moving by --motion.
+    Sphere {
+        /// Centre X,Y,Z.
+        #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
+        centre: Vec3,
+        /// Radius (>= 0).
+        #[arg(long, allow_hyphen_values = true)]
+        radius: f32,
+        /// Motion X,Y,Z (default: none).
+        #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
+        motion: Option<Vec3>,
+    },
+    /// The nearest surface point and the unsigned distance to it.
+    Closest {
+        /// The point X,Y,Z.
+        #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
+        point: Vec3,
+    },
+    /// Many queries, one a line (`-` reads standard input); one JSON
+    /// object a line out, in order.
+    Batch {
+        /// The file of queries.
+        queries: String,
+    },
+    /// How well the grid fits the mesh: list lengths, coverage, and
+    /// triangles missing from cells they touch.
+    Grid,
+}
+
+fn vec3(s: &str) -> Result<Vec3, String> {
+    parse_vec3(s).map_err(|e| e.to_string())
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let input = read_input(&args.file)?;
+    let collider = load(&input, args.mesh.as_deref(), &args.grid)?;
+    let query = match args.query {
+        Kind::Batch { queries } => return batch(&collider, &queries),
+        Kind::Grid => return grid_report(&collider, args.json),
+        Kind::Ray { origin, dir, max } => Query::Ray {
+            ray: Ray::new(origin, dir),
+            max: max.unwrap_or(f32::INFINITY),
+        },
+        Kind::Segment { from, to } => Query::Segment { from, to },
+        Kind::Inside { point } => Query::Inside { point },
+        Kind::Closest { point } => Query::Closest { point },
+        Kind::Sphere {
+            centre,
+            radius,
+            motion,
+        } => Query::Sphere {
+            centre,
+            radius,
+            motion: motion.unwrap_or(Vec3::ZERO),
+        },
+    };
+    let answer = collider
+        .answer(&query)
+        .with_context(|| format!("{}: bad query", input.name))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&answer)?);
+    } else {
+        println!("{}", answer.text());
+    }
+    Ok(Outcome::Ok)
+}
+
+/// The collider for `input` over the grid `grid` names.
+fn load(input: &Input, mesh: Option<&str>, grid: &str) -> anyhow::Result<Collider> {
+    let base = match sylcol_format::detect(&input.bytes) {
+        Format::Mcol => {
+            if let Some(name) = mesh {
+                bail!(
+                    "{}: --mesh {name} picks a CollisionSet mesh, but this is an MCOL",
+                    input.name
+                );
+            }
+            let m = mcol::decode(&input.bytes)
+                .with_context(|| format!("{}: invalid MCOL", input.name))?;
+            Collider::from_mcol(&m).with_context(|| format!("{}: cannot query", input.name))?
+        }
+        #[allow(unreachable_patterns)]
+        _ => bail!(
+            "{}: not an MCOL; CollisionSet meshes are queried (with --mesh) once sylcol decodes CollisionSet",
+            input.name
+        ),
+    };
+    let cells = match grid {
+        "file" => return Ok(base),
+        "derived" => base.suggested_cells_per_axis(),
+        n => n
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n > 0)
+            .with_context(|| format!("--grid {n}: expected file, derived or a cell count"))?,
+    };
+    base.with_derived_grid(cells)
+        .with_context(|| format!("{}: cannot derive a grid", input.name))
+}
+
+/// Answers every line of `path`; a bad line becomes `{"line": N, "error":
+/// ...}` in its place and the exit status is 2 at the end.
+fn batch(c: &Collider, path: &str) -> anyhow::Result<Outcome> {
+    let reader: Box<dyn BufRead> = if path == "-" {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let f = std::fs::File::open(path).with_context(|| format!("{path}: cannot read"))?;
+        Box::new(std::io::BufReader::new(f))
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut bad = 0usize;
+    for (i, line) in reader.lines().enumerate() {
+        let line = line.with_context(|| format!("{path}: cannot read line {}", i + 1))?;
+        let text = line.trim();
+        if text.is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let answer = text
+            .parse::<Query>()
+            .map_err(|e| e.to_string())
+            .and_then(|q| c.answer(&q).map_err(|e| e.to_string()));
+        match answer {
+            Ok(a) => serde_json::to_writer(&mut out, &a)?,
+            Err(e) => {
+                bad += 1;
+                let err = serde_json::json!({ "line": i + 1, "error": e });
+                serde_json::to_writer(&mut out, &err)?;
+            }
+        }
+        writeln!(out)?;
+    }
+    out.flush()?;
+    if bad > 0 {
+        bail!("{path}: {bad} line(s) were not valid queries (answered with error objects)");
+    }
+    Ok(Outcome::Ok)
+}
+
+/// Prints the grid's fit and, when it is too coarse, the suggestion.
+fn grid_report(c: &Collider, json: bool) -> anyhow::Result<Outcome> {
+    let s = c.grid_stats();
+    let suggested = c.suggested_cells_per_axis();
+    let missing = c.missing_entries();
+    if json {
+        let j = serde_json::json!({
+            "source": format!("{:?}", s.source),
+            "dims": s.dims, "cells": s.cells, "occupied": s.occupied,
+            "entries": s.entries, "mean_list": s.mean_list, "max_list": s.max_list,
+            "triangles": s.triangles, "unlisted": s.unlisted,
+            "spheres_replaced": s.spheres_replaced,
+            "missing_entries": missing.len(),
+            "too_coarse": s.too_coarse(), "suggested_cells_per_axis": suggested,
+        });
+        println!("{}", serde_json::to_string_pretty(&j)?);
+        return Ok(Outcome::Ok);
+    }
+    let [x, y, z] = s.dims;
+    println!(
+        "grid {x} x {y} x {z} ({:?}): {} of {} cells occupied",
+        s.source, s.occupied, s.cells
+    );
+    println!(
+        "lists: {} entries, mean {:.1}, longest {}",
+        s.entries, s.mean_list, s.max_list
+    );
+    println!("{} triangles, {} in no list", s.triangles, s.unlisted);
+    if s.spheres_replaced > 0 {
+        println!(
+            "{} bounding spheres did not enclose their triangle (recomputed)",
+            s.spheres_replaced
+        );
+    }
+    if !missing.is_empty() {
+        println!(
+            "{} (cell, triangle) pairs touch but are not listed: queries there can miss; --grid derived has complete lists",
+            missing.len()
+        );
+    }
+    if s.too_coarse() {
+        println!(
+            "too coarse for this mesh: try --grid derived ({suggested} cells along the longest axis)"
+        );
+    }
+    Ok(Outcome::Ok)
+}

@@ -1,0 +1,183 @@
+//! The real `sylcol` binary answering `query` on the MCOL fixtures (maps
+//! made by an independent script, not by sylcol).
+
+use assert_cmd::Command;
+use serde_json::{Value, json};
+
+fn fixture(name: &str) -> String {
+    format!("{}/../../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn query(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["query".to_string(), fixture("box.mcol")];
+    all.extend(args.iter().map(|s| s.to_string()));
+    Command::cargo_bin("sylcol")
+        .unwrap()
+        .args(all)
+        .output()
+        .unwrap()
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = query(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn ray_from_inside_leaves_the_box() {
+    let j = json_of(&["ray", "--origin", "0,0,0", "--dir", "0,0,-1", "--json"]);
+    assert_eq!(j["hit"], true);
+    assert_eq!(j["time_of_impact"], 250000.0);
+    assert_eq!(j["point"], json!([0.0, 0.0, -250000.0]));
+    assert_eq!(j["normal"], json!([0.0, 0.0, -1.0]));
+    assert!(j["triangle"].is_u64());
+    // From outside, negative coordinates, limited by --max.
+    let far = [
+        "ray",
+        "--origin",
+        "-300000,1,2",
+        "--dir",
+        "1,0,0",
+        "--max",
+        "40000",
+        "--json",
+    ];
+    assert_eq!(json_of(&far)["hit"], false);
+    let text = String::from_utf8(query(&far[..far.len() - 3]).stdout).unwrap();
+    assert!(text.starts_with("hit triangle"), "{text}");
+    assert!(text.contains("t = 50000"), "{text}");
+}
+
+#[test]
+fn segment_inside_closest_sphere() {
+    let s = json_of(&["segment", "--from", "0,0,0", "--to", "0,300000,0", "--json"]);
+    assert_eq!(s["hit"], true);
+    assert_eq!(s["point"], json!([0.0, 250000.0, 0.0]));
+    let i = json_of(&["inside", "--point", "1,2,3", "--json"]);
+    assert_eq!(i, json!({"query": "inside", "inside": true}));
+    let o = json_of(&["inside", "--point", "0,0,250001", "--json"]);
+    assert_eq!(o["inside"], false);
+    let c = json_of(&["closest", "--point", "1000,2000,3000", "--json"]);
+    assert_eq!(c["distance"], 247000.0);
+    let sw = json_of(&[
+        "sphere",
+        "--centre",
+        "0,0,0",
+        "--radius",
+        "1000",
+        "--motion",
+        "300000,0,0",
+        "--json",
+    ]);
+    assert_eq!(sw["hit"], true);
+    assert_eq!(sw["time_of_impact"], 0.83);
+    assert_eq!(sw["normal"], json!([-1.0, 0.0, 0.0]));
+    let still = json_of(&["sphere", "--centre", "0,0,0", "--radius", "1000", "--json"]);
+    assert_eq!(still["hit"], false);
+}
+
+#[test]
+fn derived_grid_gives_the_same_answers() {
+    for grid in ["derived", "3"] {
+        let j = json_of(&[
+            "ray", "--origin", "5,6,7", "--dir", "1,1,1", "--grid", grid, "--json",
+        ]);
+        let k = json_of(&["ray", "--origin", "5,6,7", "--dir", "1,1,1", "--json"]);
+        assert_eq!(j["time_of_impact"], k["time_of_impact"]);
+    }
+    let g = json_of(&["grid", "--json"]);
+    assert_eq!(g["dims"], json!([10, 10, 10]));
+    assert_eq!(g["unlisted"], 0);
+    assert_eq!(g["too_coarse"], false);
+    assert_eq!(g["missing_entries"], 0);
+}
+
+#[test]
+fn batch_answers_in_order_and_flags_bad_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.txt");
+    let lines = "ray 0,0,0 1,0,0\n# a comment\ninside 1,2,3\nsegment 0,0,0 1,1,1\nfly 1,2,3\nclosest 0,0,0\nsphere 0,0,0 10 0,0,-300000\nray 0,0,0 0,0,0\n";
+    std::fs::write(&path, lines).unwrap();
+    let out = query(&["batch", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 7);
+    assert_eq!(rows[0]["query"], "ray");
+    assert_eq!(rows[0]["time_of_impact"], 250000.0);
+    assert_eq!(rows[1]["inside"], true);
+    assert_eq!(rows[2]["hit"], false);
+    assert_eq!(rows[3]["line"], 5);
+    assert!(rows[3]["error"].as_str().unwrap().contains("fly"));
+    assert_eq!(rows[4]["distance"], 250000.0);
+    assert_eq!(rows[5]["normal"], json!([0.0, 0.0, 1.0]));
+    assert_eq!(rows[6]["line"], 8);
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, "inside 0,0,0\n").unwrap();
+    assert!(query(&["batch", good.to_str().unwrap()]).status.success());
+}
+
+#[test]
+fn bad_input_exits_2() {
+    let zero = query(&["ray", "--origin", "0,0,0", "--dir", "0,0,0"]);
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("zero length"));
+    let neg = query(&["sphere", "--centre", "0,0,0", "--radius", "-1"]);
+    assert_eq!(neg.status.code(), Some(2));
+    let junk = query(&["inside", "--point", "1,2"]);
+    assert_eq!(junk.status.code(), Some(2));
+    let mesh = query(&["inside", "--point", "1,2,3", "--mesh", "rou_e101_bdy"]);
+    assert_eq!(mesh.status.code(), Some(2));
+    let dir = tempfile::tempdir().unwrap();
+    let not_mcol = dir.path().join("x.bin");
+    std::fs::write(&not_mcol, b"JUNKJUNKJUNK").unwrap();
+    let out = Command::cargo_bin("sylcol")
+        .unwrap()
+        .args([
+            "query",
+            not_mcol.to_str().unwrap(),
+            "inside",
+            "--point",
+            "0,0,0",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn queries_read_archive_entries() {
+    use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive};
+    let dir = tempfile::tempdir().unwrap();
+    let pak = dir.path().join("MiscBin.pak");
+    let map = std::fs::read(fixture("box.mcol")).unwrap();
+    let entries = vec![NewEntry::named("mapmesh_box_500km.col", map, true)];
+    let options = WriteOptions {
+        part_limit: 1 << 20,
+        level: 6,
+    };
+    build_archive(&pak, entries, options).unwrap();
+    let file = format!("{}+mapmesh_box_500km.col", pak.display());
+    let out = Command::cargo_bin("sylcol")
+        .unwrap()
+        .args([
+            "query", &file, "ray", "--origin", "0,0,0", "--dir", "1,0,0", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["point"], json!([250000.0, 0.0, 0.0]));
+}

@@ -1,0 +1,271 @@
+//! Ray casting through a map's own grid, a derived grid, brute force and
+//! parry3d 0.31 (`TriMesh` + BVH, `cast_local_ray`), side by side on the
+//! same rays in one run.
+//!
+//! `cargo bench -p sylcol --bench queries` runs the criterion groups, then
+//! prints a summary table: ns per ray over `SUMMARY_RAYS` rays (fewer for
+//! brute force) and the ratio to parry3d. `SUMMARY_ONLY=1` in the
+//! environment skips the criterion part.
+//!
+//! Meshes: UV spheres of 1 024, 4 096 and 65 024 triangles (the largest
+//! count below MCOL's u16 limit), radius 20 000, as maps over the grid
+//! sylcol's builder rule picks for them (cell 5 000, 8 x 8 x 8); rays from
+//! a sphere of radius 40 000 at random points inside the mesh. And the
+//! hand-made fixture maps (`tests/fixtures/*.mcol`), rays from random
+//! points inside the map in random directions.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use glam::Vec3;
+use parry3d::query::{Ray as PRay, RayCast};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sylcol::TriMesh;
+use sylcol::query::fixtures::{map_from_mesh, uv_sphere};
+use sylcol::query::{Collider, Ray};
+
+/// Rays per method in the summary table.
+const SUMMARY_RAYS: usize = 1_000_000;
+/// Brute force is O(triangles) per ray: this many triangle tests at most.
+const BRUTE_BUDGET: usize = 400_000_000;
+
+/// One benchmark scene.
+struct Scene {
+    name: String,
+    map: Collider,
+    derived: Collider,
+    parry: parry3d::shape::TriMesh,
+    rays: Vec<Ray>,
+}
+
+fn sphere_scene(slices: u32, stacks: u32, rays: usize) -> Scene {
+    let mesh = uv_sphere(Vec3::ZERO, 20_000.0, slices, stacks);
+    let map = map_from_mesh(&mesh, Vec3::splat(-20_000.0), Vec3::splat(5_000.0), [8; 3]);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let rays = (0..rays)
+        .map(|_| {
+            let o = unit(&mut rng) * 40_000.0;
+            let target = unit(&mut rng) * 20_000.0 * rng.random::<f32>();
+            Ray::new(o, (target - o).normalize())
+        })
+        .collect();
+    let name = format!("sphere {}k", mesh.triangles.len() / 1000);
+    scene(name, &mesh, Collider::from_mcol(&map).expect("map"), rays)
+}
+
+fn fixture_scene(name: &str, bytes: &[u8], rays: usize) -> Scene {
+    let m = sylcol::format::mcol::decode(bytes).expect("fixture");
+    let lo = Vec3::from_array(m.header.bbox_min);
+    let hi = Vec3::from_array(m.header.bbox_max);
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let rays = (0..rays)
+        .map(|_| {
+            let t = Vec3::from_array(std::array::from_fn(|_| rng.random::<f32>()));
+            Ray::new(lo + (hi - lo) * t, unit(&mut rng))
+        })
+        .collect();
+    let mesh = TriMesh::from_mcol(&m);
+    scene(
+        name.to_string(),
+        &mesh,
+        Collider::from_mcol(&m).expect("map"),
+        rays,
+    )
+}
+
+fn scene(name: String, mesh: &TriMesh, map: Collider, rays: Vec<Ray>) -> Scene {
+    let derived = map
+        .with_derived_grid(map.suggested_cells_per_axis())
+        .expect("derived grid");
+    let parry = parry3d::shape::TriMesh::new(mesh.vertices.clone(), mesh.triangles.clone())
+        .expect("parry mesh");
+    Scene {
+        name,
+        map,
+        derived,
+        parry,
+        rays,
+    }
+}
+
+/// A random unit vector.
+fn unit(rng: &mut ChaCha8Rng) -> Vec3 {
+    loop {
+        let v = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-1.0f32..1.0)));
+        if (1e-3..=1.0).contains(&v.length_squared()) {
+            return v.normalize();
+        }
+    }
+}
+
+/// The methods compared; each returns a checksum so nothing is elided.
+#[derive(Clone, Copy, PartialEq)]
+enum Method {
+    MapGrid,
+    DerivedGrid,
+    Parry,
+    Brute,
+}
+
+impl Method {
+    const ALL: [Method; 4] = [
+        Method::MapGrid,
+        Method::DerivedGrid,
+        Method::Parry,
+        Method::Brute,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Method::MapGrid => "map grid",
+            Method::DerivedGrid => "derived grid",
+            Method::Parry => "parry3d",
+            Method::Brute => "brute force",
+        }
+    }
+
+    fn cast(self, s: &Scene, r: &Ray) -> f32 {
+        let max = f32::MAX;
+        match self {
+            Method::MapGrid => s
+                .map
+                .cast_ray(r, max)
+                .ok()
+                .flatten()
+                .map(|h| h.time_of_impact),
+            Method::DerivedGrid => s
+                .derived
+                .cast_ray(r, max)
+                .ok()
+                .flatten()
+                .map(|h| h.time_of_impact),
+            Method::Brute => s
+                .map
+                .cast_ray_brute_force(r, max)
+                .ok()
+                .flatten()
+                .map(|h| h.time_of_impact),
+            Method::Parry => s
+                .parry
+                .cast_local_ray(&PRay::new(r.origin, r.dir), max, false),
+        }
+        .unwrap_or(-1.0)
+    }
+
+    /// Rays this method gets in the summary.
+    fn rays(self, s: &Scene) -> usize {
+        match self {
+            Method::Brute => (BRUTE_BUDGET / s.map.mesh().triangles.len().max(1)).min(s.rays.len()),
+            _ => s.rays.len(),
+        }
+    }
+}
+
+fn criterion_groups(c: &mut Criterion, scenes: &[Scene]) {
+    const BATCH: usize = 1024;
+    for s in scenes {
+        let mut g = c.benchmark_group(format!("cast_ray/{}", s.name));
+        g.throughput(Throughput::Elements(BATCH as u64));
+        for m in Method::ALL {
+            if m == Method::Brute && s.map.mesh().triangles.len() > 5_000 {
+                continue;
+            }
+            g.bench_function(BenchmarkId::from_parameter(m.name()), |b| {
+                b.iter(|| s.rays[..BATCH].iter().map(|r| m.cast(s, r)).sum::<f32>())
+            });
+        }
+        g.finish();
+    }
+}
+
+/// ns per ray for `m` on `s`, and how many rays hit.
+fn measure(m: Method, s: &Scene) -> (f64, usize) {
+    let rays = &s.rays[..m.rays(s)];
+    let start = Instant::now();
+    let mut hits = 0;
+    for r in rays {
+        hits += usize::from(black_box(m.cast(s, black_box(r))) >= 0.0);
+    }
+    (start.elapsed().as_nanos() as f64 / rays.len() as f64, hits)
+}
+
+fn summary(scenes: &[Scene]) {
+    println!();
+    println!(
+        "| scene | triangles | grid (mean / max list) | method | rays | hits | ns / ray | parry3d / this |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for s in scenes {
+        let results: Vec<(Method, f64, usize, usize)> = Method::ALL
+            .iter()
+            .map(|&m| {
+                let (ns, hits) = measure(m, s);
+                (m, ns, hits, m.rays(s))
+            })
+            .collect();
+        let parry = results
+            .iter()
+            .find(|r| r.0 == Method::Parry)
+            .map_or(f64::NAN, |r| r.1);
+        for (m, ns, hits, n) in results {
+            let grid = match m {
+                Method::MapGrid => grid_text(&s.map),
+                Method::DerivedGrid => grid_text(&s.derived),
+                _ => "-".to_string(),
+            };
+            println!(
+                "| {} | {} | {grid} | {} | {n} | {hits} | {ns:.0} | {:.2} |",
+                s.name,
+                s.map.mesh().triangles.len(),
+                m.name(),
+                parry / ns
+            );
+        }
+    }
+}
+
+fn grid_text(c: &Collider) -> String {
+    let st = c.grid_stats();
+    let [x, y, z] = st.dims;
+    format!("{x}x{y}x{z} ({:.1} / {})", st.mean_list, st.max_list)
+}
+
+fn main() {
+    let summary_only = std::env::var_os("SUMMARY_ONLY").is_some();
+    let n = std::env::var("RAYS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(SUMMARY_RAYS);
+    let scenes = vec![
+        sphere_scene(32, 17, n),
+        sphere_scene(64, 33, n),
+        sphere_scene(256, 128, n),
+        fixture_scene(
+            "box.mcol",
+            include_bytes!("../../../tests/fixtures/box.mcol"),
+            n,
+        ),
+        fixture_scene(
+            "twin.mcol",
+            include_bytes!("../../../tests/fixtures/twin.mcol"),
+            n,
+        ),
+    ];
+    let only = std::env::var("SCENE").ok();
+    let scenes: Vec<Scene> = scenes
+        .into_iter()
+        .filter(|s| only.as_ref().is_none_or(|o| s.name.contains(o.as_str())))
+        .collect();
+    if !summary_only {
+        let mut c = Criterion::default()
+            .configure_from_args()
+            .sample_size(20)
+            .warm_up_time(std::time::Duration::from_millis(500))
+            .measurement_time(std::time::Duration::from_secs(2));
+        criterion_groups(&mut c, &scenes);
+        c.final_summary();
+    }
+    summary(&scenes);
+}

@@ -1,0 +1,217 @@
+//! The nearest surface point (unsigned distance) and sphere overlap.
+//!
+//! `closest_point` searches shells of cells (Chebyshev rings) around the
+//! cell nearest to p. Along each axis a cell's distance from p grows with
+//! its offset from that cell, so every cell beyond ring r is at least as
+//! far as some cell of ring r: once a whole ring lies farther than the
+//! best triangle so far, the search is done. Distances are computed in
+//! f64 from the f32 corners.
+
+use glam::{DVec3, Vec3};
+
+use super::mailbox::with_visits;
+use super::{ClosestPoint, Collider, QueryError, finite, radius_ok};
+use crate::geom::Aabb;
+
+impl Collider {
+    /// The nearest point of the surface to `p`, with the unsigned
+    /// distance; `None` only when no cell lists a triangle.
+    pub fn closest_point(&self, p: Vec3) -> Result<Option<ClosestPoint>, QueryError> {
+        finite(p, "point")?;
+        let pd = p.as_dvec3();
+        let c0 = self.nearest_cell(pd);
+        let reach = (0..3).map(|k| self.spec.dims[k].max(1)).max().unwrap_or(1);
+        let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
+        with_visits(self.triangle_count(), |seen| {
+            for r in 0..reach {
+                let ring_min = self.for_ring(c0, r, pd, |cell, d2| {
+                    if d2 <= best.0 {
+                        self.nearest_in_cell(cell, pd, seen, &mut best);
+                    }
+                });
+                if ring_min > best.0 {
+                    break;
+                }
+            }
+        });
+        Ok((best.1 != u32::MAX).then(|| ClosestPoint {
+            point: best.2.as_vec3(),
+            distance: best.0.sqrt() as f32,
+            triangle: best.1,
+        }))
+    }
+
+    /// Whether a sphere touches the surface (distance <= radius). A sphere
+    /// wholly inside a solid does not touch it: ask `contains_point`.
+    pub fn intersects_sphere(&self, centre: Vec3, radius: f32) -> Result<bool, QueryError> {
+        finite(centre, "sphere centre")?;
+        radius_ok(radius)?;
+        let (c, r) = (centre.as_dvec3(), f64::from(radius));
+        let b = Aabb::new(c - DVec3::splat(r), c + DVec3::splat(r));
+        let Some((lo, hi)) = self.spec.cell_range(&b) else {
+            return Ok(false);
+        };
+        Ok(with_visits(self.triangle_count(), |seen| {
+            for z in lo[2]..=hi[2] {
+                for y in lo[1]..=hi[1] {
+                    for x in lo[0]..=hi[0] {
+                        let cell = self.spec.linear([x, y, z]);
+                        if self.spec.cell_box(cell).distance_squared(c) > r * r {
+                            continue;
+                        }
+                        for &t in self.list(cell) {
+                            if seen.first(t) && self.triangle_distance2(t, c, r * r) <= r * r {
+                                return true;
+                            }
+                        }
+                    }
+                }
+            }
+            false
+        }))
+    }
+
+    /// The grid cell nearest to `p` (its own cell inside the grid).
+    fn nearest_cell(&self, p: DVec3) -> [usize; 3] {
+        let g = (p - self.spec.origin) / self.spec.cell;
+        let mut c = [0usize; 3];
+        for k in 0..3 {
+            let n = self.spec.dims[k].max(1) as f64;
+            c[k] = g[k].floor().clamp(0.0, n - 1.0) as usize;
+        }
+        c
+    }
+
+    /// Calls `visit(cell, squared distance from p to the cell)` for every
+    /// grid cell at Chebyshev distance `r` from `c0`; returns the smallest
+    /// of those distances (infinite when the ring lies outside the grid).
+    fn for_ring(
+        &self,
+        c0: [usize; 3],
+        r: usize,
+        p: DVec3,
+        mut visit: impl FnMut(usize, f64),
+    ) -> f64 {
+        let dims = self.spec.dims;
+        let range = |k: usize| (c0[k].saturating_sub(r), (c0[k] + r).min(dims[k] - 1));
+        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
+        let mut min = f64::INFINITY;
+        let mut cell_at = |x: usize, y: usize, z: usize| {
+            let cell = self.spec.linear([x, y, z]);
+            let d2 = self.spec.cell_box(cell).distance_squared(p);
+            min = min.min(d2);
+            visit(cell, d2);
+        };
+        for z in z0..=z1 {
+            for y in y0..=y1 {
+                if r == 0 || z.abs_diff(c0[2]) == r || y.abs_diff(c0[1]) == r {
+                    (x0..=x1).for_each(|x| cell_at(x, y, z));
+                } else {
+                    // Inside the ring's y-z square: only its two x faces.
+                    if let Some(x) = c0[0].checked_sub(r) {
+                        cell_at(x, y, z);
+                    }
+                    if c0[0] + r < dims[0] {
+                        cell_at(c0[0] + r, y, z);
+                    }
+                }
+            }
+        }
+        min
+    }
+
+    /// Updates `best` (squared distance, triangle, point) with cell
+    /// `cell`'s triangles not yet seen.
+    fn nearest_in_cell(
+        &self,
+        cell: usize,
+        p: DVec3,
+        seen: &mut super::mailbox::Visits<'_>,
+        best: &mut (f64, u32, DVec3),
+    ) {
+        for &t in self.list(cell) {
+            if !seen.first(t) {
+                continue;
+            }
+            let [a, b, c] = self.mesh.corners(t as usize).map(|v| v.as_dvec3());
+            if !self.sphere_within(t, p, best.0) {
+                continue;
+            }
+            let q = closest_on_triangle(p, a, b, c);
+            let d2 = q.distance_squared(p);
+            if d2 < best.0 || (d2 == best.0 && t < best.1) {
+                *best = (d2, t, q);
+            }
+        }
+    }
+
+    /// Whether triangle `t`'s bounding sphere comes within sqrt(`d2`) of p.
+    #[inline]
+    fn sphere_within(&self, t: u32, p: DVec3, d2: f64) -> bool {
+        let s = self.spheres[t as usize].as_dvec4();
+        let gap = s.truncate().distance(p) - s.w;
+        gap <= 0.0 || gap * gap <= d2
+    }
+
+    /// Squared distance from p to triangle `t`, or infinity when its
+    /// sphere already lies beyond sqrt(`limit2`).
+    fn triangle_distance2(&self, t: u32, p: DVec3, limit2: f64) -> f64 {
+        if !self.sphere_within(t, p, limit2) {
+            return f64::INFINITY;
+        }
+        let [a, b, c] = self.mesh.corners(t as usize).map(|v| v.as_dvec3());
+        closest_on_triangle(p, a, b, c).distance_squared(p)
+    }
+}
+
+/// The point of triangle abc nearest to p (Ericson, *Real-Time Collision
+/// Detection*, 5.1.5): Voronoi regions of the vertices, edges and face.
+pub(crate) fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
+    let (ab, ac, ap) = (b - a, c - a, p - a);
+    let (d1, d2) = (ab.dot(ap), ac.dot(ap));
+    if d1 <= 0.0 && d2 <= 0.0 {
+        return a;
+    }
+    let bp = p - b;
+    let (d3, d4) = (ab.dot(bp), ac.dot(bp));
+    if d3 >= 0.0 && d4 <= d3 {
+        return b;
+    }
+    let vc = d1 * d4 - d3 * d2;
+    if vc <= 0.0 && d1 >= 0.0 && d3 <= 0.0 {
+        return a + ab * (d1 / (d1 - d3));
+    }
+    let cp = p - c;
+    let (d5, d6) = (ab.dot(cp), ac.dot(cp));
+    if d6 >= 0.0 && d5 <= d6 {
+        return c;
+    }
+    let vb = d5 * d2 - d1 * d6;
+    if vb <= 0.0 && d2 >= 0.0 && d6 <= 0.0 {
+        return a + ac * (d2 / (d2 - d6));
+    }
+    let va = d3 * d6 - d5 * d4;
+    if va <= 0.0 && (d4 - d3) >= 0.0 && (d5 - d6) >= 0.0 {
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    }
+    let denom = va + vb + vc;
+    if denom == 0.0 {
+        // Degenerate (collinear) triangle: the nearest of its edges.
+        return [(a, b), (b, c), (c, a)]
+            .map(|(x, y)| closest_on_segment(p, x, y))
+            .into_iter()
+            .min_by(|x, y| x.distance_squared(p).total_cmp(&y.distance_squared(p)))
+            .unwrap_or(a);
+    }
+    a + ab * (vb / denom) + ac * (vc / denom)
+}
+
+/// The point of segment xy nearest to p.
+pub(crate) fn closest_on_segment(p: DVec3, x: DVec3, y: DVec3) -> DVec3 {
+    let d = y - x;
+    let l2 = d.length_squared();
+    if l2 == 0.0 {
+        return x;
+    }
+    x + d * ((p - x).dot(d) / l2).clamp(0.0, 1.0)
+}

@@ -1,0 +1,424 @@
+//! [`Collider`]: a triangle mesh with a uniform grid over it — the file's
+//! own grid for an MCOL map, a derived one for any other mesh.
+
+use glam::{DVec3, Vec3, Vec4};
+use sylcol_format::mcol::Mcol;
+
+use super::grid_walk::WalkFrame;
+use super::ray_triangle::{Packet, pack};
+use crate::geom::{enclosing_radius, triangle_min_sphere};
+use crate::grid::{GridSpec, build_cell_lists};
+use crate::mesh::TriMesh;
+
+use super::error::ColliderError;
+
+/// Mean list length (over occupied cells) above which a grid counts as
+/// too coarse for its mesh ([`GridStats::too_coarse`]).
+pub const COARSE_MEAN_LIST: f64 = 16.0;
+
+/// Largest number of cells a derived grid may have.
+pub const MAX_DERIVED_CELLS: usize = 1 << 24;
+
+/// The enlargement of a computed bounding sphere (the game's files carry
+/// the enclosing radius times 1.0001).
+const SPHERE_SCALE: f64 = 1.0001;
+
+/// A mesh ready for queries: a uniform grid whose cells list the
+/// triangles that reach them (one flat CSR array of ids, and the same
+/// lists as SIMD packets for the ray kernel), and per-triangle bounding
+/// spheres.
+#[derive(Debug, Clone)]
+pub struct Collider {
+    pub(crate) spec: GridSpec,
+    pub(crate) frame: WalkFrame,
+    /// `items[starts[c]..starts[c + 1]]` is cell c's list.
+    pub(crate) starts: Vec<u32>,
+    pub(crate) items: Vec<u32>,
+    /// `packets[packet_starts[c]..packet_starts[c + 1]]` is cell c's list.
+    pub(crate) packet_starts: Vec<u32>,
+    pub(crate) packets: Vec<Packet>,
+    /// Every triangle in index order (brute force).
+    pub(crate) all_packets: Vec<Packet>,
+    /// Bounding sphere per triangle: centre xyz, radius w.
+    pub(crate) spheres: Vec<Vec4>,
+    /// Unit normal per triangle, by winding.
+    pub(crate) normals: Vec<Vec3>,
+    pub(crate) mesh: TriMesh,
+    source: GridSource,
+    spheres_replaced: usize,
+}
+
+/// Where a collider's grid came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GridSource {
+    /// The MCOL file's own grid and lists, as stored.
+    File,
+    /// Derived from the mesh: `cells_per_axis` along its longest side.
+    Derived {
+        /// Cells along the longest axis.
+        cells_per_axis: usize,
+    },
+}
+
+/// How well a grid fits its mesh.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GridStats {
+    /// Where the grid came from.
+    pub source: GridSource,
+    /// Cells per axis.
+    pub dims: [usize; 3],
+    /// Cells in all.
+    pub cells: usize,
+    /// Cells with a non-empty list.
+    pub occupied: usize,
+    /// List entries in all.
+    pub entries: usize,
+    /// Mean list length over occupied cells.
+    pub mean_list: f64,
+    /// Longest list.
+    pub max_list: usize,
+    /// Triangles in the mesh.
+    pub triangles: usize,
+    /// Triangles no cell lists (invisible to grid queries).
+    pub unlisted: usize,
+    /// File spheres that did not enclose their triangle and were
+    /// recomputed (0 for derived grids and for every sane file).
+    pub spheres_replaced: usize,
+}
+
+impl GridStats {
+    /// Whether queries would test many triangles per cell: the mean list
+    /// is longer than [`COARSE_MEAN_LIST`]. A derived grid
+    /// ([`Collider::with_derived_grid`]) is then faster.
+    pub fn too_coarse(&self) -> bool {
+        self.mean_list > COARSE_MEAN_LIST
+    }
+}
+
+impl Collider {
+    /// A collider over an MCOL map through the file's own grid, lists and
+    /// bounding spheres. The lists are copied into one flat array; nothing
+    /// is rebuilt. A sphere that does not enclose its triangle is
+    /// recomputed (and counted in [`GridStats::spheres_replaced`]).
+    pub fn from_mcol(m: &Mcol) -> Result<Self, ColliderError> {
+        let spec = file_grid(m)?;
+        let mesh = TriMesh::from_mcol(m);
+        check_mesh(&mesh)?;
+        let nt = mesh.triangles.len();
+        if m.spheres.len() != nt {
+            return Err(ColliderError::SphereCount {
+                expected: nt,
+                found: m.spheres.len(),
+            });
+        }
+        let mut starts = Vec::with_capacity(m.cells.len() + 1);
+        let mut items = Vec::with_capacity(m.list_entries());
+        starts.push(0);
+        for (cell, c) in m.cells.iter().enumerate() {
+            if let Some(first) = c.record() {
+                let end = first.saturating_add(c.count as usize);
+                if end > m.records.len() {
+                    let count = m.records.len();
+                    return Err(ColliderError::RecordLink {
+                        cell,
+                        first,
+                        end,
+                        count,
+                    });
+                }
+                for r in &m.records[first..end] {
+                    for &t in &r.triangles {
+                        if t as usize >= nt {
+                            let triangle = u32::from(t);
+                            return Err(ColliderError::ListEntry {
+                                cell,
+                                triangle,
+                                count: nt,
+                            });
+                        }
+                        items.push(u32::from(t));
+                    }
+                }
+            }
+            starts.push(items.len() as u32);
+        }
+        let mut replaced = 0;
+        let spheres = (0..nt)
+            .map(|t| checked_sphere(&mesh.corners(t), m.spheres[t], &mut replaced))
+            .collect();
+        let mut c = assemble(spec, starts, items, mesh, spheres, GridSource::File);
+        c.spheres_replaced = replaced;
+        Ok(c)
+    }
+
+    /// A collider over any mesh (a CollisionSet part, an imported model)
+    /// with a derived grid sized for it ([`Collider::suggested_cells_per_axis`]).
+    pub fn from_mesh(mesh: &TriMesh) -> Result<Self, ColliderError> {
+        check_mesh(mesh)?;
+        let n = suggested_cells_per_axis(mesh);
+        derived(mesh.clone(), n)
+    }
+
+    /// The same mesh over a derived uniform grid with `cells_per_axis`
+    /// cubic cells along its longest side (at least 1), the lists built by
+    /// an exact triangle/box test with a small margin.
+    pub fn with_derived_grid(&self, cells_per_axis: usize) -> Result<Self, ColliderError> {
+        derived(self.mesh.clone(), cells_per_axis.max(1))
+    }
+
+    /// The cells per axis [`Collider::from_mesh`] would choose for this mesh.
+    pub fn suggested_cells_per_axis(&self) -> usize {
+        suggested_cells_per_axis(&self.mesh)
+    }
+
+    /// The mesh being queried.
+    pub fn mesh(&self) -> &TriMesh {
+        &self.mesh
+    }
+
+    /// The grid being walked.
+    pub fn grid(&self) -> &GridSpec {
+        &self.spec
+    }
+
+    /// The cell containing `p` (on a shared face, the higher cell), or
+    /// `None` outside the grid — the game's `WorldToSector`.
+    pub fn world_to_cell(&self, p: Vec3) -> Option<[usize; 3]> {
+        self.spec.cell_of_point(p.as_dvec3())
+    }
+
+    /// The triangles cell `c` lists — the game's `GetSectorPolygonData`.
+    /// Empty for an empty cell or one outside the grid.
+    pub fn cell_triangles(&self, c: [usize; 3]) -> &[u32] {
+        if (0..3).any(|k| c[k] >= self.spec.dims[k]) {
+            return &[];
+        }
+        self.list(self.spec.linear(c))
+    }
+
+    /// Cell `i`'s list.
+    #[inline(always)]
+    pub(crate) fn list(&self, i: usize) -> &[u32] {
+        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// Cell `i`'s list as ray-kernel packets.
+    #[inline(always)]
+    pub(crate) fn cell_packets(&self, i: usize) -> &[Packet] {
+        &self.packets[self.packet_starts[i] as usize..self.packet_starts[i + 1] as usize]
+    }
+
+    /// Number of triangles.
+    #[inline]
+    pub(crate) fn triangle_count(&self) -> usize {
+        self.spheres.len()
+    }
+
+    /// List lengths and coverage of the grid.
+    pub fn grid_stats(&self) -> GridStats {
+        let cells = self.spec.cell_count();
+        let lens = (0..cells).map(|i| self.list(i).len());
+        let occupied = lens.clone().filter(|&n| n > 0).count();
+        let mut listed = vec![false; self.spheres.len()];
+        for &t in &self.items {
+            listed[t as usize] = true;
+        }
+        GridStats {
+            source: self.source,
+            dims: self.spec.dims,
+            cells,
+            occupied,
+            entries: self.items.len(),
+            mean_list: self.items.len() as f64 / occupied.max(1) as f64,
+            max_list: lens.max().unwrap_or(0),
+            triangles: self.spheres.len(),
+            unlisted: listed.iter().filter(|&&l| !l).count(),
+            spheres_replaced: self.spheres_replaced,
+        }
+    }
+}
+
+impl Collider {
+    /// The (cell, triangle) pairs where the triangle touches the cell by an
+    /// exact separating-axis test but the cell's list leaves it out: the
+    /// places where grid queries can miss geometry (the seed counts 3 such
+    /// entries in the game's 18 577). Empty for a derived grid.
+    pub fn missing_entries(&self) -> Vec<(usize, u32)> {
+        let exact = build_cell_lists(&self.mesh, &self.spec, 0.0);
+        let mut missing = Vec::new();
+        for (cell, want) in exact.iter().enumerate() {
+            let mut have = self.list(cell).to_vec();
+            have.sort_unstable();
+            missing.extend(
+                want.iter()
+                    .filter(|t| have.binary_search(t).is_err())
+                    .map(|&t| (cell, t)),
+            );
+        }
+        missing
+    }
+}
+
+/// The grid an MCOL header describes, checked against its cell array.
+fn file_grid(m: &Mcol) -> Result<GridSpec, ColliderError> {
+    let h = &m.header;
+    if !h.cell_size.iter().all(|c| c.is_finite() && *c > 0.0) {
+        return Err(ColliderError::BadCellSize(h.cell_size));
+    }
+    if !h.bbox_min.iter().all(|c| c.is_finite()) {
+        return Err(ColliderError::BadOrigin(h.bbox_min));
+    }
+    let spec = GridSpec::from_header(h);
+    if spec.dims.contains(&0) {
+        return Err(ColliderError::EmptyGrid(spec.dims));
+    }
+    if m.cells.len() != spec.cell_count() {
+        return Err(ColliderError::CellCount {
+            dims: spec.dims,
+            expected: spec.cell_count(),
+            found: m.cells.len(),
+        });
+    }
+    Ok(spec)
+}
+
+/// Indices in range and coordinates finite.
+fn check_mesh(mesh: &TriMesh) -> Result<(), ColliderError> {
+    if let Some(i) = mesh.vertices.iter().position(|v| !v.is_finite()) {
+        return Err(ColliderError::NonFiniteVertex(i));
+    }
+    let count = mesh.vertices.len();
+    for (triangle, t) in mesh.triangles.iter().enumerate() {
+        if let Some(&vertex) = t.iter().find(|&&i| i as usize >= count) {
+            return Err(ColliderError::VertexIndex {
+                triangle,
+                vertex,
+                count,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The file's sphere when it encloses the triangle, else a computed one.
+fn checked_sphere(c: &[Vec3; 3], s: [f32; 4], replaced: &mut usize) -> [f32; 4] {
+    let centre = DVec3::new(s[0].into(), s[1].into(), s[2].into());
+    let ok = s.iter().all(|v| v.is_finite()) && enclosing_radius(c, centre) <= f64::from(s[3]);
+    if ok {
+        s
+    } else {
+        *replaced += 1;
+        computed_sphere(c)
+    }
+}
+
+/// The minimal enclosing sphere, enlarged like the game's (and rounded
+/// up so the f32 radius still encloses).
+pub(crate) fn computed_sphere(c: &[Vec3; 3]) -> [f32; 4] {
+    let (centre, _) = triangle_min_sphere(c);
+    let centre32 = centre.as_vec3();
+    let r = enclosing_radius(c, centre32.as_dvec3()) * SPHERE_SCALE;
+    let r32 = (r as f32).max(f32::MIN_POSITIVE);
+    let r32 = if f64::from(r32) < r {
+        r32.next_up()
+    } else {
+        r32
+    };
+    [centre32.x, centre32.y, centre32.z, r32]
+}
+
+/// About two cells per triangle over the mesh's bounding box.
+fn suggested_cells_per_axis(mesh: &TriMesh) -> usize {
+    let Some((lo, hi)) = mesh.bounds() else {
+        return 1;
+    };
+    let e = (hi - lo).as_dvec3();
+    let longest = e.max_element();
+    if longest <= 0.0 {
+        return 1;
+    }
+    // Flat meshes: give thin axes a floor so the volume is meaningful.
+    let e = e.max(DVec3::splat(longest / 64.0));
+    let target = (2 * mesh.triangles.len()).max(1) as f64;
+    let cell = (e.x * e.y * e.z / target).cbrt();
+    ((longest / cell).ceil() as usize).clamp(1, 1024)
+}
+
+/// A derived grid over `mesh`'s bounds.
+fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderError> {
+    let (lo, hi) = mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+    let (lo, hi) = (lo.as_dvec3(), hi.as_dvec3());
+    let longest = (hi - lo).max_element();
+    let cell = if longest > 0.0 {
+        longest / cells_per_axis as f64
+    } else {
+        1.0
+    };
+    let dims = (hi - lo)
+        .to_array()
+        .map(|e| ((e / cell).ceil() as usize).max(1));
+    let total = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
+    if total.is_none_or(|t| t > MAX_DERIVED_CELLS) {
+        return Err(ColliderError::GridTooLarge(dims));
+    }
+    let spec = GridSpec {
+        origin: lo,
+        cell: DVec3::splat(cell),
+        dims,
+    };
+    // The margin absorbs the DDA's rounding at cell faces.
+    let lists = build_cell_lists(&mesh, &spec, cell * 1e-5);
+    let mut starts = Vec::with_capacity(lists.len() + 1);
+    let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+    starts.push(0u32);
+    for l in &lists {
+        items.extend_from_slice(l);
+        starts.push(items.len() as u32);
+    }
+    let spheres = (0..mesh.triangles.len())
+        .map(|t| computed_sphere(&mesh.corners(t)))
+        .collect();
+    let source = GridSource::Derived { cells_per_axis };
+    Ok(assemble(spec, starts, items, mesh, spheres, source))
+}
+
+/// A collider from its lists; packs them for the ray kernel.
+fn assemble(
+    spec: GridSpec,
+    starts: Vec<u32>,
+    items: Vec<u32>,
+    mesh: TriMesh,
+    spheres: Vec<[f32; 4]>,
+    source: GridSource,
+) -> Collider {
+    let corners = |t: u32| mesh.corners(t as usize);
+    let pad = mesh.triangles.len() as u32;
+    let mut packets = Vec::new();
+    let mut packet_starts = Vec::with_capacity(starts.len());
+    packet_starts.push(0);
+    for w in starts.windows(2) {
+        packets.extend(pack(&items[w[0] as usize..w[1] as usize], pad, corners));
+        packet_starts.push(packets.len() as u32);
+    }
+    let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
+    let normals = (0..mesh.triangles.len())
+        .map(|t| {
+            let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
+            (b - a).cross(c - a).normalize_or_zero().as_vec3()
+        })
+        .collect();
+    Collider {
+        frame: WalkFrame::new(&spec),
+        spec,
+        starts,
+        items,
+        packet_starts,
+        packets,
+        all_packets: pack(&all, pad, corners),
+        spheres: spheres.into_iter().map(Vec4::from_array).collect(),
+        normals,
+        mesh,
+        source,
+        spheres_replaced: 0,
+    }
+}

@@ -1,0 +1,206 @@
+//! Closed test meshes for the query tests and benchmarks: UV spheres with
+//! exact triangle counts, subdivided icosahedra, boxes, octahedra; and a
+//! plain map maker that fills an MCOL's cells and lists from
+//! [`build_cell_lists`] (exact triangle/box test, no margin).
+
+use glam::{DVec3, Vec3};
+use sylcol_format::mcol::{Cell, CellLink, Header, ListRecord, Mcol};
+
+use super::collider::computed_sphere;
+use crate::grid::{GridSpec, build_cell_lists};
+use crate::mesh::TriMesh;
+
+/// A UV sphere of radius `r` about `centre`: `slices` around, `stacks`
+/// bands pole to pole; `2 * slices * (stacks - 1)` triangles, wound
+/// outwards. `slices >= 3`, `stacks >= 2`.
+pub fn uv_sphere(centre: Vec3, r: f32, slices: u32, stacks: u32) -> TriMesh {
+    let mut v = vec![centre + Vec3::Z * r];
+    for i in 1..stacks {
+        let phi = std::f32::consts::PI * i as f32 / stacks as f32;
+        for j in 0..slices {
+            let th = std::f32::consts::TAU * j as f32 / slices as f32;
+            v.push(centre + r * Vec3::new(phi.sin() * th.cos(), phi.sin() * th.sin(), phi.cos()));
+        }
+    }
+    v.push(centre - Vec3::Z * r);
+    let south = v.len() as u32 - 1;
+    let ring = |i: u32, j: u32| 1 + i * slices + j % slices;
+    let mut t = Vec::new();
+    for j in 0..slices {
+        t.push([0, ring(0, j), ring(0, j + 1)]);
+        t.push([south, ring(stacks - 2, j + 1), ring(stacks - 2, j)]);
+    }
+    for i in 0..stacks - 2 {
+        for j in 0..slices {
+            let (a, b, c, d) = (
+                ring(i, j),
+                ring(i, j + 1),
+                ring(i + 1, j),
+                ring(i + 1, j + 1),
+            );
+            t.push([a, c, d]);
+            t.push([a, d, b]);
+        }
+    }
+    TriMesh::new(v, t)
+}
+
+/// An icosahedron subdivided `levels` times and pushed onto the sphere of
+/// radius `r`: `20 * 4^levels` triangles.
+pub fn icosphere(centre: Vec3, r: f32, levels: u32) -> TriMesh {
+    let g = (1.0 + 5f32.sqrt()) / 2.0;
+    let mut v: Vec<Vec3> = [
+        (-1.0, g, 0.0),
+        (1.0, g, 0.0),
+        (-1.0, -g, 0.0),
+        (1.0, -g, 0.0),
+        (0.0, -1.0, g),
+        (0.0, 1.0, g),
+        (0.0, -1.0, -g),
+        (0.0, 1.0, -g),
+        (g, 0.0, -1.0),
+        (g, 0.0, 1.0),
+        (-g, 0.0, -1.0),
+        (-g, 0.0, 1.0),
+    ]
+    .iter()
+    .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
+    .collect();
+    #[rustfmt::skip]
+    let mut t: Vec<[u32; 3]> = vec![
+        [0, 11, 5], [0, 5, 1], [0, 1, 7], [0, 7, 10], [0, 10, 11],
+        [1, 5, 9], [5, 11, 4], [11, 10, 2], [10, 7, 6], [7, 1, 8],
+        [3, 9, 4], [3, 4, 2], [3, 2, 6], [3, 6, 8], [3, 8, 9],
+        [4, 9, 5], [2, 4, 11], [6, 2, 10], [8, 6, 7], [9, 8, 1],
+    ];
+    for _ in 0..levels {
+        let mut mid = std::collections::HashMap::new();
+        let mut split = |a: u32, b: u32, v: &mut Vec<Vec3>| {
+            *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                v.push(((v[a as usize] + v[b as usize]) * 0.5).normalize());
+                v.len() as u32 - 1
+            })
+        };
+        t = t
+            .iter()
+            .flat_map(|&[a, b, c]| {
+                let (ab, bc, ca) = (
+                    split(a, b, &mut v),
+                    split(b, c, &mut v),
+                    split(c, a, &mut v),
+                );
+                [[a, ab, ca], [b, bc, ab], [c, ca, bc], [ab, bc, ca]]
+            })
+            .collect();
+    }
+    TriMesh::new(v.into_iter().map(|p| centre + p * r).collect(), t)
+}
+
+/// The box from `lo` to `hi` as 12 outward-wound triangles.
+pub fn cuboid(lo: Vec3, hi: Vec3) -> TriMesh {
+    let v = (0..8)
+        .map(|i| {
+            Vec3::new(
+                if i & 1 == 0 { lo.x } else { hi.x },
+                if i & 2 == 0 { lo.y } else { hi.y },
+                if i & 4 == 0 { lo.z } else { hi.z },
+            )
+        })
+        .collect();
+    #[rustfmt::skip]
+    let t = vec![
+        [0, 2, 1], [1, 2, 3], [4, 5, 6], [5, 7, 6], // z faces
+        [0, 1, 4], [1, 5, 4], [2, 6, 3], [3, 6, 7], // y faces
+        [0, 4, 2], [2, 4, 6], [1, 3, 5], [3, 7, 5], // x faces
+    ];
+    TriMesh::new(v, t)
+}
+
+/// The octahedron with corners at `centre +- r` on each axis.
+pub fn octahedron(centre: Vec3, r: f32) -> TriMesh {
+    let v = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z]
+        .map(|d| centre + d * r)
+        .to_vec();
+    #[rustfmt::skip]
+    let t = vec![
+        [0, 2, 4], [2, 1, 4], [1, 3, 4], [3, 0, 4],
+        [2, 0, 5], [1, 2, 5], [3, 1, 5], [0, 3, 5],
+    ];
+    TriMesh::new(v, t)
+}
+
+/// Two meshes as one.
+pub fn merged(a: &TriMesh, b: &TriMesh) -> TriMesh {
+    let n = a.vertices.len() as u32;
+    let mut m = a.clone();
+    m.vertices.extend_from_slice(&b.vertices);
+    m.triangles
+        .extend(b.triangles.iter().map(|t| t.map(|i| i + n)));
+    m
+}
+
+/// A map of `mesh` over the grid `lo + cell * (0..dims)` (per axis): minimal
+/// enclosing spheres (x 1.0001, like the game's), complete lists,
+/// one record per occupied cell. The mesh must fit MCOL's u16 limits.
+pub fn map_from_mesh(mesh: &TriMesh, lo: Vec3, cell: Vec3, dims: [u8; 3]) -> Mcol {
+    let spec = GridSpec {
+        origin: lo.as_dvec3(),
+        cell: cell.as_dvec3(),
+        dims: dims.map(usize::from),
+    };
+    let hi = (spec.origin + spec.cell * DVec3::from_array(spec.dims.map(|d| d as f64))).as_vec3();
+    let lists = build_cell_lists(mesh, &spec, 0.0);
+    let (mut cells, mut records) = (Vec::new(), Vec::new());
+    for (i, list) in lists.iter().enumerate() {
+        let c = spec.coords(i).map(|x| x as u8);
+        let b = spec.cell_box(i);
+        let centre = ((b.min + b.max) * 0.5).as_vec3();
+        let sphere = [
+            centre.x,
+            centre.y,
+            centre.z,
+            (b.max - b.min).length() as f32,
+        ];
+        let link = if list.is_empty() {
+            CellLink::Raw(0)
+        } else {
+            records.push(ListRecord {
+                triangles: list.iter().map(|&t| t as u16).collect(),
+                tail: [0; 24],
+            });
+            CellLink::Record(records.len() as u32 - 1)
+        };
+        let count = u32::from(!list.is_empty());
+        cells.push(Cell {
+            index: [c[0], c[1], c[2], 1],
+            count,
+            link,
+            word3: 0,
+            sphere,
+        });
+    }
+    Mcol {
+        header: Header {
+            data_size: 0,
+            word_08: [0; 2],
+            bbox_min: lo.to_array(),
+            bbox_max: hi.to_array(),
+            extent: (hi - lo).to_array(),
+            pads: [1f32.to_bits(), 1f32.to_bits(), 0],
+            cell_size: cell.to_array(),
+            word_4c: 0,
+            words_60: [0; 4],
+            grid: [dims[0], dims[1], dims[2], 1],
+            words_78: [0; 2],
+        },
+        pof0_base: 0x10,
+        spheres: (0..mesh.triangles.len())
+            .map(|t| computed_sphere(&mesh.corners(t)))
+            .collect(),
+        vertices: mesh.vertices.iter().map(|v| v.to_array()).collect(),
+        triangles: mesh.triangles.iter().map(|t| t.map(|i| i as u16)).collect(),
+        cells,
+        records,
+        layout: None,
+    }
+}

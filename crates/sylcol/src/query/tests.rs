@@ -1,0 +1,488 @@
+//! Every query against brute force over all triangles (and containment
+//! against the winding number), on maps with their own grids and on
+//! derived grids, with random and degenerate input.
+
+use std::sync::OnceLock;
+
+use glam::{DVec3, Vec3};
+use proptest::prelude::*;
+
+use super::closest_point::closest_on_triangle;
+use super::fixtures::{cuboid, icosphere, map_from_mesh, merged, octahedron, uv_sphere};
+use super::sphere_sweep::sweep_triangle;
+use super::*;
+use crate::mesh::TriMesh;
+
+/// A named collider and its mesh.
+struct Case {
+    name: &'static str,
+    collider: Collider,
+}
+
+/// The grid box used for the maps: [-8, 8]^3.
+const LO: f32 = -8.0;
+
+fn meshes() -> Vec<(&'static str, TriMesh)> {
+    vec![
+        ("icosphere", icosphere(Vec3::new(0.3, -0.2, 0.1), 5.0, 2)),
+        ("uv-sphere", uv_sphere(Vec3::ZERO, 6.0, 24, 12)),
+        // Integer corners on cell faces: rays through vertices and edges.
+        ("cube", cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0))),
+        ("octahedron", octahedron(Vec3::ZERO, 6.0)),
+        (
+            "two-solids",
+            merged(
+                &cuboid(Vec3::new(-7.0, -7.0, -7.0), Vec3::new(-1.0, -1.0, -1.0)),
+                &octahedron(Vec3::new(3.0, 3.0, 3.0), 4.0),
+            ),
+        ),
+    ]
+}
+
+fn cases() -> &'static [Case] {
+    static CASES: OnceLock<Vec<Case>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        let mut out = Vec::new();
+        for (name, mesh) in meshes() {
+            for dims in [[4u8, 4, 4], [5, 3, 7]] {
+                let cell = Vec3::splat(16.0) / Vec3::from_array(dims.map(f32::from));
+                let map = map_from_mesh(&mesh, Vec3::splat(LO), cell, dims);
+                let collider = Collider::from_mcol(&map).expect("valid map");
+                assert_eq!(collider.grid_stats().spheres_replaced, 0);
+                out.push(Case { name, collider });
+            }
+            let derived = Collider::from_mesh(&mesh).expect("valid mesh");
+            out.push(Case {
+                name,
+                collider: derived,
+            });
+        }
+        out
+    })
+}
+
+fn v3() -> impl Strategy<Value = Vec3> {
+    (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+/// Coordinates on the lattice of cell faces and vertex coordinates.
+fn lattice() -> impl Strategy<Value = Vec3> {
+    let c = || (-8i32..=8).prop_map(|i| i as f32);
+    (c(), c(), c()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+/// Axis directions and diagonals through cell corners.
+fn lattice_dir() -> impl Strategy<Value = Vec3> {
+    let c = || -1i32..=1;
+    (c(), c(), c())
+        .prop_filter("non-zero", |&(x, y, z)| (x, y, z) != (0, 0, 0))
+        .prop_map(|(x, y, z)| Vec3::new(x as f32, y as f32, z as f32))
+}
+
+fn close(a: f32, b: f32, scale: f32) -> bool {
+    (a - b).abs() <= 1e-4 * (1.0 + scale)
+}
+
+/// The grid walk (and `cast_ray`, which skips the walk for small meshes)
+/// against brute force over every triangle. A ray starting on the
+/// surface may or may not report a rounding-level hit at t ~ 0 there; the
+/// two may differ only in that.
+fn check_ray(case: &Case, ray: &Ray, max: f32) -> Result<(), TestCaseError> {
+    let want = case.collider.cast_ray_brute_force(ray, max).unwrap();
+    let walked = case.collider.walk_hit(ray, max);
+    let cast = case.collider.cast_ray(ray, max).unwrap();
+    for got in [walked, cast] {
+        match (got, want) {
+            (None, None) => {}
+            (Some(g), Some(w)) => {
+                prop_assert!(
+                    close(g.time_of_impact, w.time_of_impact, w.time_of_impact),
+                    "{}: {ray:?}: grid {g:?} brute {w:?}",
+                    case.name
+                );
+            }
+            (Some(h), None) | (None, Some(h)) => prop_assert!(
+                h.time_of_impact * ray.dir.length() < 1e-4,
+                "{}: {ray:?}: grid {got:?} brute {want:?}",
+                case.name
+            ),
+        }
+    }
+    Ok(())
+}
+
+/// Generalised winding number (solid angles, Van Oosterom & Strackee):
+/// 1 inside an outward-wound closed mesh, 0 outside.
+fn winding(mesh: &TriMesh, p: Vec3) -> f64 {
+    let p = p.as_dvec3();
+    let mut sum = 0.0;
+    for t in 0..mesh.triangles.len() {
+        let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3() - p);
+        let (la, lb, lc) = (a.length(), b.length(), c.length());
+        let num = a.dot(b.cross(c));
+        let den = la * lb * lc + a.dot(b) * lc + b.dot(c) * la + c.dot(a) * lb;
+        sum += 2.0 * num.atan2(den);
+    }
+    sum / (4.0 * std::f64::consts::PI)
+}
+
+fn brute_distance(mesh: &TriMesh, p: Vec3) -> f64 {
+    let p = p.as_dvec3();
+    (0..mesh.triangles.len())
+        .map(|t| {
+            let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
+            closest_on_triangle(p, a, b, c).distance(p)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(192))]
+
+    #[test]
+    fn rays_agree_with_brute_force(o in v3(), d in v3(), max in 0.5f32..40.0) {
+        prop_assume!(d.length() > 1e-3);
+        for case in cases() {
+            check_ray(case, &Ray::new(o, d), max)?;
+            check_ray(case, &Ray::new(o * 3.0, d), f32::INFINITY)?;
+        }
+    }
+
+    #[test]
+    fn lattice_rays_agree_with_brute_force(o in lattice(), d in lattice_dir()) {
+        for case in cases() {
+            check_ray(case, &Ray::new(o, d), f32::INFINITY)?;
+            // From outside the grid, back through it.
+            check_ray(case, &Ray::new(o - d * 20.0, d), f32::INFINITY)?;
+        }
+    }
+
+    #[test]
+    fn containment_agrees_with_winding_number(p in v3()) {
+        for case in cases() {
+            let mesh = case.collider.mesh();
+            prop_assume!(brute_distance(mesh, p) > 1e-3);
+            let w = winding(mesh, p);
+            prop_assert!((w - w.round()).abs() < 1e-6);
+            prop_assert_eq!(case.collider.contains_point(p).unwrap(), w.round() != 0.0,
+                "{} at {:?}", case.name, p);
+        }
+    }
+
+    #[test]
+    fn lattice_containment_is_exact(p in lattice()) {
+        // Test rays run along lattice lines: through vertices and edges.
+        for case in cases() {
+            let mesh = case.collider.mesh();
+            let on_surface = brute_distance(mesh, p) == 0.0;
+            let w = winding(mesh, p);
+            let want = on_surface || w.round() != 0.0;
+            prop_assert_eq!(case.collider.contains_point(p).unwrap(), want,
+                "{} at {:?}", case.name, p);
+        }
+    }
+
+    #[test]
+    fn closest_point_agrees_with_brute_force(p in v3(), far in 1.0f32..4.0) {
+        for case in cases() {
+            for q in [p, p * far * 3.0] {
+                let got = case.collider.closest_point(q).unwrap().unwrap();
+                let want = brute_distance(case.collider.mesh(), q);
+                prop_assert!((f64::from(got.distance) - want).abs() <= 1e-5 * (1.0 + want),
+                    "{}: {q:?} grid {got:?} brute {want}", case.name);
+                prop_assert!((got.point.distance(q) - got.distance).abs() <= 1e-4);
+            }
+        }
+    }
+
+    #[test]
+    fn spheres_agree_with_brute_force(c in v3(), m in v3(), r in 0.0f32..3.0) {
+        for case in cases() {
+            let mesh = case.collider.mesh();
+            let got = case.collider.sweep_sphere(c, r, m).unwrap();
+            let want = (0..mesh.triangles.len())
+                .filter_map(|t| {
+                    let tri = mesh.corners(t).map(|v| v.as_dvec3());
+                    sweep_triangle(c.as_dvec3(), r.into(), m.as_dvec3(), &tri)
+                })
+                .fold(None, |a: Option<f64>, t| Some(a.map_or(t, |a| a.min(t))));
+            match (got, want) {
+                (None, None) => {}
+                (Some(g), Some(w)) => {
+                    prop_assert!((f64::from(g.time_of_impact) - w).abs() <= 1e-6);
+                    let at = (c + m * g.time_of_impact).distance(g.point);
+                    prop_assert!((at - r).abs() <= 1e-3 || g.time_of_impact == 0.0,
+                        "{}: contact {at} from the centre, radius {r}", case.name);
+                }
+                _ => prop_assert!(false, "{}: grid {got:?} brute {want:?}", case.name),
+            }
+            let touches = brute_distance(mesh, c) <= f64::from(r);
+            prop_assert_eq!(case.collider.intersects_sphere(c, r).unwrap(), touches);
+        }
+    }
+}
+
+#[test]
+fn ray_from_inside_reports_the_exit() {
+    for case in cases().iter().filter(|c| c.name == "cube") {
+        let hit = case
+            .collider
+            .cast_ray(&Ray::new(Vec3::ZERO, Vec3::X), 100.0)
+            .unwrap();
+        let hit = hit.expect("leaves the cube");
+        assert_eq!(hit.time_of_impact, 4.0);
+        assert_eq!(hit.point, Vec3::new(4.0, 0.0, 0.0));
+        assert_eq!(hit.normal, Vec3::X);
+        assert!(case.collider.contains_point(Vec3::ZERO).unwrap());
+        // A segment ending exactly on the wall hits it at t = 1.
+        let seg = case
+            .collider
+            .cast_segment(Vec3::ZERO, Vec3::new(4.0, 0.0, 0.0))
+            .unwrap();
+        assert_eq!(seg.map(|h| h.time_of_impact), Some(1.0));
+        assert!(
+            !case
+                .collider
+                .intersects_segment(Vec3::ZERO, Vec3::ONE)
+                .unwrap()
+        );
+    }
+}
+
+#[test]
+fn surface_points_are_inside_and_at_distance_zero() {
+    for case in cases().iter().filter(|c| c.name == "cube") {
+        for p in [
+            Vec3::new(4.0, 2.0, 6.0),
+            Vec3::new(0.0, 2.0, 0.0),
+            Vec3::new(-4.0, 0.5, 1.0),
+        ] {
+            assert!(case.collider.contains_point(p).unwrap(), "{p:?}");
+            let c = case.collider.closest_point(p).unwrap().unwrap();
+            assert_eq!(c.distance, 0.0);
+        }
+        assert!(
+            !case
+                .collider
+                .contains_point(Vec3::new(4.5, 0.0, 0.0))
+                .unwrap()
+        );
+    }
+}
+
+#[test]
+fn bad_input_is_a_typed_error() {
+    let c = &cases()[0].collider;
+    let zero = c.cast_ray(&Ray::new(Vec3::ZERO, Vec3::ZERO), 1.0);
+    assert_eq!(zero, Err(QueryError::ZeroDirection("ray direction")));
+    let nan = c.cast_ray(&Ray::new(Vec3::NAN, Vec3::X), 1.0);
+    assert_eq!(nan, Err(QueryError::NonFinite("ray origin")));
+    assert_eq!(
+        c.intersects_segment(Vec3::ONE, Vec3::ONE),
+        Err(QueryError::ZeroDirection("segment"))
+    );
+    assert_eq!(
+        c.sweep_sphere(Vec3::ZERO, -1.0, Vec3::X),
+        Err(QueryError::BadRadius(-1.0))
+    );
+    assert!(matches!(
+        c.intersects_sphere(Vec3::ZERO, f32::NAN),
+        Err(QueryError::BadRadius(_))
+    ));
+    assert_eq!(
+        c.contains_point(Vec3::INFINITY),
+        Err(QueryError::NonFinite("point"))
+    );
+    assert_eq!(
+        c.closest_point(Vec3::new(0.0, f32::NAN, 0.0)),
+        Err(QueryError::NonFinite("point"))
+    );
+}
+
+#[test]
+fn broken_maps_are_refused() {
+    let mesh = cuboid(Vec3::splat(-1.0), Vec3::ONE);
+    let good = map_from_mesh(&mesh, Vec3::splat(-2.0), Vec3::ONE, [4, 4, 4]);
+    let mut m = good.clone();
+    m.cells.pop();
+    assert!(matches!(
+        Collider::from_mcol(&m),
+        Err(ColliderError::CellCount { .. })
+    ));
+    let mut m = good.clone();
+    m.records[0].triangles.push(99);
+    assert!(matches!(
+        Collider::from_mcol(&m),
+        Err(ColliderError::ListEntry { triangle: 99, .. })
+    ));
+    let mut m = good.clone();
+    m.triangles[3][1] = 50;
+    assert!(matches!(
+        Collider::from_mcol(&m),
+        Err(ColliderError::VertexIndex { vertex: 50, .. })
+    ));
+    let mut m = good.clone();
+    (m.header.grid[2], m.cells) = (0, Vec::new());
+    assert!(matches!(
+        Collider::from_mcol(&m),
+        Err(ColliderError::EmptyGrid(_))
+    ));
+    let mut m = good.clone();
+    m.header.cell_size[1] = 0.0;
+    assert!(matches!(
+        Collider::from_mcol(&m),
+        Err(ColliderError::BadCellSize(_))
+    ));
+    assert!(
+        Collider::from_mcol(&good)
+            .unwrap()
+            .missing_entries()
+            .is_empty()
+    );
+    let mut m = good.clone();
+    let dropped = m.records[5].triangles.remove(0);
+    let cell = m.cells.iter().position(|c| c.record() == Some(5)).unwrap();
+    let c = Collider::from_mcol(&m).unwrap();
+    assert_eq!(c.missing_entries(), vec![(cell, u32::from(dropped))]);
+    let mut m = good;
+    m.spheres[0][3] = 0.01;
+    assert_eq!(
+        Collider::from_mcol(&m)
+            .unwrap()
+            .grid_stats()
+            .spheres_replaced,
+        1
+    );
+}
+
+#[test]
+fn grid_lookup_and_stats() {
+    let mesh = uv_sphere(Vec3::ZERO, 6.0, 64, 33);
+    let map = map_from_mesh(&mesh, Vec3::splat(-8.0), Vec3::splat(8.0), [2, 2, 2]);
+    let c = Collider::from_mcol(&map).unwrap();
+    assert_eq!(c.world_to_cell(Vec3::new(1.0, -1.0, 1.0)), Some([1, 0, 1]));
+    assert_eq!(c.world_to_cell(Vec3::splat(9.0)), None);
+    assert!(!c.cell_triangles([1, 0, 1]).is_empty());
+    assert!(c.cell_triangles([2, 0, 0]).is_empty());
+    let s = c.grid_stats();
+    assert_eq!(
+        (s.cells, s.occupied, s.triangles, s.unlisted),
+        (8, 8, 4096, 0)
+    );
+    assert!(s.too_coarse());
+    let fine = c.with_derived_grid(c.suggested_cells_per_axis()).unwrap();
+    let fs = fine.grid_stats();
+    assert!(!fs.too_coarse(), "{fs:?}");
+    assert_eq!(fs.unlisted, 0);
+    let ray = Ray::new(Vec3::new(-20.0, 0.1, 0.2), Vec3::X);
+    let (a, b) = (
+        c.cast_ray(&ray, 100.0).unwrap(),
+        fine.cast_ray(&ray, 100.0).unwrap(),
+    );
+    assert_eq!(a, b);
+}
+
+#[test]
+fn agrees_with_parry() {
+    use parry3d::math::Vector;
+    use parry3d::query::{Ray as PRay, RayCast};
+    use rand::{Rng, SeedableRng};
+    let mesh = icosphere(Vec3::ZERO, 5.0, 3);
+    let c = Collider::from_mesh(&mesh).unwrap();
+    let p = parry3d::shape::TriMesh::new(mesh.vertices.clone(), mesh.triangles.clone()).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let mut hits = 0;
+    for _ in 0..2000 {
+        let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-12.0..12.0)));
+        let t = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-5.0..5.0)));
+        let ray = Ray::new(o, t - o);
+        let ours = c
+            .cast_ray(&ray, f32::INFINITY)
+            .unwrap()
+            .map(|h| h.time_of_impact);
+        let pr = PRay::new(Vector::from(o), Vector::from(t - o));
+        let theirs = p.cast_local_ray(&pr, f32::MAX, false);
+        match (ours, theirs) {
+            (Some(a), Some(b)) => assert!((a - b).abs() < 1e-4, "{a} vs {b}"),
+            (None, None) => {}
+            other => panic!("{ray:?}: {other:?}"),
+        }
+        hits += usize::from(ours.is_some());
+    }
+    assert!(hits > 500);
+    let _ = DVec3::ZERO;
+}
+
+/// The hand-made fixture maps (written by an independent script).
+fn fixture_maps() -> &'static [Case] {
+    static MAPS: OnceLock<Vec<Case>> = OnceLock::new();
+    MAPS.get_or_init(|| {
+        let files: [(&str, &[u8]); 3] = [
+            (
+                "box.mcol",
+                include_bytes!("../../../../tests/fixtures/box.mcol"),
+            ),
+            (
+                "twin.mcol",
+                include_bytes!("../../../../tests/fixtures/twin.mcol"),
+            ),
+            (
+                "quirks.mcol",
+                include_bytes!("../../../../tests/fixtures/quirks.mcol"),
+            ),
+        ];
+        files
+            .iter()
+            .map(|(name, bytes)| {
+                let m = sylcol_format::mcol::decode(bytes).expect("fixture decodes");
+                let collider = Collider::from_mcol(&m).expect("fixture is queryable");
+                let s = collider.grid_stats();
+                assert_eq!((s.unlisted, s.spheres_replaced), (0, 0), "{name}");
+                assert_eq!(collider.missing_entries(), vec![], "{name}");
+                Case { name, collider }
+            })
+            .collect()
+    })
+}
+
+/// A point in the fixtures' frame, scaled from the unit lattice so that
+/// some coordinates land on vertices, edges and cell faces.
+fn fixture_point() -> impl Strategy<Value = Vec3> {
+    prop_oneof![
+        v3().prop_map(|p| p * 30_000.0),
+        lattice().prop_map(|p| p * 5_000.0),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn fixture_maps_agree_with_brute_force(o in fixture_point(), d in lattice_dir(), e in v3()) {
+        for case in fixture_maps() {
+            let mesh = case.collider.mesh();
+            for dir in [d, e] {
+                prop_assume!(dir.length() > 1e-3);
+                check_ray(case, &Ray::new(o, dir), f32::INFINITY)?;
+            }
+            let on_surface = brute_distance(mesh, o) == 0.0;
+            let want = on_surface || winding(mesh, o).round() != 0.0;
+            prop_assert_eq!(case.collider.contains_point(o).unwrap(), want, "{} {:?}", case.name, o);
+            let got = case.collider.closest_point(o).unwrap().unwrap();
+            let want = brute_distance(mesh, o);
+            prop_assert!((f64::from(got.distance) - want).abs() <= 1e-6 * (1.0 + want));
+        }
+    }
+}
+
+#[test]
+fn an_empty_mesh_answers_nothing() {
+    let c = Collider::from_mesh(&TriMesh::default()).unwrap();
+    let p = Vec3::new(1.0, 2.0, 3.0);
+    assert_eq!(c.cast_ray(&Ray::new(p, Vec3::X), f32::INFINITY), Ok(None));
+    assert_eq!(c.contains_point(p), Ok(false));
+    assert_eq!(c.closest_point(p), Ok(None));
+    assert_eq!(c.sweep_sphere(p, 1.0, Vec3::X), Ok(None));
+    assert_eq!(c.intersects_sphere(Vec3::ZERO, 1.0), Ok(false));
+    assert_eq!(c.grid_stats().triangles, 0);
+}
