@@ -155,6 +155,11 @@ pub fn assert_valid_build(mesh: &TriMesh, m: &Mcol) {
         }
     }
     assert!(listed.iter().all(|&l| l), "a triangle is in no cell list");
+    // The query layer takes the file as it is: its own grid, every sphere
+    // kept, no missing list entries.
+    let collider = sylcol::query::Collider::from_mcol(m).expect("collider");
+    assert_eq!(collider.grid_stats().spheres_replaced, 0);
+    assert_eq!(collider.missing_entries(), vec![]);
 }
 
 /// Encodes the built model, decodes it back and checks that nothing but the
