@@ -49,7 +49,7 @@ impl MeshFormat {
         }
     }
 
-    /// Lower-case name for messages.
+    /// The format's name for messages.
     pub fn name(self) -> &'static str {
         match self {
             MeshFormat::Obj => "OBJ",
