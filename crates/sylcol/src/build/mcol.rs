@@ -6,7 +6,8 @@
 //!   (nx, ny, nz, 1); every open word zero;
 //! - triangle spheres: the minimal enclosing sphere, radius x 1.0001 (the
 //!   seed's epsilon), rounded so the stored f32 sphere really encloses the
-//!   f32 vertices (checked in f64, bumped up an ulp at a time);
+//!   f32 vertices (checked in f64, bumped up an ulp at a time); the centre is
+//!   kept inside the triangle's bounds, so inside the map box;
 //! - cell lists: every triangle overlapping a cell grown by the margin
 //!   ([`list_margin`]), by the exact separating-axis test of
 //!   [`grid::build_cell_lists`] — complete by construction;
@@ -136,7 +137,11 @@ fn check_inside(mesh: &TriMesh, spec: &GridSpec) -> Result<(), BuildError> {
 /// A triangle's stored bounding sphere (centre, radius).
 pub fn triangle_sphere(tri: &[Vec3; 3]) -> [f32; 4] {
     let (centre, radius) = triangle_min_sphere(tri);
-    let c = centre.as_vec3();
+    // The exact centre lies in the triangle's bounds; clamping keeps f64
+    // rounding from moving the stored f32 centre past them (and the map box).
+    let c = centre
+        .as_vec3()
+        .clamp(tri[0].min(tri[1]).min(tri[2]), tri[0].max(tri[1]).max(tri[2]));
     let r = enclosing_f32_radius(radius * SPHERE_SCALE, enclosing_radius(tri, c.as_dvec3()));
     [c.x, c.y, c.z, r]
 }
