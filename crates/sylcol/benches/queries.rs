@@ -4,7 +4,9 @@
 //!
 //! `cargo bench -p sylcol --bench queries` runs the criterion groups, then
 //! prints a summary table: ns per ray over `SUMMARY_RAYS` rays (fewer for
-//! brute force) and the ratio to parry3d. `SUMMARY_ONLY=1` in the
+//! brute force) and the ratio to parry3d, each method's fastest of
+//! `ROUNDS` (default 3) interleaved rounds. `SCENE=text` and
+//! `METHOD=text` keep only the scenes / methods whose names contain it. `SUMMARY_ONLY=1` in the
 //! environment skips the criterion part.
 //!
 //! Meshes: UV spheres of 1 024, 4 096 and 65 024 triangles (the largest
@@ -23,11 +25,13 @@ use parry3d::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
-use sylcol::query::fixtures::{map_from_mesh, uv_sphere};
+use sylcol::query::fixtures::{icosphere, map_from_mesh, merged, uv_sphere};
 use sylcol::query::{Collider, Ray};
 
 /// Rays per method in the summary table.
 const SUMMARY_RAYS: usize = 1_000_000;
+/// Rounds of the summary; each method's fastest round is reported.
+const SUMMARY_ROUNDS: usize = 3;
 /// Brute force is O(triangles) per ray: this many triangle tests at most.
 const BRUTE_BUDGET: usize = 400_000_000;
 
@@ -52,6 +56,29 @@ fn sphere_scene(slices: u32, stacks: u32, rays: usize) -> Scene {
         })
         .collect();
     let name = format!("sphere {}k", mesh.triangles.len() / 1000);
+    scene(name, &mesh, Collider::from_mcol(&map).expect("map"), rays)
+}
+
+/// A sparse level: 64 small solids (icospheres of 320 triangles,
+/// radius 2 000) scattered through a 100 000-unit box, as a map over a
+/// 20 x 20 x 20 grid of 5 000-unit cells; rays from random points in the
+/// box in random directions (most miss and cross the whole grid: the long
+/// walks of a game's LINE checks in open space).
+fn scatter_scene(rays: usize) -> Scene {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut mesh = icosphere(Vec3::splat(50_000.0), 2_000.0, 2);
+    for _ in 1..64 {
+        let c = Vec3::from_array(std::array::from_fn(|_| rng.random_range(3_000.0..97_000.0)));
+        mesh = merged(&mesh, &icosphere(c, 2_000.0, 2));
+    }
+    let map = map_from_mesh(&mesh, Vec3::ZERO, Vec3::splat(5_000.0), [20; 3]);
+    let rays = (0..rays)
+        .map(|_| {
+            let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(0.0..100_000.0)));
+            Ray::new(o, unit(&mut rng))
+        })
+        .collect();
+    let name = format!("scatter {}k", mesh.triangles.len() / 1000);
     scene(name, &mesh, Collider::from_mcol(&map).expect("map"), rays)
 }
 
@@ -191,20 +218,31 @@ fn measure(m: Method, s: &Scene) -> (f64, usize) {
     (start.elapsed().as_nanos() as f64 / rays.len() as f64, hits)
 }
 
-fn summary(scenes: &[Scene]) {
+fn summary(scenes: &[Scene], rounds: usize) {
     println!();
     println!(
         "| scene | triangles | grid (mean / max list) | method | rays | hits | ns / ray | parry3d / this |"
     );
     println!("|---|---|---|---|---|---|---|---|");
     for s in scenes {
-        let results: Vec<(Method, f64, usize, usize)> = Method::ALL
+        // Rounds interleave the methods; each keeps its fastest round, so
+        // a burst of load from other processes on the machine hits one
+        // round of one method, not the figure.
+        let mut results: Vec<(Method, f64, usize, usize)> = Method::ALL
             .iter()
-            .map(|&m| {
-                let (ns, hits) = measure(m, s);
-                (m, ns, hits, m.rays(s))
-            })
+            .map(|&m| (m, f64::INFINITY, 0, m.rays(s)))
             .collect();
+        let only = std::env::var("METHOD").ok();
+        results.retain(|r| {
+            only.as_ref()
+                .is_none_or(|o| r.0.name().contains(o.as_str()))
+        });
+        for _ in 0..rounds {
+            for r in &mut results {
+                let (ns, hits) = measure(r.0, s);
+                (r.1, r.2) = (r.1.min(ns), hits);
+            }
+        }
         let parry = results
             .iter()
             .find(|r| r.0 == Method::Parry)
@@ -242,6 +280,7 @@ fn main() {
         sphere_scene(32, 17, n),
         sphere_scene(64, 33, n),
         sphere_scene(256, 128, n),
+        scatter_scene(n),
         fixture_scene(
             "box.mcol",
             include_bytes!("../../../tests/fixtures/box.mcol"),
@@ -267,5 +306,9 @@ fn main() {
         criterion_groups(&mut c, &scenes);
         c.final_summary();
     }
-    summary(&scenes);
+    let rounds = std::env::var("ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(SUMMARY_ROUNDS);
+    summary(&scenes, rounds);
 }

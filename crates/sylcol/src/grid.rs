@@ -123,9 +123,20 @@ impl GridSpec {
 /// (y, z) row is narrowed to the x range of the triangle clipped to the
 /// row's slab (widened against rounding) before the test runs.
 pub fn build_cell_lists(mesh: &TriMesh, spec: &GridSpec, margin: f64) -> Vec<Vec<u32>> {
+    build_cell_lists_of(mesh, spec, margin, 0..mesh.triangles.len() as u32)
+}
+
+/// [`build_cell_lists`] over the triangles `tris` only (ascending order in
+/// each list when `tris` ascends).
+pub fn build_cell_lists_of(
+    mesh: &TriMesh,
+    spec: &GridSpec,
+    margin: f64,
+    tris: impl IntoIterator<Item = u32>,
+) -> Vec<Vec<u32>> {
     let mut lists = vec![Vec::new(); spec.cell_count()];
-    for t in 0..mesh.triangles.len() {
-        let tri = mesh.corners(t);
+    for t in tris {
+        let tri = mesh.corners(t as usize);
         let bounds = Aabb::of_triangle(&tri);
         let Some((lo, hi)) = spec.cell_range(&bounds.expanded(margin)) else {
             continue;
@@ -134,7 +145,7 @@ pub fn build_cell_lists(mesh: &TriMesh, spec: &GridSpec, margin: f64) -> Vec<Vec
             // Fast path: a triangle inside one (grown) cell overlaps it.
             let i = spec.linear(lo);
             if spec.cell_box(i).expanded(margin).contains(&bounds) {
-                lists[i].push(t as u32);
+                lists[i].push(t);
                 continue;
             }
         }
@@ -154,7 +165,7 @@ pub fn build_cell_lists(mesh: &TriMesh, spec: &GridSpec, margin: f64) -> Vec<Vec
                     let b = spec.cell_box(i).expanded(margin);
                     let holds_corner = corners.iter().any(|&p| b.contains_point(p));
                     if holds_corner || triangle_overlaps_box(&tri, &b) {
-                        lists[i].push(t as u32);
+                        lists[i].push(t);
                     }
                 }
             }

@@ -139,9 +139,10 @@ pub fn triangle_sphere(tri: &[Vec3; 3]) -> [f32; 4] {
     let (centre, radius) = triangle_min_sphere(tri);
     // The exact centre lies in the triangle's bounds; clamping keeps f64
     // rounding from moving the stored f32 centre past them (and the map box).
-    let c = centre
-        .as_vec3()
-        .clamp(tri[0].min(tri[1]).min(tri[2]), tri[0].max(tri[1]).max(tri[2]));
+    let c = centre.as_vec3().clamp(
+        tri[0].min(tri[1]).min(tri[2]),
+        tri[0].max(tri[1]).max(tri[2]),
+    );
     let r = enclosing_f32_radius(radius * SPHERE_SCALE, enclosing_radius(tri, c.as_dvec3()));
     [c.x, c.y, c.z, r]
 }

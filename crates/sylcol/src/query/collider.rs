@@ -5,7 +5,8 @@ use glam::{DVec3, Vec3, Vec4};
 use sylcol_format::mcol::Mcol;
 
 use super::grid_walk::WalkFrame;
-use super::ray_triangle::{Packet, pack};
+use super::ray_triangle::{Packet, avx_available, pack};
+use super::sub_grid::{CROWDED, NO_SUB_GRID, SubGrid, cells_per_axis, cubic_grid};
 use crate::geom::{enclosing_radius, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
@@ -37,6 +38,12 @@ pub struct Collider {
     /// `packets[packet_starts[c]..packet_starts[c + 1]]` is cell c's list.
     pub(crate) packet_starts: Vec<u32>,
     pub(crate) packets: Vec<Packet>,
+    /// Per cell, the index of its sub-grid in `sub_grids` (crowded cells)
+    /// or `NO_SUB_GRID`.
+    pub(crate) sub_index: Vec<u32>,
+    pub(crate) sub_grids: Vec<SubGrid>,
+    /// Bit c: cell c's list is not empty (the walk's first look).
+    pub(crate) occupied: Vec<u64>,
     /// Every triangle in index order (brute force).
     pub(crate) all_packets: Vec<Packet>,
     /// Bounding sphere per triangle: centre xyz, radius w.
@@ -46,6 +53,8 @@ pub struct Collider {
     pub(crate) mesh: TriMesh,
     source: GridSource,
     spheres_replaced: usize,
+    /// Whether the eight-lane AVX ray kernel runs on this CPU.
+    pub(crate) avx: bool,
 }
 
 /// Where a collider's grid came from.
@@ -329,45 +338,23 @@ pub(crate) fn computed_sphere(c: &[Vec3; 3]) -> [f32; 4] {
 
 /// About two cells per triangle over the mesh's bounding box.
 fn suggested_cells_per_axis(mesh: &TriMesh) -> usize {
-    let Some((lo, hi)) = mesh.bounds() else {
-        return 1;
-    };
-    let e = (hi - lo).as_dvec3();
-    let longest = e.max_element();
-    if longest <= 0.0 {
-        return 1;
+    match mesh.bounds() {
+        Some((lo, hi)) => cells_per_axis((hi - lo).as_dvec3(), mesh.triangles.len()),
+        None => 1,
     }
-    // Flat meshes: give thin axes a floor so the volume is meaningful.
-    let e = e.max(DVec3::splat(longest / 64.0));
-    let target = (2 * mesh.triangles.len()).max(1) as f64;
-    let cell = (e.x * e.y * e.z / target).cbrt();
-    ((longest / cell).ceil() as usize).clamp(1, 1024)
 }
 
 /// A derived grid over `mesh`'s bounds.
 fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderError> {
     let (lo, hi) = mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
-    let (lo, hi) = (lo.as_dvec3(), hi.as_dvec3());
-    let longest = (hi - lo).max_element();
-    let cell = if longest > 0.0 {
-        longest / cells_per_axis as f64
-    } else {
-        1.0
-    };
-    let dims = (hi - lo)
-        .to_array()
-        .map(|e| ((e / cell).ceil() as usize).max(1));
+    let spec = cubic_grid(lo.as_dvec3(), hi.as_dvec3(), cells_per_axis);
+    let dims = spec.dims;
     let total = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
     if total.is_none_or(|t| t > MAX_DERIVED_CELLS) {
         return Err(ColliderError::GridTooLarge(dims));
     }
-    let spec = GridSpec {
-        origin: lo,
-        cell: DVec3::splat(cell),
-        dims,
-    };
     // The margin absorbs the DDA's rounding at cell faces.
-    let lists = build_cell_lists(&mesh, &spec, cell * 1e-5);
+    let lists = build_cell_lists(&mesh, &spec, spec.cell.x * 1e-5);
     let mut starts = Vec::with_capacity(lists.len() + 1);
     let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
     starts.push(0u32);
@@ -400,6 +387,15 @@ fn assemble(
         packets.extend(pack(&items[w[0] as usize..w[1] as usize], pad, corners));
         packet_starts.push(packets.len() as u32);
     }
+    let mut sub_index = vec![NO_SUB_GRID; starts.len() - 1];
+    let mut sub_grids = Vec::new();
+    for (cell, w) in starts.windows(2).enumerate() {
+        let list = &items[w[0] as usize..w[1] as usize];
+        if list.len() > CROWDED {
+            sub_index[cell] = sub_grids.len() as u32;
+            sub_grids.push(SubGrid::new(&mesh, list, pad));
+        }
+    }
     let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
     let normals = (0..mesh.triangles.len())
         .map(|t| {
@@ -408,6 +404,9 @@ fn assemble(
         })
         .collect();
     Collider {
+        sub_index,
+        sub_grids,
+        occupied: occupancy_bits(&starts),
         frame: WalkFrame::new(&spec),
         spec,
         starts,
@@ -420,5 +419,17 @@ fn assemble(
         mesh,
         source,
         spheres_replaced: 0,
+        avx: avx_available(),
     }
+}
+
+/// One bit per cell, set when its list (`starts[c]..starts[c + 1]`) is
+/// not empty.
+fn occupancy_bits(starts: &[u32]) -> Vec<u64> {
+    let cells = starts.len() - 1;
+    let mut bits = vec![0u64; cells.div_ceil(64)];
+    for (c, w) in starts.windows(2).enumerate() {
+        bits[c / 64] |= u64::from(w[0] != w[1]) << (c % 64);
+    }
+    bits
 }

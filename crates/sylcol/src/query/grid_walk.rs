@@ -75,6 +75,7 @@ pub struct WalkStep {
 impl GridWalk {
     /// The walk of `origin + t * dir`, t in [t0, t1], over the frame's
     /// grid; `None` when that piece of the ray misses the grid's box.
+    #[inline(always)]
     pub fn new(f: &WalkFrame, origin: DVec3, dir: DVec3, t0: f64, t1: f64) -> Option<Self> {
         let g = (origin - f.origin) * f.inv_cell;
         // Parameter per cell along each axis (infinite along a still axis).
@@ -137,7 +138,7 @@ impl GridWalk {
     /// Calls `visit(cell, t_enter)` for each cell in order until it
     /// returns false or the walk ends: the iterator's steps with every
     /// piece of state in a local (register) rather than an indexed array.
-    #[inline]
+    #[inline(always)]
     pub fn visit(self, mut visit: impl FnMut(usize, f64) -> bool) {
         if self.done {
             return;

@@ -32,7 +32,7 @@ impl Visits<'_> {
     /// A bit mask of the lanes of `ids` seen for the first time in this
     /// query (no data-dependent branches); marks them all seen.
     #[inline(always)]
-    pub fn fresh4(&mut self, ids: &[u32; 4]) -> u32 {
+    pub fn fresh<const N: usize>(&mut self, ids: &[u32; N]) -> u32 {
         let mut mask = 0;
         for (lane, &t) in ids.iter().enumerate() {
             let s = &mut self.stamps[t as usize];

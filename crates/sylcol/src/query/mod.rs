@@ -32,6 +32,7 @@ mod ray_cast;
 mod ray_triangle;
 pub mod script;
 mod sphere_sweep;
+mod sub_grid;
 
 #[cfg(test)]
 mod tests;

@@ -4,8 +4,11 @@
 use glam::Vec3;
 
 use super::grid_walk::GridWalk;
-use super::mailbox::with_visits;
-use super::ray_triangle::{NO_TRIANGLE, Packet, RayKernel};
+use super::mailbox::{Visits, with_visits};
+#[cfg(target_arch = "x86_64")]
+use super::ray_triangle::RayKernel8;
+use super::ray_triangle::{Kernel, NO_TRIANGLE, Packet, RayKernel};
+use super::sub_grid::NO_SUB_GRID;
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
 /// Meshes with at most this many triangles are cast against without the
@@ -49,34 +52,75 @@ impl Collider {
         self.walk_hit(ray, max_toi)
     }
 
-    /// The grid walk proper.
+    /// The grid walk proper, with the widest kernel this CPU runs.
     pub(crate) fn walk_hit(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
-        let walk = GridWalk::new(
+        // One spare mailbox slot for the packets' unused lanes.
+        let best = with_visits(self.triangle_count() + 1, |seen| {
+            #[cfg(target_arch = "x86_64")]
+            if self.avx {
+                // SAFETY: `avx` is set only where the CPU has AVX.
+                return unsafe { self.walk_avx(ray, max_toi, seen) };
+            }
+            self.walk::<RayKernel>(ray, max_toi, seen)
+        });
+        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
+    }
+
+    /// The walk compiled for AVX, eight lanes a packet.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn walk_avx(&self, ray: &Ray, max_toi: f32, seen: &mut Visits<'_>) -> (f32, u32) {
+        self.walk::<RayKernel8>(ray, max_toi, seen)
+    }
+
+    /// The walk with kernel `K`: the nearest (time, triangle) found.
+    #[inline(always)]
+    pub(crate) fn walk<K: Kernel>(
+        &self,
+        ray: &Ray,
+        max_toi: f32,
+        seen: &mut Visits<'_>,
+    ) -> (f32, u32) {
+        let mut best = (max_toi, NO_TRIANGLE);
+        let Some(walk) = GridWalk::new(
             &self.frame,
             ray.origin.as_dvec3(),
             ray.dir.as_dvec3(),
             0.0,
             f64::from(max_toi),
-        )?;
-        let k = RayKernel::new(ray.origin, ray.dir);
-        let mut best = (max_toi, NO_TRIANGLE);
-        // One spare mailbox slot for the packets' unused lanes.
-        with_visits(self.triangle_count() + 1, |seen| {
-            walk.visit(|cell, t_enter| {
-                if t_enter > f64::from(best.0) {
-                    return false;
-                }
-                for p in self.cell_packets(cell) {
-                    // Mailbox: only lanes whose triangle is new to this ray.
-                    let fresh = seen.fresh4(&p.ids);
-                    if fresh != 0 {
-                        take_nearest(&k, p, fresh, &mut best);
+        ) else {
+            return best;
+        };
+        let k = K::new(ray.origin, ray.dir);
+        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+        walk.visit(|cell, t_enter| {
+            if t_enter > f64::from(best.0) {
+                return false;
+            }
+            // Most cells are empty: one bit, in a small array, says so.
+            if (self.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
+                return true;
+            }
+            let sub = self.sub_index[cell];
+            if sub == NO_SUB_GRID {
+                test_packets(&k, self.cell_packets(cell), seen, &mut best);
+                return true;
+            }
+            // A crowded cell: walk its own grid, which spans its
+            // triangles (a ray missing them all skips the list).
+            let g = &self.sub_grids[sub as usize];
+            if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
+                inner.visit(|s, t_sub| {
+                    if t_sub > f64::from(best.0) {
+                        return false;
                     }
-                }
-                true
-            });
+                    test_packets(&k, g.packets(s), seen, &mut best);
+                    true
+                });
+            }
+            true
         });
-        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
+        best
     }
 
     /// The hit record for triangle `t` at `toi`.
@@ -102,19 +146,58 @@ impl Collider {
 
     /// Every packet in index order, each triangle once.
     fn every_triangle(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
-        let k = RayKernel::new(ray.origin, ray.dir);
+        #[cfg(target_arch = "x86_64")]
+        let best = if self.avx {
+            // SAFETY: `avx` is set only where the CPU has AVX.
+            unsafe { self.scan_avx(ray, max_toi) }
+        } else {
+            self.scan::<RayKernel>(ray, max_toi)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let best = self.scan::<RayKernel>(ray, max_toi);
+        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
+    }
+
+    /// The scan compiled for AVX.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn scan_avx(&self, ray: &Ray, max_toi: f32) -> (f32, u32) {
+        self.scan::<RayKernel8>(ray, max_toi)
+    }
+
+    /// Every packet with kernel `K`: the nearest (time, triangle).
+    #[inline(always)]
+    pub(crate) fn scan<K: Kernel>(&self, ray: &Ray, max_toi: f32) -> (f32, u32) {
+        let k = K::new(ray.origin, ray.dir);
         let mut best = (max_toi, NO_TRIANGLE);
         for p in &self.all_packets {
-            take_nearest(&k, p, 0b1111, &mut best);
+            take_nearest(&k, p, u32::MAX, &mut best);
         }
-        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
+        best
+    }
+}
+
+/// Tests a list's packets, each lane whose triangle is new to this ray
+/// (mailbox), keeping the nearest hit in `best`.
+#[inline(always)]
+fn test_packets<K: Kernel>(
+    k: &K,
+    packets: &[Packet],
+    seen: &mut Visits<'_>,
+    best: &mut (f32, u32),
+) {
+    for p in packets {
+        let fresh = seen.fresh(&p.ids);
+        if fresh != 0 {
+            take_nearest(k, p, fresh, best);
+        }
     }
 }
 
 /// Tests the `lanes` of packet `p` and keeps the nearest hit in `best`
 /// (time, triangle); a tie in time goes to the lower triangle index.
 #[inline(always)]
-fn take_nearest(k: &RayKernel, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
+fn take_nearest<K: Kernel>(k: &K, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
     let (t, mut mask) = k.hits(p, best.0);
     mask &= lanes;
     while mask != 0 {

@@ -23,36 +23,40 @@ pub const PARALLEL_EPS: f32 = 16.0 * f32::EPSILON;
 /// "No triangle" (no hit yet).
 pub const NO_TRIANGLE: u32 = u32::MAX;
 
-/// Four triangles in structure-of-arrays form (176 bytes).
+/// Triangles per packet.
+pub const LANES: usize = 8;
+
+/// Eight triangles in structure-of-arrays form (352 bytes, 32-byte
+/// aligned so each lane row is one AVX register).
 #[derive(Debug, Clone, Copy, PartialEq)]
-#[repr(C, align(16))]
+#[repr(C, align(32))]
 pub struct Packet {
     /// First corner, x / y / z lanes.
-    v0: [Vec4; 3],
+    v0: [[f32; LANES]; 3],
     /// Corner 1 - corner 0.
-    e1: [Vec4; 3],
+    e1: [[f32; LANES]; 3],
     /// Corner 2 - corner 0.
-    e2: [Vec4; 3],
+    e2: [[f32; LANES]; 3],
     /// PARALLEL_EPS * |e1| * |e2| per lane.
-    flat: Vec4,
+    flat: [f32; LANES],
     /// Triangle ids; an unused lane holds the mesh's triangle count (a
     /// spare mailbox slot) and can never hit.
-    pub ids: [u32; 4],
+    pub ids: [u32; LANES],
 }
 
 impl Packet {
-    /// A packet of up to four triangles given as (id, corners); unused
-    /// lanes get the id `pad`.
+    /// A packet of up to [`LANES`] triangles given as (id, corners);
+    /// unused lanes get the id `pad`.
     pub fn new(tris: &[(u32, [Vec3; 3])], pad: u32) -> Self {
         let mut p = Packet {
-            v0: [Vec4::ZERO; 3],
-            e1: [Vec4::ZERO; 3],
-            e2: [Vec4::ZERO; 3],
+            v0: [[0.0; LANES]; 3],
+            e1: [[0.0; LANES]; 3],
+            e2: [[0.0; LANES]; 3],
             // An empty lane: zero edges give det = 0, never above this.
-            flat: Vec4::splat(f32::INFINITY),
-            ids: [pad; 4],
+            flat: [f32::INFINITY; LANES],
+            ids: [pad; LANES],
         };
-        for (lane, (id, c)) in tris.iter().take(4).enumerate() {
+        for (lane, (id, c)) in tris.iter().take(LANES).enumerate() {
             let (e1, e2) = (c[1] - c[0], c[2] - c[0]);
             for k in 0..3 {
                 p.v0[k][lane] = c[0][k];
@@ -64,12 +68,18 @@ impl Packet {
         }
         p
     }
+
+    /// Lanes `4 * half .. 4 * half + 4` of row `r`.
+    #[inline(always)]
+    fn quad(r: &[f32; LANES], half: usize) -> Vec4 {
+        Vec4::from_slice(&r[4 * half..4 * half + 4])
+    }
 }
 
-/// Packs triangle ids into packets, four at a time; unused lanes get the
-/// id `pad`.
+/// Packs triangle ids into packets, [`LANES`] at a time; unused lanes get
+/// the id `pad`.
 pub fn pack(ids: &[u32], pad: u32, corners: impl Fn(u32) -> [Vec3; 3]) -> Vec<Packet> {
-    ids.chunks(4)
+    ids.chunks(LANES)
         .map(|chunk| {
             let tris: Vec<(u32, [Vec3; 3])> = chunk.iter().map(|&t| (t, corners(t))).collect();
             Packet::new(&tris, pad)
@@ -77,7 +87,19 @@ pub fn pack(ids: &[u32], pad: u32, corners: impl Fn(u32) -> [Vec3; 3]) -> Vec<Pa
         .collect()
 }
 
-/// A ray broadcast to four lanes.
+/// A ray/packet test: the ray parameter per lane and a bit mask of the
+/// lanes hit with 0 < t <= `t_max`. Every implementation performs the
+/// same IEEE operations lane by lane (no fused multiply-add), so all give
+/// bit-identical answers.
+pub trait Kernel: Copy {
+    /// Prepares a ray; `d` must be non-zero and finite.
+    fn new(o: Vec3, d: Vec3) -> Self;
+    /// Möller–Trumbore on a packet.
+    fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32);
+}
+
+/// A ray broadcast to four lanes (SSE2 through glam, or scalar): a packet
+/// is tested as two halves.
 #[derive(Debug, Clone, Copy)]
 pub struct RayKernel {
     o: [Vec4; 3],
@@ -108,40 +130,28 @@ fn cross(a: &[Vec4; 3], b: &[Vec4; 3]) -> [Vec4; 3] {
 }
 
 impl RayKernel {
-    /// Prepares a ray; `d` must be non-zero and finite.
-    pub fn new(o: Vec3, d: Vec3) -> Self {
-        RayKernel {
-            o: [o.x, o.y, o.z].map(Vec4::splat),
-            d: [d.x, d.y, d.z].map(Vec4::splat),
-            len: Vec4::splat(d.length()),
-        }
-    }
-
-    /// Möller–Trumbore on a packet: the ray parameters, and a bit mask of
-    /// the lanes hit with 0 < t <= `t_max`.
+    /// Möller–Trumbore on lanes `4 * half ..` of a packet.
     #[inline(always)]
-    pub fn hits(&self, p: &Packet, t_max: f32) -> (Vec4, u32) {
-        let pv = cross(&self.d, &p.e2);
-        let det = dot(&p.e1, &pv);
-        let s = [
-            self.o[0] - p.v0[0],
-            self.o[1] - p.v0[1],
-            self.o[2] - p.v0[2],
-        ];
-        let q = cross(&s, &p.e1);
+    fn hits4(&self, p: &Packet, half: usize, t_max: f32) -> (Vec4, u32) {
+        let row = |r: &[[f32; LANES]; 3]| r.each_ref().map(|x| Packet::quad(x, half));
+        let (v0, e1, e2) = (row(&p.v0), row(&p.e1), row(&p.e2));
+        let pv = cross(&self.d, &e2);
+        let det = dot(&e1, &pv);
+        let s = [self.o[0] - v0[0], self.o[1] - v0[1], self.o[2] - v0[2]];
+        let q = cross(&s, &e1);
         // u, v, t scaled by |det| (sign folded in): no division until a
         // lane is known to hit.
         let sign = det.signum();
         let adet = det.abs();
         let u = dot(&s, &pv) * sign;
         let v = dot(&self.d, &q) * sign;
-        let t = dot(&p.e2, &q) * sign;
+        let t = dot(&e2, &q) * sign;
         let lo = adet * -BARY_EPS;
         let ok = u.cmpge(lo)
             & v.cmpge(lo)
             & (u + v).cmple(adet * (1.0 + BARY_EPS))
             & t.cmpgt(Vec4::ZERO)
-            & adet.cmpgt(p.flat * self.len);
+            & adet.cmpgt(Packet::quad(&p.flat, half) * self.len);
         let mask = ok.bitmask();
         if mask == 0 {
             return (t, 0);
@@ -151,9 +161,174 @@ impl RayKernel {
     }
 }
 
+impl Kernel for RayKernel {
+    fn new(o: Vec3, d: Vec3) -> Self {
+        RayKernel {
+            o: [o.x, o.y, o.z].map(Vec4::splat),
+            d: [d.x, d.y, d.z].map(Vec4::splat),
+            len: Vec4::splat(d.length()),
+        }
+    }
+
+    #[inline(always)]
+    fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32) {
+        let (t0, m0) = self.hits4(p, 0, t_max);
+        let (t1, m1) = self.hits4(p, 1, t_max);
+        let mut t = [0.0; LANES];
+        t[..4].copy_from_slice(&t0.to_array());
+        t[4..].copy_from_slice(&t1.to_array());
+        (t, m0 | (m1 << 4))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub use avx::RayKernel8;
+
+/// The same kernel eight lanes wide on AVX. Its methods may only run
+/// where [`avx_available`] is true.
+#[cfg(target_arch = "x86_64")]
+mod avx {
+    use std::arch::x86_64::*;
+
+    use glam::Vec3;
+
+    use super::{BARY_EPS, Kernel, LANES, Packet};
+
+    /// A ray broadcast to eight lanes.
+    #[derive(Debug, Clone, Copy)]
+    pub struct RayKernel8 {
+        o: [__m256; 3],
+        d: [__m256; 3],
+        len: __m256,
+    }
+
+    /// One row of a packet.
+    #[inline(always)]
+    fn load(r: &[f32; LANES]) -> __m256 {
+        // SAFETY: a row is 8 f32 at a 32-byte boundary (the packet is
+        // align(32) and every row a multiple of 32 bytes in); AVX is
+        // enabled in every caller (the kernel runs only inside
+        // `#[target_feature(enable = "avx")]` code).
+        unsafe { _mm256_load_ps(r.as_ptr()) }
+    }
+
+    #[inline(always)]
+    fn row(r: &[[f32; LANES]; 3]) -> [__m256; 3] {
+        [load(&r[0]), load(&r[1]), load(&r[2])]
+    }
+
+    #[inline(always)]
+    fn dot(a: &[__m256; 3], b: &[__m256; 3]) -> __m256 {
+        // SAFETY (all intrinsics below): AVX is enabled, see `load`.
+        unsafe {
+            _mm256_add_ps(
+                _mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])),
+                _mm256_mul_ps(a[2], b[2]),
+            )
+        }
+    }
+
+    #[inline(always)]
+    fn msub(a: __m256, b: __m256, c: __m256, d: __m256) -> __m256 {
+        unsafe { _mm256_sub_ps(_mm256_mul_ps(a, b), _mm256_mul_ps(c, d)) }
+    }
+
+    #[inline(always)]
+    fn cross(a: &[__m256; 3], b: &[__m256; 3]) -> [__m256; 3] {
+        [
+            msub(a[1], b[2], a[2], b[1]),
+            msub(a[2], b[0], a[0], b[2]),
+            msub(a[0], b[1], a[1], b[0]),
+        ]
+    }
+
+    impl Kernel for RayKernel8 {
+        #[inline(always)]
+        fn new(o: Vec3, d: Vec3) -> Self {
+            unsafe {
+                RayKernel8 {
+                    o: [
+                        _mm256_set1_ps(o.x),
+                        _mm256_set1_ps(o.y),
+                        _mm256_set1_ps(o.z),
+                    ],
+                    d: [
+                        _mm256_set1_ps(d.x),
+                        _mm256_set1_ps(d.y),
+                        _mm256_set1_ps(d.z),
+                    ],
+                    len: _mm256_set1_ps(d.length()),
+                }
+            }
+        }
+
+        #[inline(always)]
+        fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32) {
+            unsafe {
+                let (v0, e1, e2) = (row(&p.v0), row(&p.e1), row(&p.e2));
+                let pv = cross(&self.d, &e2);
+                let det = dot(&e1, &pv);
+                let s = [
+                    _mm256_sub_ps(self.o[0], v0[0]),
+                    _mm256_sub_ps(self.o[1], v0[1]),
+                    _mm256_sub_ps(self.o[2], v0[2]),
+                ];
+                let q = cross(&s, &e1);
+                // The sign of det moved onto u, v, t (as a multiply by
+                // signum would: exact), |det| by clearing it.
+                let sign_bit = _mm256_set1_ps(-0.0);
+                let sign = _mm256_and_ps(det, sign_bit);
+                let adet = _mm256_andnot_ps(sign_bit, det);
+                let u = _mm256_xor_ps(dot(&s, &pv), sign);
+                let v = _mm256_xor_ps(dot(&self.d, &q), sign);
+                let t = _mm256_xor_ps(dot(&e2, &q), sign);
+                let lo = _mm256_mul_ps(adet, _mm256_set1_ps(-BARY_EPS));
+                let hi = _mm256_mul_ps(adet, _mm256_set1_ps(1.0 + BARY_EPS));
+                let flat = _mm256_mul_ps(load(&p.flat), self.len);
+                let ok = _mm256_and_ps(
+                    _mm256_and_ps(
+                        _mm256_cmp_ps::<_CMP_GE_OQ>(u, lo),
+                        _mm256_cmp_ps::<_CMP_GE_OQ>(v, lo),
+                    ),
+                    _mm256_and_ps(
+                        _mm256_and_ps(
+                            _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_add_ps(u, v), hi),
+                            _mm256_cmp_ps::<_CMP_GT_OQ>(t, _mm256_setzero_ps()),
+                        ),
+                        _mm256_cmp_ps::<_CMP_GT_OQ>(adet, flat),
+                    ),
+                );
+                let mask = _mm256_movemask_ps(ok) as u32;
+                let mut out = [0.0f32; LANES];
+                if mask == 0 {
+                    return (out, 0);
+                }
+                let t = _mm256_div_ps(t, adet);
+                let near = _mm256_cmp_ps::<_CMP_LE_OQ>(t, _mm256_set1_ps(t_max));
+                _mm256_storeu_ps(out.as_mut_ptr(), t);
+                (out, mask & _mm256_movemask_ps(near) as u32)
+            }
+        }
+    }
+}
+
+/// Whether the eight-lane AVX kernel can run on this CPU.
+pub fn avx_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
 
     fn packet() -> Packet {
         let c = [Vec3::ZERO, Vec3::X, Vec3::Y];
@@ -161,26 +336,72 @@ mod tests {
         Packet::new(&[(7, c), (9, far)], 2)
     }
 
-    #[test]
-    fn hits_and_misses() {
+    fn hits_and_misses<K: Kernel>() {
         let p = packet();
-        assert_eq!(p.ids, [7, 9, 2, 2]);
-        let down = RayKernel::new(Vec3::new(0.25, 0.25, 2.0), Vec3::new(0.0, 0.0, -2.0));
+        assert_eq!(p.ids, [7, 9, 2, 2, 2, 2, 2, 2]);
+        let down = K::new(Vec3::new(0.25, 0.25, 2.0), Vec3::new(0.0, 0.0, -2.0));
         let (t, m) = down.hits(&p, f32::INFINITY);
-        assert_eq!((m, t.x), (0b1, 1.0));
+        assert_eq!((m, t[0]), (0b1, 1.0));
         assert_eq!(down.hits(&p, 0.5).1, 0);
         assert_eq!(down.hits(&p, 1.0).1, 1);
-        let beside = RayKernel::new(Vec3::new(0.8, 0.8, 2.0), -Vec3::Z);
+        let beside = K::new(Vec3::new(0.8, 0.8, 2.0), -Vec3::Z);
         assert_eq!(beside.hits(&p, f32::INFINITY).1, 0);
-        let parallel = RayKernel::new(Vec3::new(-1.0, 0.2, 0.0), Vec3::X);
+        let parallel = K::new(Vec3::new(-1.0, 0.2, 0.0), Vec3::X);
         assert_eq!(parallel.hits(&p, f32::INFINITY).1, 0);
-        let away = RayKernel::new(Vec3::new(0.25, 0.25, 2.0), Vec3::Z);
+        let away = K::new(Vec3::new(0.25, 0.25, 2.0), Vec3::Z);
         assert_eq!(away.hits(&p, f32::INFINITY).1, 0);
         // Through a vertex: accepted.
-        let corner = RayKernel::new(Vec3::new(1.0, 0.0, 1.0), -Vec3::Z);
+        let corner = K::new(Vec3::new(1.0, 0.0, 1.0), -Vec3::Z);
         assert_eq!(corner.hits(&p, f32::INFINITY).1, 1);
-        let both = RayKernel::new(Vec3::new(10.2, 10.2, 20.0), -Vec3::Z);
+        let both = K::new(Vec3::new(10.2, 10.2, 20.0), -Vec3::Z);
         let (t, m) = both.hits(&p, f32::INFINITY);
-        assert_eq!((m, t.y), (0b10, 10.0));
+        assert_eq!((m, t[1]), (0b10, 10.0));
+    }
+
+    #[test]
+    fn portable_hits_and_misses() {
+        hits_and_misses::<RayKernel>();
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn avx_hits_and_misses() {
+        hits_and_misses::<RayKernel8>();
+    }
+
+    /// The AVX kernel answers bit for bit like the portable one.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    fn avx_matches_portable() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut v = || Vec3::from_array(std::array::from_fn(|_| rng.random_range(-4.0f32..4.0)));
+        for round in 0..2000 {
+            let tris: Vec<(u32, [Vec3; 3])> = (0..1 + round % LANES as u32)
+                .map(|i| (i, [v(), v(), v()]))
+                .collect();
+            let p = Packet::new(&tris, 99);
+            let (o, d) = (v(), v());
+            let t_max = if round % 3 == 0 { 1.0 } else { f32::INFINITY };
+            let (ta, ma) = RayKernel::new(o, d).hits(&p, t_max);
+            let (tb, mb) = RayKernel8::new(o, d).hits(&p, t_max);
+            assert_eq!(ma, mb, "round {round}");
+            for lane in 0..LANES {
+                if ma & (1 << lane) != 0 {
+                    assert_eq!(ta[lane].to_bits(), tb[lane].to_bits(), "round {round}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx_kernel() {
+        if avx_available() {
+            // SAFETY: the CPU has AVX.
+            unsafe {
+                avx_hits_and_misses();
+                avx_matches_portable();
+            }
+        }
     }
 }

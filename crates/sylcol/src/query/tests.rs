@@ -52,6 +52,15 @@ fn cases() -> &'static [Case] {
                 out.push(Case { name, collider });
             }
             let derived = Collider::from_mesh(&mesh).expect("valid mesh");
+            if name == "uv-sphere" {
+                // A coarse map (528 triangles, 2 x 2 x 2 cells): crowded
+                // cells, walked through their sub-grids.
+                let cell = Vec3::splat(8.0);
+                let map = map_from_mesh(&mesh, Vec3::splat(LO), cell, [2, 2, 2]);
+                let collider = Collider::from_mcol(&map).expect("valid map");
+                assert!(!collider.sub_grids.is_empty());
+                out.push(Case { name, collider });
+            }
             out.push(Case {
                 name,
                 collider: derived,

@@ -112,7 +112,10 @@ pub fn assert_valid_build(mesh: &TriMesh, m: &Mcol) {
         let c = DVec3::new(s[0].into(), s[1].into(), s[2].into());
         let need = enclosing_radius(&tri, c);
         assert!(f64::from(s[3]) >= need, "sphere {t} misses a corner");
-        assert!(bounds.contains_point(c), "sphere {t} centre outside the map box");
+        assert!(
+            bounds.contains_point(c),
+            "sphere {t} centre outside the map box"
+        );
         let (_, min_r) = sylcol::geom::triangle_min_sphere(&tri);
         assert!(
             f64::from(s[3]) <= min_r * 1.001 + 1e-30_f64.max(need * 1e-6),
