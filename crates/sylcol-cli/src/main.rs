@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     /// Summarise an MCOL, a CollisionSet, or every entry of an archive.
     Info(cmd::info::Args),
+    /// Build game files (MCOL, CollisionSet) from OBJ / glTF / PLY meshes.
+    Build(cmd::build::Args),
     /// Write a mesh out as Wavefront OBJ (or glTF).
     Export(cmd::export::Args),
     /// Decode then re-encode: byte-identical for every valid file.
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a),
+        Command::Build(a) => cmd::build::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Rewrite(a) => cmd::rewrite::run(a),
         Command::Probe(a) => cmd::probe::run(a),

@@ -1,25 +1,28 @@
-//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ.
+//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, or glTF when OUT
+//! ends in `.gltf` / `.glb`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use sylcol::TriMesh;
+use sylcol::export::gltf::{to_glb, to_gltf};
 use sylcol::export::obj::write_obj;
 use sylcol_format::collisionset::{self, Record};
 use sylcol_format::{Format, mcol};
 
 use crate::Outcome;
 use crate::input::{Input, read_input};
-use crate::output::{join_inside, write_atomic_with};
+use crate::output::{join_inside, write_atomic, write_atomic_with};
 
 /// Arguments of `sylcol export`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The input: a file, or `ARCHIVE.pak+INNER`.
     pub file: String,
-    /// Where to write: a `.obj` file; for a CollisionSet a folder that
-    /// receives one `NAME.obj` per mesh (a file with `--mesh`).
+    /// Where to write: `.obj`, `.gltf` (one self-contained file) or `.glb`;
+    /// for a CollisionSet a folder that receives one `NAME.obj` per mesh
+    /// (a file with `--mesh`).
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
     /// CollisionSet only: export just the mesh of this name.
@@ -46,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
     };
     let name = object_name(&input.name);
-    write_atomic_with(&args.output, |w| write_obj(w, &mesh, &name))?;
+    write_mesh(&args.output, &mesh, &name)?;
     eprintln!(
         "{}: wrote {} vertices, {} triangles to {}",
         input.name,
@@ -137,6 +140,17 @@ fn mesh_paths(dir: &Path, records: &[&Record]) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 fn write_record(r: &Record, path: &Path) -> anyhow::Result<()> {
-    let mesh = TriMesh::from_collision_record(r);
-    write_atomic_with(path, |w| write_obj(w, &mesh, &r.name()))
+    write_mesh(path, &TriMesh::from_collision_record(r), &r.name())
+}
+
+/// Writes `mesh` as glTF when `path` ends in `.gltf` / `.glb`, else OBJ.
+fn write_mesh(path: &Path, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("gltf") => write_atomic(path, &to_gltf(mesh, name)?),
+        Some("glb") => write_atomic(path, &to_glb(mesh, name)?),
+        _ => write_atomic_with(path, |w| write_obj(w, mesh, name)),
+    }
 }
