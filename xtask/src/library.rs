@@ -276,7 +276,7 @@ fn unit_mesh(p: &Plan) -> TriMesh {
 
 /// Piece `i` of a closed mesh, placed in the resource frame.
 fn piece(rng: &mut ChaCha8Rng, p: &Plan, i: usize, v: usize) -> TriMesh {
-    let side = if i % 2 == 0 { 1.0 } else { -1.0 };
+    let side = if i.is_multiple_of(2) { 1.0 } else { -1.0 };
     let row = (i / 2) as f64;
     let (shape, stretch, scale, at): (Box<dyn Fn(DVec3) -> f64>, f64, DVec3, DVec3) =
         match (p.kind, i) {
@@ -426,6 +426,12 @@ pub fn generate() -> Vec<(String, TriMesh)> {
         .iter()
         .map(|p| {
             let mut mesh = unit_mesh(p);
+            assert_eq!(
+                (mesh.vertices.len(), mesh.triangles.len()),
+                (p.vertices, triangles(p)),
+                "{}: the mesh does not have its planned counts",
+                p.named.name
+            );
             let length = resource_length(&plans, p.named.owner);
             place(
                 &mut mesh,

@@ -370,7 +370,10 @@ pub mod tests {
         let b = cuboid(Vec3::splat(-1.0), Vec3::splat(1.0), false);
         assert_eq!(topology(&b), (2, true, true));
         assert_eq!(volume(&b), 8.0);
-        assert_eq!(volume(&cuboid(Vec3::splat(-1.0), Vec3::splat(1.0), true)), -8.0);
+        assert_eq!(
+            volume(&cuboid(Vec3::splat(-1.0), Vec3::splat(1.0), true)),
+            -8.0
+        );
         assert_eq!(distribute(10, &[1.0, 1.0, 1.0], 3), vec![4, 3, 3]);
     }
 }
