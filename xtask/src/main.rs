@@ -20,7 +20,8 @@ fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("samples") => {
-            let mut out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../samples");
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            let mut out = root.parent().unwrap_or(root).join("samples");
             let mut full_copies = false;
             let mut rest = args[1..].iter();
             while let Some(a) = rest.next() {

@@ -5,6 +5,7 @@ use std::path::Path;
 use anyhow::{Context, ensure};
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol_format::collisionset::{self, CollisionSet, Endian, Record};
+use sylcol_format::ipfb::names::BUILTIN_NAMES;
 use sylcol_format::ipfb::{ArchiveWriter, EntryKey, Index, IndexEntry, WriteOptions};
 use sylcol_format::mcol;
 
@@ -12,27 +13,15 @@ use crate::library;
 use crate::maps::{self, MAPS, MapSpec};
 
 /// The eighteen names the game gives the CollisionSet library (one file,
-/// stored eighteen times).
-pub const COLLISIONSET_NAMES: [&str; 18] = [
-    "CollisionSet_S01.bin",
-    "CollisionSet_S02.bin",
-    "CollisionSet_S03.bin",
-    "CollisionSet_S04.bin",
-    "CollisionSet_S05.bin",
-    "CollisionSet_S06.bin",
-    "CollisionSet_S07.bin",
-    "CollisionSet_S08.bin",
-    "CollisionSet_S09.bin",
-    "CollisionSet_S10.bin",
-    "CollisionSet_S11.bin",
-    "CollisionSet_S12.bin",
-    "CollisionSet_S13.bin",
-    "CollisionSet_S14.bin",
-    "CollisionSet_S15.bin",
-    "CollisionSet_S16.bin",
-    "CollisionSet_Tutorial.bin",
-    "CollisionSet_test.bin",
-];
+/// stored eighteen times): the `CollisionSet_` names of the archive
+/// reader's built-in list, S01 first.
+pub fn collisionset_names() -> Vec<&'static str> {
+    BUILTIN_NAMES
+        .iter()
+        .copied()
+        .filter(|n| n.starts_with("CollisionSet_"))
+        .collect()
+}
 
 /// The synthetic CollisionSet library, big-endian, exactly the seed's
 /// 1 675 148 bytes.
@@ -83,7 +72,7 @@ pub fn payloads() -> anyhow::Result<Vec<(EntryKey, Vec<u8>)>> {
         out.push((EntryKey::Hash(spec.id), mcol(spec)?));
     }
     out.push((
-        EntryKey::Name(COLLISIONSET_NAMES[0].to_string()),
+        EntryKey::Name(collisionset_names()[0].to_string()),
         collisionset()?,
     ));
     Ok(out)
@@ -100,20 +89,20 @@ pub fn write_archive(dir: &Path, full_copies: bool) -> anyhow::Result<()> {
     let mut library = None;
     for (key, bytes) in payloads()? {
         let entry = writer.add(&key, &bytes, true)?;
-        if key == EntryKey::Name(COLLISIONSET_NAMES[0].to_string()) {
+        if key == EntryKey::Name(collisionset_names()[0].to_string()) {
             library = Some((entry, bytes));
         }
     }
     let (first, bytes) = library.context("the library entry")?;
     if full_copies {
-        for name in &COLLISIONSET_NAMES[1..] {
+        for name in &collisionset_names()[1..] {
             writer.add(&EntryKey::Name(name.to_string()), &bytes, true)?;
         }
         writer.finish()?;
         return Ok(());
     }
     let mut entries = writer.finish()?;
-    for name in &COLLISIONSET_NAMES[1..] {
+    for name in &collisionset_names()[1..] {
         entries.push(IndexEntry {
             hash: EntryKey::Name(name.to_string()).hash(),
             ..first
@@ -177,8 +166,9 @@ mod tests {
         assert_eq!(set.triangle_count(), library::TRIANGLES);
         let first = archive
             .index
-            .find(EntryKey::Name(COLLISIONSET_NAMES[0].into()).hash());
-        for name in COLLISIONSET_NAMES {
+            .find(EntryKey::Name(collisionset_names()[0].into()).hash());
+        assert_eq!(collisionset_names().len(), 18);
+        for name in collisionset_names() {
             let e = archive
                 .index
                 .find(EntryKey::Name(name.into()).hash())
