@@ -48,6 +48,7 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a),
@@ -65,5 +66,16 @@ fn main() -> ExitCode {
             eprintln!("sylcol: error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Output piped into `head` and closed early ends the process quietly, as
+/// for any Unix filter, instead of panicking inside `println!`.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting SIGPIPE to its default action before any thread
+    // starts; no handler of ours depends on it.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
