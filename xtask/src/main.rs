@@ -1,1 +1,43 @@
-fn main() {}
+//! `cargo xtask`: repository chores.
+//!
+//! `cargo xtask samples [--out DIR] [--full-copies]` regenerates the
+//! synthetic sample corpus (`samples/MiscBin.pak` + `MiscBin.p00`); see
+//! `samples/README.md`. The output is the same, byte for byte, on every run.
+
+mod library;
+mod maps;
+mod names;
+mod samples;
+mod shapes;
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+
+const USAGE: &str = "usage: cargo xtask samples [--out DIR] [--full-copies]";
+
+fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("samples") => {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            let mut out = root.parent().unwrap_or(root).join("samples");
+            let mut full_copies = false;
+            let mut rest = args[1..].iter();
+            while let Some(a) = rest.next() {
+                match a.as_str() {
+                    "--out" => match rest.next() {
+                        Some(dir) => out = PathBuf::from(dir),
+                        None => bail!("--out needs a folder\n{USAGE}"),
+                    },
+                    "--full-copies" => full_copies = true,
+                    other => bail!("unknown argument {other:?}\n{USAGE}"),
+                }
+            }
+            samples::write_archive(&out, full_copies)?;
+            eprintln!("wrote {}/MiscBin.pak and MiscBin.p00", out.display());
+            Ok(())
+        }
+        _ => bail!("{USAGE}"),
+    }
+}

@@ -24,6 +24,8 @@ struct Cli {
 enum Command {
     /// Summarise an MCOL, a CollisionSet, or every entry of an archive.
     Info(cmd::info::Args),
+    /// Build game files (MCOL, CollisionSet) from OBJ / glTF / PLY meshes.
+    Build(cmd::build::Args),
     /// Write a mesh out as Wavefront OBJ (or glTF).
     Export(cmd::export::Args),
     /// Decode then re-encode: byte-identical for every valid file.
@@ -48,9 +50,11 @@ pub enum Outcome {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a),
+        Command::Build(a) => cmd::build::run(a),
         Command::Export(a) => cmd::export::run(a),
         Command::Rewrite(a) => cmd::rewrite::run(a),
         Command::Probe(a) => cmd::probe::run(a),
@@ -65,5 +69,16 @@ fn main() -> ExitCode {
             eprintln!("sylcol: error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// Output piped into `head` and closed early ends the process quietly, as
+/// for any Unix filter, instead of panicking inside `println!`.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting SIGPIPE to its default action before any thread
+    // starts; no handler of ours depends on it.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }

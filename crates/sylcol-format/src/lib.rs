@@ -32,14 +32,19 @@ pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub enum Format {
     /// An MCOL chunk.
     Mcol,
+    /// A CollisionSet library (no magic: its record walk consumes the input).
+    CollisionSet,
     /// Something else; its first four bytes shown as text when printable.
     Unknown(Option<String>),
 }
 
-/// Guesses the format of `data` from its magic (no decoding).
+/// Guesses the format of `data` from its magic, or for the magic-less
+/// CollisionSet from a record walk that consumes it exactly (no geometry
+/// is decoded).
 pub fn detect(data: &[u8]) -> Format {
     match data.get(..4) {
         Some(b"MCOL") => Format::Mcol,
+        _ if collisionset::looks_like(data) => Format::CollisionSet,
         _ => Format::Unknown(bytes::printable_magic(data, 0)),
     }
 }

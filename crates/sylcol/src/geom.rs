@@ -39,6 +39,16 @@ impl Aabb {
         self.min.cmple(o.max).all() && o.min.cmple(self.max).all()
     }
 
+    /// Whether `o` lies inside this box (touching the faces counts).
+    pub fn contains(&self, o: &Aabb) -> bool {
+        self.min.cmple(o.min).all() && o.max.cmple(self.max).all()
+    }
+
+    /// Whether the point `p` lies in the box (faces included).
+    pub fn contains_point(&self, p: DVec3) -> bool {
+        self.min.cmple(p).all() && p.cmple(self.max).all()
+    }
+
     /// Squared distance from `p` to the box (0 inside).
     pub fn distance_squared(&self, p: DVec3) -> f64 {
         let d = (self.min - p).max(p - self.max).max(DVec3::ZERO);

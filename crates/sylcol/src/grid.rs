@@ -116,6 +116,12 @@ impl GridSpec {
 /// For every cell, the triangles that overlap it (cell box grown by
 /// `margin`), by an exact separating-axis test; ascending triangle order.
 /// With `margin >= 0` no overlapping triangle is ever left out.
+///
+/// Shortcuts, each exact: a triangle whose bounds lie in one grown cell is
+/// listed there; a cell holding one of the corners is listed without the
+/// full test; and for triangles crossing more than a few cells per row, each
+/// (y, z) row is narrowed to the x range of the triangle clipped to the
+/// row's slab (widened against rounding) before the test runs.
 pub fn build_cell_lists(mesh: &TriMesh, spec: &GridSpec, margin: f64) -> Vec<Vec<u32>> {
     build_cell_lists_of(mesh, spec, margin, 0..mesh.triangles.len() as u32)
 }
@@ -131,14 +137,34 @@ pub fn build_cell_lists_of(
     let mut lists = vec![Vec::new(); spec.cell_count()];
     for t in tris {
         let tri = mesh.corners(t as usize);
-        let Some((lo, hi)) = spec.cell_range(&Aabb::of_triangle(&tri).expanded(margin)) else {
+        let bounds = Aabb::of_triangle(&tri);
+        let Some((lo, hi)) = spec.cell_range(&bounds.expanded(margin)) else {
             continue;
         };
+        if lo == hi {
+            // Fast path: a triangle inside one (grown) cell overlaps it.
+            let i = spec.linear(lo);
+            if spec.cell_box(i).expanded(margin).contains(&bounds) {
+                lists[i].push(t);
+                continue;
+            }
+        }
+        let corners = tri.map(|p| p.as_dvec3());
         for z in lo[2]..=hi[2] {
             for y in lo[1]..=hi[1] {
-                for x in lo[0]..=hi[0] {
+                let (x0, x1) = if hi[0] - lo[0] > 2 {
+                    match row_x_range(&corners, spec, [y, z], margin) {
+                        Some((a, b)) => (a.max(lo[0]), b.min(hi[0])),
+                        None => continue,
+                    }
+                } else {
+                    (lo[0], hi[0])
+                };
+                for x in x0..=x1 {
                     let i = spec.linear([x, y, z]);
-                    if triangle_overlaps_box(&tri, &spec.cell_box(i).expanded(margin)) {
+                    let b = spec.cell_box(i).expanded(margin);
+                    let holds_corner = corners.iter().any(|&p| b.contains_point(p));
+                    if holds_corner || triangle_overlaps_box(&tri, &b) {
                         lists[i].push(t);
                     }
                 }
@@ -146,6 +172,72 @@ pub fn build_cell_lists_of(
         }
     }
     lists
+}
+
+/// The cells of row (y, z) the triangle can reach: the x extent of the
+/// triangle clipped to the row's slab, both grown by the margin and a
+/// rounding allowance far above f64 error; `None` when the clip is empty.
+fn row_x_range(
+    tri: &[DVec3; 3],
+    spec: &GridSpec,
+    [y, z]: [usize; 2],
+    margin: f64,
+) -> Option<(usize, usize)> {
+    let row = spec.cell_box(spec.linear([0, y, z]));
+    let reach = spec
+        .bounds()
+        .min
+        .abs()
+        .max(spec.bounds().max.abs())
+        .max_element();
+    let slack = margin + 1e-9 * (reach + spec.cell.max_element());
+    let mut poly: Vec<DVec3> = tri.to_vec();
+    for (k, bound, keep_below) in [
+        (1, row.min.y - slack, false),
+        (1, row.max.y + slack, true),
+        (2, row.min.z - slack, false),
+        (2, row.max.z + slack, true),
+    ] {
+        poly = clip(&poly, k, bound, keep_below);
+        if poly.is_empty() {
+            return None;
+        }
+    }
+    let (lo, hi) = poly
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.x), b.max(p.x))
+        });
+    let mut b = row;
+    b.min.x = lo - slack;
+    b.max.x = hi + slack;
+    spec.cell_range(&b).map(|(a, z)| (a[0], z[0]))
+}
+
+/// Sutherland-Hodgman: the part of a convex polygon on one side of the
+/// plane `p[k] = bound`.
+fn clip(poly: &[DVec3], k: usize, bound: f64, keep_below: bool) -> Vec<DVec3> {
+    let inside = |p: &DVec3| {
+        if keep_below {
+            p[k] <= bound
+        } else {
+            p[k] >= bound
+        }
+    };
+    let mut out = Vec::with_capacity(poly.len() + 1);
+    for (i, p) in poly.iter().enumerate() {
+        let q = &poly[(i + 1) % poly.len()];
+        if inside(p) {
+            out.push(*p);
+        }
+        if inside(p) != inside(q) {
+            let t = (bound - p[k]) / (q[k] - p[k]);
+            let mut x = *p + (*q - *p) * t;
+            x[k] = bound;
+            out.push(x);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -188,5 +280,38 @@ mod tests {
         let lists = build_cell_lists(&mesh, &s, 0.0);
         let occupied: Vec<usize> = (0..8).filter(|&i| !lists[i].is_empty()).collect();
         assert_eq!(occupied, vec![0, 4]);
+    }
+    #[test]
+    fn row_narrowing_matches_brute_force() {
+        let s = GridSpec {
+            origin: DVec3::splat(-40.0),
+            cell: DVec3::splat(2.0),
+            dims: [40, 40, 40],
+        };
+        let mesh = TriMesh::new(
+            vec![
+                Vec3::new(-40.0, -40.0, -40.0),
+                Vec3::new(40.0, -40.0, 40.0),
+                Vec3::new(-40.0, 40.0, 40.0),
+                // Lying in the cell plane z = 0 and along x = 2.
+                Vec3::new(-39.0, -3.0, 0.0),
+                Vec3::new(39.0, 7.0, 0.0),
+                Vec3::new(2.0, 30.0, 0.0),
+                Vec3::new(2.0, -38.0, -38.0),
+                Vec3::new(2.0, 38.0, 37.0),
+                Vec3::new(2.0, 1.0, 38.0),
+            ],
+            vec![[0, 1, 2], [3, 4, 5], [6, 7, 8]],
+        );
+        for margin in [0.0, 1e-3] {
+            let lists = build_cell_lists(&mesh, &s, margin);
+            for (i, list) in lists.iter().enumerate() {
+                let b = s.cell_box(i).expanded(margin);
+                let want: Vec<u32> = (0..3)
+                    .filter(|&t| triangle_overlaps_box(&mesh.corners(t as usize), &b))
+                    .collect();
+                assert_eq!(list, &want, "cell {:?}", s.coords(i));
+            }
+        }
     }
 }

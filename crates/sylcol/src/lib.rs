@@ -5,9 +5,11 @@
 //! them — topology and invariant checks, runtime-style collision queries,
 //! building game files from user meshes, and export to OBJ / glTF.
 
+pub mod build;
 pub mod export;
 pub mod geom;
 pub mod grid;
+pub mod import;
 pub mod mesh;
 pub mod query;
 pub mod topology;

@@ -1,6 +1,7 @@
 //! Triangle meshes in the model layer.
 
 use glam::Vec3;
+use sylcol_format::collisionset::Record;
 use sylcol_format::mcol::Mcol;
 
 /// An indexed triangle mesh: vertices and triangles as vertex-index triples.
@@ -30,6 +31,18 @@ impl TriMesh {
                 .iter()
                 .map(|t| [t[0] as u32, t[1] as u32, t[2] as u32])
                 .collect(),
+        }
+    }
+
+    /// The mesh of one CollisionSet record (vertices and triangles in file order).
+    pub fn from_collision_record(record: &Record) -> Self {
+        TriMesh {
+            vertices: record
+                .vertices
+                .iter()
+                .map(|&v| Vec3::from_array(v))
+                .collect(),
+            triangles: record.triangles.clone(),
         }
     }
 

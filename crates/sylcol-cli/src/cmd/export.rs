@@ -1,24 +1,33 @@
-//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ.
+//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, or glTF when OUT
+//! ends in `.gltf` / `.glb`.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use sylcol::TriMesh;
+use sylcol::export::gltf::{to_glb, to_gltf};
 use sylcol::export::obj::write_obj;
+use sylcol_format::collisionset::{self, Record};
 use sylcol_format::{Format, mcol};
 
 use crate::Outcome;
-use crate::input::read_input;
-use crate::output::write_atomic_with;
+use crate::input::{Input, read_input};
+use crate::output::{join_inside, write_atomic, write_atomic_with};
 
 /// Arguments of `sylcol export`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The input: a file, or `ARCHIVE.pak+INNER`.
     pub file: String,
-    /// Where to write (`.obj`).
+    /// Where to write: `.obj`, `.gltf` (one self-contained file) or `.glb`;
+    /// for a CollisionSet a folder that receives one `NAME.obj` per mesh
+    /// (a file with `--mesh`).
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// CollisionSet only: export just the mesh of this name.
+    #[arg(long)]
+    pub mesh: Option<String>,
 }
 
 /// Runs the command.
@@ -28,12 +37,19 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Format::Mcol => {
             let m = mcol::decode(&input.bytes)
                 .with_context(|| format!("{}: invalid MCOL", input.name))?;
+            if args.mesh.is_some() {
+                bail!(
+                    "{}: --mesh applies to CollisionSet libraries, this is an MCOL",
+                    input.name
+                );
+            }
             TriMesh::from_mcol(&m)
         }
+        Format::CollisionSet => return export_collisionset(&input, &args),
         Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
     };
     let name = object_name(&input.name);
-    write_atomic_with(&args.output, |w| write_obj(w, &mesh, &name))?;
+    write_mesh(&args.output, &mesh, &name)?;
     eprintln!(
         "{}: wrote {} vertices, {} triangles to {}",
         input.name,
@@ -52,4 +68,89 @@ pub fn object_name(input: &str) -> String {
         .filter(|s| !s.is_empty())
         .unwrap_or(last)
         .to_string()
+}
+
+/// Writes the meshes of a CollisionSet: all of them into the folder
+/// `args.output` (file names from the records, kept inside the folder), or
+/// with `--mesh` the one named to a file (or into an existing folder).
+fn export_collisionset(input: &Input, args: &Args) -> anyhow::Result<Outcome> {
+    let set = collisionset::decode(&input.bytes)
+        .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
+    let chosen: Vec<&Record> = match &args.mesh {
+        Some(name) => {
+            let r = set.get(name).with_context(|| {
+                format!(
+                    "{}: no mesh named {name:?} among {} records",
+                    input.name,
+                    set.records.len()
+                )
+            })?;
+            if !args.output.is_dir() {
+                write_record(r, &args.output)?;
+                eprintln!("{}: wrote {name} to {}", input.name, args.output.display());
+                return Ok(Outcome::Ok);
+            }
+            vec![r]
+        }
+        None => set.records.iter().collect(),
+    };
+    // Every name is checked before anything is written.
+    let paths = mesh_paths(&args.output, &chosen)
+        .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
+    for (r, path) in chosen.iter().zip(&paths) {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("{}: cannot create folder", parent.display()))?;
+        }
+        write_record(r, path)?;
+    }
+    eprintln!(
+        "{}: wrote {} meshes to {}",
+        input.name,
+        chosen.len(),
+        args.output.display()
+    );
+    Ok(Outcome::Ok)
+}
+
+/// `DIR/NAME.obj` for each record (`NAME~2.obj` ... for repeated names,
+/// `record_N.obj` for an empty one), every path inside `dir`.
+fn mesh_paths(dir: &Path, records: &[&Record]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let name = r.name();
+            let stem = if name.is_empty() {
+                format!("record_{i}")
+            } else {
+                name
+            };
+            let n = seen.entry(stem.clone()).or_default();
+            *n += 1;
+            let file = if *n == 1 {
+                format!("{stem}.obj")
+            } else {
+                format!("{stem}~{n}.obj")
+            };
+            join_inside(dir, &file).with_context(|| format!("mesh {i}"))
+        })
+        .collect()
+}
+
+fn write_record(r: &Record, path: &Path) -> anyhow::Result<()> {
+    write_mesh(path, &TriMesh::from_collision_record(r), &r.name())
+}
+
+/// Writes `mesh` as glTF when `path` ends in `.gltf` / `.glb`, else OBJ.
+fn write_mesh(path: &Path, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    match ext.as_deref() {
+        Some("gltf") => write_atomic(path, &to_gltf(mesh, name)?),
+        Some("glb") => write_atomic(path, &to_glb(mesh, name)?),
+        _ => write_atomic_with(path, |w| write_obj(w, mesh, name)),
+    }
 }

@@ -4,6 +4,7 @@ use anyhow::{Context, bail};
 use serde::Serialize;
 use sylcol_format::Format;
 use sylcol_format::chunk::Chunk;
+use sylcol_format::collisionset::{self, CollisionSet};
 use sylcol_format::mcol::{self, Mcol};
 
 use crate::Outcome;
@@ -132,6 +133,11 @@ pub fn summarize(input: &Input) -> anyhow::Result<Summary> {
                 .with_context(|| format!("{}: invalid MCOL", input.name))?;
             mcol_summary(&input.name, &input.bytes, &m)
         }
+        Format::CollisionSet => {
+            let set = collisionset::decode(&input.bytes)
+                .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
+            collisionset_summary(&input.name, input.bytes.len(), &set)
+        }
         Format::Unknown(magic) => bail!(
             "{}: not a format sylcol decodes (magic {}); `sylcol probe` analyses any POF0 chunk",
             input.name,
@@ -248,6 +254,109 @@ fn mcol_summary(path: &str, bytes: &[u8], m: &Mcol) -> anyhow::Result<Summary> {
         hex(i.offsets.records),
         hex(i.offsets.lists),
     );
+    Ok(Summary {
+        json: serde_json::to_value(&i)?,
+        text,
+    })
+}
+
+/// The `info --json` fields of a CollisionSet (a contract for scripts).
+#[derive(Serialize)]
+pub struct CollisionSetInfo {
+    pub format: &'static str,
+    pub path: String,
+    pub bytes: usize,
+    pub endian: &'static str,
+    pub records: usize,
+    pub vertices: usize,
+    pub triangles: usize,
+    pub families: FamilyInfo,
+    pub meshes: Vec<MeshInfo>,
+}
+
+/// Record counts per name family.
+#[derive(Serialize)]
+pub struct FamilyInfo {
+    #[serde(rename = "rou_")]
+    pub rou: usize,
+    #[serde(rename = "mob_")]
+    pub mob: usize,
+    #[serde(rename = "rob_")]
+    pub rob: usize,
+    pub asteroid: usize,
+    pub other: usize,
+}
+
+/// One record of a CollisionSet.
+#[derive(Serialize)]
+pub struct MeshInfo {
+    pub name: String,
+    pub family: &'static str,
+    pub vertices: usize,
+    pub triangles: usize,
+    pub offset: u64,
+}
+
+/// Builds the CollisionSet summary of a decoded library.
+pub fn collisionset_info(path: &str, bytes: usize, set: &CollisionSet) -> CollisionSetInfo {
+    let f = set.families();
+    let meshes = set
+        .records
+        .iter()
+        .zip(set.offsets())
+        .map(|(r, offset)| MeshInfo {
+            name: r.name(),
+            family: r.reading().family.as_str(),
+            vertices: r.vertices.len(),
+            triangles: r.triangles.len(),
+            offset,
+        })
+        .collect();
+    CollisionSetInfo {
+        format: "CollisionSet",
+        path: path.to_string(),
+        bytes,
+        endian: set.endian.as_str(),
+        records: set.records.len(),
+        vertices: set.vertex_count(),
+        triangles: set.triangle_count(),
+        families: FamilyInfo {
+            rou: f.rou,
+            mob: f.mob,
+            rob: f.rob,
+            asteroid: f.asteroid,
+            other: f.other,
+        },
+        meshes,
+    }
+}
+
+fn collisionset_summary(path: &str, bytes: usize, set: &CollisionSet) -> anyhow::Result<Summary> {
+    let i = collisionset_info(path, bytes, set);
+    let f = &i.families;
+    let mut text = format!(
+        "{path}: CollisionSet (per-part collision library), {}-endian\n\
+         \x20 size          {} bytes\n\
+         \x20 records       {} (rou_ {}, mob_ {}, rob_ {}, asteroid {}, other {})\n\
+         \x20 mesh          {} vertices, {} triangles\n\n\
+         \x20   offset  vertices  triangles  name\n",
+        i.endian,
+        i.bytes,
+        i.records,
+        f.rou,
+        f.mob,
+        f.rob,
+        f.asteroid,
+        f.other,
+        i.vertices,
+        i.triangles,
+    );
+    for m in &i.meshes {
+        text.push_str(&format!(
+            "  {:#8x}  {:>8}  {:>9}  {}\n",
+            m.offset, m.vertices, m.triangles, m.name
+        ));
+    }
     Ok(Summary {
         json: serde_json::to_value(&i)?,
         text,

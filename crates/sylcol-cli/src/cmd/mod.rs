@@ -1,5 +1,6 @@
 //! One module per command.
 
+pub mod build;
 pub mod export;
 pub mod info;
 pub mod pak;

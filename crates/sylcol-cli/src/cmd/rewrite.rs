@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
-use sylcol_format::{Format, mcol};
+use sylcol_format::{Format, collisionset, mcol};
 
 use crate::Outcome;
 use crate::input::read_input;
@@ -29,6 +29,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             let m = mcol::decode(&input.bytes)
                 .with_context(|| format!("{}: invalid MCOL", input.name))?;
             mcol::encode(&m).with_context(|| format!("{}: cannot re-encode", input.name))?
+        }
+        Format::CollisionSet => {
+            let set = collisionset::decode(&input.bytes)
+                .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
+            collisionset::encode(&set)
+                .with_context(|| format!("{}: cannot re-encode", input.name))?
         }
         Format::Unknown(_) => bail!("{}: not a format sylcol can rewrite", input.name),
     };

@@ -1,0 +1,253 @@
+//! The real `sylcol` binary: `build mcol` from OBJ / glTF / PLY, its
+//! summary, its errors, and the export -> build round trip.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn sylcol() -> Command {
+    Command::cargo_bin("sylcol").unwrap()
+}
+
+/// A closed box from -r to r as OBJ text (quads, so triangulation runs).
+fn box_obj(r: f32) -> String {
+    let mut s = String::from("# a box\no walls\n");
+    for i in 0..8 {
+        let c = |bit: i32| if i & bit == 0 { -r } else { r };
+        s += &format!("v {} {} {}\n", c(1), c(2), c(4));
+    }
+    for f in [
+        "1 3 4 2", "5 6 8 7", "1 2 6 5", "3 7 8 4", "1 5 7 3", "2 4 8 6",
+    ] {
+        s += &format!("f {f}\n");
+    }
+    s
+}
+
+fn run_json(args: &[&str]) -> Value {
+    let out = sylcol().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A temporary folder holding `walls.obj` (a box from -r to r), with the
+/// paths of that mesh and of `walls.mcol` beside it.
+fn walls(r: f32) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("walls.obj");
+    std::fs::write(&obj, box_obj(r)).unwrap();
+    let out = dir.path().join("walls.mcol");
+    (dir, obj, out)
+}
+
+#[test]
+fn build_mcol_from_obj_reports_and_verifies_by_rewrite() {
+    let (dir, obj, out) = walls(250_000.0);
+    let j = run_json(&[
+        "build",
+        "mcol",
+        path(&obj),
+        "-o",
+        path(&out),
+        "--cell",
+        "50000",
+        "--json",
+    ]);
+    assert_eq!(j["vertices"], 8);
+    assert_eq!(j["triangles"], 12);
+    assert_eq!(j["grid"], serde_json::json!([10, 10, 10]));
+    assert_eq!(j["cell_size"], 50000.0);
+    assert_eq!(j["occupied_cells"], 488);
+    assert_eq!(j["output"], path(&out));
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(j["bytes"], bytes.len());
+    // `rewrite` leaves the built file byte-identical.
+    let again = dir.path().join("again.mcol");
+    sylcol()
+        .args(["rewrite", path(&out), "-o", path(&again)])
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&again).unwrap(), bytes);
+    // `info` reads it.
+    let info = run_json(&["info", path(&out), "--json"]);
+    assert_eq!(info["occupied_cells"], 488);
+    assert_eq!(info["offsets"]["spheres"], 0x80);
+}
+
+#[test]
+fn human_summary_names_grid_lists_and_output() {
+    let (_dir, obj, out) = walls(25_000.0);
+    let a = sylcol()
+        .args(["build", "mcol", path(&obj), "-o", path(&out)])
+        .args(["--bbox", "-25000,-25000,-25000,25000,25000,25000"])
+        .args(["--cell", "10000"])
+        .assert()
+        .success();
+    let text = String::from_utf8(a.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("5x5x5 cells of 10000"), "{text}");
+    assert!(text.contains("98 occupied cells"), "{text}");
+    assert!(text.contains(path(&out)), "{text}");
+}
+
+#[test]
+fn export_gltf_then_build_keeps_the_geometry() {
+    let (dir, obj, first) = walls(1_000.0);
+    sylcol()
+        .args(["build", "mcol", path(&obj), "-o", path(&first)])
+        .assert()
+        .success();
+    for ext in ["gltf", "glb", "obj"] {
+        let mesh = dir.path().join(format!("edit.{ext}"));
+        sylcol()
+            .args(["export", path(&first), "-o", path(&mesh)])
+            .assert()
+            .success();
+        let second = dir.path().join(format!("second-{ext}.mcol"));
+        sylcol()
+            .args(["build", "mcol", path(&mesh), "-o", path(&second)])
+            .assert()
+            .success();
+        // The same mesh and options give the same file.
+        assert_eq!(
+            std::fs::read(&second).unwrap(),
+            std::fs::read(&first).unwrap(),
+            "{ext}"
+        );
+    }
+}
+
+#[test]
+fn weld_merges_split_corners() {
+    let dir = tempfile::tempdir().unwrap();
+    let ply = dir.path().join("split.ply");
+    // Two triangles sharing an edge, written with separate corners.
+    std::fs::write(
+        &ply,
+        "ply\nformat ascii 1.0\nelement vertex 6\nproperty float x\nproperty float y\n\
+         property float z\nelement face 2\nproperty list uchar int vertex_indices\nend_header\n\
+         0 0 0\n1 0 0\n0 1 0\n1 0 0\n1 1 0\n0 1 0\n3 0 1 2\n3 3 4 5\n",
+    )
+    .unwrap();
+    let out = dir.path().join("split.mcol");
+    let args = ["build", "mcol", path(&ply), "-o", path(&out), "--json"];
+    assert_eq!(run_json(&args)["vertices"], 6);
+    let mut welded = args.to_vec();
+    welded.push("--weld");
+    assert_eq!(run_json(&welded)["vertices"], 4);
+}
+
+#[test]
+fn bad_inputs_exit_2_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.mcol");
+    let cases: [(&str, &str, &str); 5] = [
+        (
+            "nan.obj",
+            "v 0 0 0\nv nan 0 0\nv 0 1 0\nf 1 2 3\n",
+            "non-finite",
+        ),
+        (
+            "range.obj",
+            "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n",
+            "out of bounds",
+        ),
+        ("empty.obj", "v 0 0 0\n", "empty"),
+        ("mesh.stl", "solid x\n", "unknown mesh format"),
+        (
+            "range.ply",
+            "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n\
+             property float z\nelement face 1\nproperty list uchar int vertex_indices\n\
+             end_header\n0 0 0\n1 0 0\n0 1 0\n3 0 1 7\n",
+            "names vertex 7",
+        ),
+    ];
+    for (name, text, says) in cases {
+        let input = dir.path().join(name);
+        std::fs::write(&input, text).unwrap();
+        let a = sylcol()
+            .args(["build", "mcol", path(&input), "-o", path(&out)])
+            .assert()
+            .code(2);
+        let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+        assert!(err.contains(name) && err.contains(says), "{name}: {err}");
+    }
+    assert!(!out.exists());
+    // A bbox that does not hold the mesh, and a malformed --bbox.
+    let obj = dir.path().join("walls.obj");
+    std::fs::write(&obj, box_obj(10.0)).unwrap();
+    let a = sylcol()
+        .args(["build", "mcol", path(&obj), "-o", path(&out)])
+        .args(["--bbox", "0,0,0,20,20,20", "--cell", "5"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("outside the grid"), "{err}");
+    sylcol()
+        .args(["build", "mcol", path(&obj), "-o", path(&out)])
+        .args(["--bbox", "0,0,0,20,20"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn grid_from_an_existing_mcol() {
+    let (_dir, obj, out) = walls(1_000.0);
+    let fixture = format!(
+        "{}/../../tests/fixtures/box.mcol",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let j = run_json(&[
+        "build",
+        "mcol",
+        path(&obj),
+        "-o",
+        path(&out),
+        "--grid-from",
+        &fixture,
+        "--json",
+    ]);
+    assert_eq!(j["grid"], serde_json::json!([10, 10, 10]));
+    assert_eq!(j["cell_size"], 50000.0);
+    assert_eq!(
+        j["bbox_min"],
+        serde_json::json!([-250000.0, -250000.0, -250000.0])
+    );
+    // The small box sits around the origin: the 8 cells meeting there.
+    assert_eq!(j["occupied_cells"], 8);
+    sylcol()
+        .args(["build", "mcol", path(&obj), "-o", path(&out)])
+        .args(["--grid-from", &fixture, "--cell", "5"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn the_triangle_limit_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.mcol");
+    let obj = |n: usize| "v 0 0 0\nv 1 0 0\nv 0 1 0\n".to_string() + &"f 1 2 3\n".repeat(n);
+    let at = dir.path().join("at.obj");
+    std::fs::write(&at, obj(65_535)).unwrap();
+    let j = run_json(&["build", "mcol", path(&at), "-o", path(&out), "--json"]);
+    assert_eq!(j["triangles"], 65_535);
+    let over = dir.path().join("over.obj");
+    std::fs::write(&over, obj(65_536)).unwrap();
+    let a = sylcol()
+        .args(["build", "mcol", path(&over), "-o", path(&out)])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("over.obj") && err.contains("65536 triangles"),
+        "{err}"
+    );
+}

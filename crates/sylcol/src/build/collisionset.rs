@@ -1,0 +1,248 @@
+//! Building and editing CollisionSet libraries from meshes.
+//!
+//! Sources of a new library:
+//! - a folder: every `.obj` / `.gltf` / `.glb` / `.ply` file in it (not in
+//!   sub-folders), in byte order of file name, the file stem as record name;
+//!   other files are skipped;
+//! - a manifest: a text file of `NAME = MESH` lines (`#` starts a comment
+//!   line, blank lines are ignored, paths are relative to the manifest's
+//!   folder), or a `.json` file holding `[{"name": NAME, "mesh": MESH}, ...]`.
+//!   Records are written in manifest order.
+//!
+//! Editing an existing library ([`apply_edits`]) touches only the records
+//! named: a replaced record keeps its place and its name field byte for
+//! byte, an added record goes at the end, a removed one is dropped. Every
+//! other record is re-encoded from its decoded fields, which the codec
+//! reproduces byte for byte.
+
+use std::path::{Path, PathBuf};
+
+use sylcol_format::collisionset::{CollisionSet, Record};
+
+use crate::import::{MeshError, MeshFormat, check_mesh};
+use crate::mesh::TriMesh;
+
+/// One record to build: its name and the mesh file it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+pub struct ManifestEntry {
+    /// Record name.
+    pub name: String,
+    /// Mesh file (absolute, or relative to the manifest's folder once read).
+    pub mesh: PathBuf,
+}
+
+/// Why a library cannot be built or edited.
+#[derive(Debug, thiserror::Error)]
+pub enum CollisionSetBuildError {
+    /// A folder or manifest cannot be read.
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        /// What was being read.
+        path: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// A manifest line or JSON document is malformed.
+    #[error("{path}:{line}: {detail}")]
+    Manifest {
+        /// The manifest.
+        path: String,
+        /// 1-based line (0 for a JSON document).
+        line: usize,
+        /// What is wrong.
+        detail: String,
+    },
+    /// Two records would share a name.
+    #[error("record name {0:?} appears twice")]
+    DuplicateName(String),
+    /// `--replace` / `--remove` of a name the library does not hold.
+    #[error("the library has no record named {0:?}")]
+    NoSuchRecord(String),
+    /// `--add` of a name the library already holds.
+    #[error("the library already has a record named {0:?} (use --replace)")]
+    AlreadyPresent(String),
+    /// The mesh of a record is unusable.
+    #[error("record {name:?}: {source}")]
+    Mesh {
+        /// Record name.
+        name: String,
+        /// What is wrong with its mesh.
+        source: MeshError,
+    },
+    /// The name cannot be stored (empty, spaces, not ASCII...).
+    #[error("{0}")]
+    Record(#[from] sylcol_format::EncodeError),
+    /// Nothing to build.
+    #[error("{0}: no mesh files (.obj, .gltf, .glb, .ply) found")]
+    NoMeshes(String),
+}
+
+/// The records a folder's mesh files make, sorted by file name.
+pub fn scan_folder(dir: &Path) -> Result<Vec<ManifestEntry>, CollisionSetBuildError> {
+    let io = |source| CollisionSetBuildError::Io {
+        path: dir.display().to_string(),
+        source,
+    };
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.is_file() && MeshFormat::from_path(&path).is_some() {
+            files.push(path);
+        }
+    }
+    files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    let entries: Vec<ManifestEntry> = files
+        .into_iter()
+        .map(|mesh| ManifestEntry {
+            name: mesh
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            mesh,
+        })
+        .collect();
+    if entries.is_empty() {
+        return Err(CollisionSetBuildError::NoMeshes(dir.display().to_string()));
+    }
+    check_unique(entries.iter().map(|e| e.name.as_str()))?;
+    Ok(entries)
+}
+
+/// Reads a manifest (text, or JSON when the name ends in `.json`); mesh
+/// paths come back resolved against the manifest's folder.
+pub fn read_manifest(path: &Path) -> Result<Vec<ManifestEntry>, CollisionSetBuildError> {
+    let text = std::fs::read_to_string(path).map_err(|source| CollisionSetBuildError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let json = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    let mut entries = if json {
+        parse_json_manifest(&text)
+    } else {
+        parse_text_manifest(&text)
+    }
+    .map_err(|(line, detail)| CollisionSetBuildError::Manifest {
+        path: path.display().to_string(),
+        line,
+        detail,
+    })?;
+    let base = path.parent().unwrap_or(Path::new(""));
+    for e in &mut entries {
+        e.mesh = base.join(&e.mesh);
+    }
+    check_unique(entries.iter().map(|e| e.name.as_str()))?;
+    Ok(entries)
+}
+
+/// `NAME = MESH` lines; errors are (line, detail).
+pub fn parse_text_manifest(text: &str) -> Result<Vec<ManifestEntry>, (usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((name, mesh)) = line.split_once('=') else {
+            return Err((i + 1, format!("expected NAME = MESH, found {line:?}")));
+        };
+        let (name, mesh) = (name.trim(), mesh.trim());
+        if name.is_empty() || mesh.is_empty() {
+            return Err((i + 1, "both NAME and MESH must be given".into()));
+        }
+        out.push(ManifestEntry {
+            name: name.into(),
+            mesh: mesh.into(),
+        });
+    }
+    Ok(out)
+}
+
+fn parse_json_manifest(text: &str) -> Result<Vec<ManifestEntry>, (usize, String)> {
+    serde_json::from_str(text).map_err(|e| {
+        (
+            e.line(),
+            format!("expected [{{\"name\": NAME, \"mesh\": MESH}}, ...]: {e}"),
+        )
+    })
+}
+
+fn check_unique<'a>(names: impl Iterator<Item = &'a str>) -> Result<(), CollisionSetBuildError> {
+    let mut seen = std::collections::HashSet::new();
+    for n in names {
+        if !seen.insert(n) {
+            return Err(CollisionSetBuildError::DuplicateName(n.into()));
+        }
+    }
+    Ok(())
+}
+
+/// A record named `name` holding `mesh` (checked: triangles, finite
+/// coordinates, indices in range; counts are u32 in this format).
+pub fn record_from_mesh(name: &str, mesh: &TriMesh) -> Result<Record, CollisionSetBuildError> {
+    check_mesh(mesh).map_err(|source| CollisionSetBuildError::Mesh {
+        name: name.into(),
+        source,
+    })?;
+    Ok(Record::new(
+        name,
+        mesh.vertices.iter().map(|v| v.to_array()).collect(),
+        mesh.triangles.clone(),
+    )?)
+}
+
+/// A new library from named meshes, in the order given.
+pub fn build_collisionset(
+    meshes: &[(String, TriMesh)],
+    endian: sylcol_format::collisionset::Endian,
+) -> Result<CollisionSet, CollisionSetBuildError> {
+    check_unique(meshes.iter().map(|(n, _)| n.as_str()))?;
+    let records = meshes
+        .iter()
+        .map(|(name, mesh)| record_from_mesh(name, mesh))
+        .collect::<Result<_, _>>()?;
+    Ok(CollisionSet { endian, records })
+}
+
+/// One change to an existing library.
+#[derive(Debug, Clone)]
+pub enum Edit {
+    /// Swap the geometry of the named record, keeping its place and name field.
+    Replace(String, TriMesh),
+    /// Append a new record.
+    Add(String, TriMesh),
+    /// Drop the named record.
+    Remove(String),
+}
+
+/// Applies `edits` in order. Records not named are left exactly as decoded.
+pub fn apply_edits(set: &mut CollisionSet, edits: &[Edit]) -> Result<(), CollisionSetBuildError> {
+    for edit in edits {
+        match edit {
+            Edit::Replace(name, mesh) => {
+                let i = position(set, name)?;
+                let fresh = record_from_mesh(name, mesh)?;
+                let r = &mut set.records[i];
+                r.vertices = fresh.vertices;
+                r.triangles = fresh.triangles;
+            }
+            Edit::Add(name, mesh) => {
+                if set.position(name).is_some() {
+                    return Err(CollisionSetBuildError::AlreadyPresent(name.clone()));
+                }
+                set.records.push(record_from_mesh(name, mesh)?);
+            }
+            Edit::Remove(name) => {
+                let i = position(set, name)?;
+                set.records.remove(i);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn position(set: &CollisionSet, name: &str) -> Result<usize, CollisionSetBuildError> {
+    set.position(name)
+        .ok_or_else(|| CollisionSetBuildError::NoSuchRecord(name.into()))
+}

@@ -1,0 +1,111 @@
+//! glTF 2.0 (`.gltf` with embedded or external buffers, `.glb`): every
+//! triangle primitive reachable from the default scene (or, without scenes,
+//! every mesh), with node transforms applied.
+
+use std::path::Path;
+
+use glam::{DMat4, Mat4, Vec3};
+use gltf::mesh::Mode;
+
+use super::{ImportErrorKind, MeshFormat, push_fan};
+use crate::mesh::TriMesh;
+
+/// Reads a glTF or GLB file into one mesh.
+pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportErrorKind> {
+    let parse = |e: gltf::Error| ImportErrorKind::parse(MeshFormat::Gltf, e);
+    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(bytes).map_err(parse)?;
+    let buffers = gltf::import_buffers(&document, base, blob).map_err(parse)?;
+    let mut mesh = TriMesh::default();
+    let scene = document
+        .default_scene()
+        .or_else(|| document.scenes().next());
+    match scene {
+        Some(scene) => {
+            let mut stack: Vec<(gltf::Node, DMat4)> =
+                scene.nodes().map(|n| (n, DMat4::IDENTITY)).collect();
+            while let Some((node, parent)) = stack.pop() {
+                let local = Mat4::from_cols_array_2d(&node.transform().matrix()).as_dmat4();
+                let world = parent * local;
+                if let Some(m) = node.mesh() {
+                    append_mesh(&mut mesh, &m, &buffers, world)?;
+                }
+                stack.extend(node.children().map(|c| (c, world)));
+            }
+        }
+        None => {
+            for m in document.meshes() {
+                append_mesh(&mut mesh, &m, &buffers, DMat4::IDENTITY)?;
+            }
+        }
+    }
+    Ok(mesh)
+}
+
+fn append_mesh(
+    out: &mut TriMesh,
+    mesh: &gltf::Mesh,
+    buffers: &[gltf::buffer::Data],
+    world: DMat4,
+) -> Result<(), ImportErrorKind> {
+    let unsupported = |d: String| ImportErrorKind::unsupported(MeshFormat::Gltf, d);
+    let identity = world == DMat4::IDENTITY;
+    for prim in mesh.primitives() {
+        let at = format!("mesh {} primitive {}", mesh.index(), prim.index());
+        let reader = prim.reader(|b| buffers.get(b.index()).map(|d| d.0.as_slice()));
+        let positions = reader
+            .read_positions()
+            .ok_or_else(|| unsupported(format!("{at}: no POSITION data inside its buffer")))?;
+        let base = out.vertices.len() as u32;
+        let count = positions.len() as u32;
+        out.vertices.extend(positions.map(|p| {
+            let v = Vec3::from_array(p);
+            if identity {
+                v
+            } else {
+                world.transform_point3(v.as_dvec3()).as_vec3()
+            }
+        }));
+        let indices: Vec<u32> = match reader.read_indices() {
+            Some(i) => i.into_u32().collect(),
+            None if prim.indices().is_some() => {
+                return Err(unsupported(format!(
+                    "{at}: indices lie outside their buffer"
+                )));
+            }
+            None => (0..count).collect(),
+        };
+        if let Some(&bad) = indices.iter().find(|&&i| i >= count) {
+            return Err(unsupported(format!(
+                "{at}: index {bad} out of range (the primitive has {count} vertices)"
+            )));
+        }
+        let tris = &mut out.triangles;
+        let shifted = |t: [u32; 3]| t.map(|i| i + base);
+        match prim.mode() {
+            Mode::Triangles => {
+                tris.extend(indices.chunks_exact(3).map(|t| shifted([t[0], t[1], t[2]])))
+            }
+            Mode::TriangleStrip => tris.extend(indices.windows(3).enumerate().map(|(k, w)| {
+                // Every other triangle of a strip is flipped to keep the winding.
+                shifted(if k % 2 == 0 {
+                    [w[0], w[1], w[2]]
+                } else {
+                    [w[1], w[0], w[2]]
+                })
+            })),
+            Mode::TriangleFan => {
+                let start = tris.len();
+                push_fan(tris, &indices);
+                for t in &mut tris[start..] {
+                    *t = shifted(*t);
+                }
+            }
+            other => {
+                return Err(unsupported(format!(
+                    "{at} draws {other:?}; only triangles can be collision geometry"
+                )));
+            }
+        }
+    }
+    Ok(())
+}

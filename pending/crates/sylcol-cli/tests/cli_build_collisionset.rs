@@ -1,0 +1,161 @@
+//! The real `sylcol` binary: `build collisionset` from a folder and a
+//! manifest, and editing a library in place.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn sylcol() -> Command {
+    Command::cargo_bin("sylcol").unwrap()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn run_json(args: &[&str]) -> Value {
+    let out = sylcol().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn tri_obj(scale: f32) -> String {
+    format!(
+        "v 0 0 0\nv {scale} 0 0\nv 0 {scale} 0\nv 0 0 {scale}\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+    )
+}
+
+const PLY: &str = "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n\
+                   property float z\nelement face 1\nproperty list uchar int vertex_indices\n\
+                   end_header\n0 0 0\n5 0 0\n0 5 0\n3 0 1 2\n";
+
+#[test]
+fn from_a_folder_then_edited_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let meshes = dir.path().join("meshes");
+    std::fs::create_dir(&meshes).unwrap();
+    std::fs::write(meshes.join("rou_e101_bdy.obj"), tri_obj(2.0)).unwrap();
+    std::fs::write(meshes.join("rou_e101_eng.obj"), tri_obj(3.0)).unwrap();
+    std::fs::write(meshes.join("S01_Asteroid_cmesh_01a.ply"), PLY).unwrap();
+    let lib = dir.path().join("CollisionSet_S01.bin");
+    let j = run_json(&[
+        "build",
+        "collisionset",
+        path(&meshes),
+        "-o",
+        path(&lib),
+        "--json",
+    ]);
+    assert_eq!(j["records"], 3);
+    assert_eq!(j["vertices"], 4 + 4 + 3);
+    assert_eq!(j["triangles"], 4 + 4 + 1);
+    assert_eq!(j["endian"], "big");
+    let old = std::fs::read(&lib).unwrap();
+    assert_eq!(j["bytes"], old.len());
+    // Byte order of file names: upper-case 'S' sorts before 'r'.
+    let info = run_json(&["info", path(&lib), "--json"]);
+    assert_eq!(info["format"], "CollisionSet");
+
+    // Replace the body, add a part, remove the asteroid.
+    let body = dir.path().join("body.obj");
+    std::fs::write(&body, tri_obj(7.0)).unwrap();
+    let edited = dir.path().join("edited.bin");
+    let j = run_json(&[
+        "build",
+        "collisionset",
+        "--from",
+        path(&lib),
+        "--replace",
+        &format!("rou_e101_bdy={}", path(&body)),
+        "--add",
+        &format!("rou_e101_wep={}", path(&body)),
+        "--remove",
+        "S01_Asteroid_cmesh_01a",
+        "-o",
+        path(&edited),
+        "--json",
+    ]);
+    assert_eq!(j["records"], 3);
+    assert_eq!(j["replaced"], serde_json::json!(["rou_e101_bdy"]));
+    let new = std::fs::read(&edited).unwrap();
+    // rou_e101_eng was the last record and is untouched: same trailing bytes
+    // before the added record.
+    let eng_len = 8 + 16 + 8 + 12 * 4 + 12 * 4;
+    let old_eng = &old[old.len() - eng_len..];
+    let added_len = eng_len;
+    assert_eq!(
+        &new[new.len() - added_len - eng_len..new.len() - added_len],
+        old_eng
+    );
+
+    // A missing record is an error naming it, and nothing is written.
+    let out = dir.path().join("never.bin");
+    let a = sylcol()
+        .args([
+            "build",
+            "collisionset",
+            "--from",
+            path(&lib),
+            "--remove",
+            "nope",
+        ])
+        .args(["-o", path(&out)])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("\"nope\""), "{err}");
+    assert!(!out.exists());
+}
+
+#[test]
+fn from_a_manifest_little_endian() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.obj"), tri_obj(1.0)).unwrap();
+    std::fs::write(dir.path().join("b.ply"), PLY).unwrap();
+    let manifest = dir.path().join("set.txt");
+    std::fs::write(
+        &manifest,
+        "# two parts\nmob_n040 = b.ply\nmob_n110_bdy = a.obj\n",
+    )
+    .unwrap();
+    let lib = dir.path().join("lib.bin");
+    let j = run_json(&[
+        "build",
+        "collisionset",
+        path(&manifest),
+        "-o",
+        path(&lib),
+        "--little-endian",
+        "--json",
+    ]);
+    assert_eq!(j["endian"], "little");
+    assert_eq!(j["records"], 2);
+    let text = sylcol()
+        .args(["build", "collisionset", path(&manifest), "-o", path(&lib)])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("2 (7 vertices, 5 triangles)"), "{text}");
+    // Edit flags need --from.
+    sylcol()
+        .args(["build", "collisionset", path(&manifest), "-o", path(&lib)])
+        .args(["--remove", "mob_n040"])
+        .assert()
+        .code(2);
+    // A manifest naming a missing mesh names the mesh file.
+    std::fs::write(&manifest, "x_part = missing.obj\n").unwrap();
+    let a = sylcol()
+        .args(["build", "collisionset", path(&manifest), "-o", path(&lib)])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("missing.obj"), "{err}");
+}
