@@ -226,3 +226,78 @@ fn one_archive_entry_by_name() {
     let (code, _) = verify_json(&[&format!("{pak}+eng\\GP_TITLE.tbl")]);
     assert_eq!(code, 2, "a named entry of another format is invalid input");
 }
+
+mod collision_set {
+    use super::*;
+    use sylcol::format::collisionset::{CollisionSet, Endian, Record, encode};
+    use sylcol::verify::collisionset::names as cs;
+
+    fn library(dir: &std::path::Path) -> String {
+        let tet_v = vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0],
+        ];
+        let tet_t = vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]];
+        let tri_v = vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        let set = CollisionSet {
+            endian: Endian::Big,
+            records: vec![
+                Record::new("rou_e010_cmesh", tet_v.clone(), tet_t.clone()).unwrap(),
+                Record::new("mob_n040_bdy_cmesh", tet_v, tet_t).unwrap(),
+                Record::new("S01_Asteroid_cmesh_01a", tri_v, vec![[0, 1, 2]]).unwrap(),
+            ],
+        };
+        let path = dir.join("CollisionSet_S01.bin");
+        std::fs::write(&path, encode(&set).unwrap()).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    #[test]
+    fn library_json_and_resource_ids_with_control() {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = library(dir.path());
+        let ids = dir.path().join("ids.txt");
+        std::fs::write(&ids, "rou_e010\nmob_n040\n\n").unwrap();
+        let (code, j) = verify_json(&[&lib, "--resource-ids", ids.to_str().unwrap()]);
+        assert_eq!(code, 0, "{j}");
+        let o = &j["objects"][0];
+        assert_eq!(o["format"], "CollisionSet");
+        assert_eq!(o["manifold_meshes"], 2);
+        assert_eq!(o["euler_histogram"]["2"], 2);
+        assert_eq!(o["euler_histogram"]["1"], 1);
+        assert_eq!(o["meshes"][0]["name"], "rou_e010_cmesh");
+        assert_eq!(o["meshes"][0]["topology"]["edges"], 6);
+        assert_eq!(o["topology"]["edges_shared_by_two"], 12);
+        let c = o["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == cs::RESOURCE_IDS)
+            .unwrap();
+        assert_eq!((c["passed"].as_u64(), c["total"].as_u64()), (Some(2), Some(2)));
+        assert_eq!(c["control"]["total"], 2);
+        let walk = o["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == cs::WALK)
+            .unwrap();
+        assert_eq!(walk["passed"], walk["total"]);
+    }
+
+    #[test]
+    fn an_id_that_matches_asteroids_fails_the_object() {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = library(dir.path());
+        let ids = dir.path().join("ids.txt");
+        std::fs::write(&ids, "s01\n").unwrap();
+        let (code, j) = verify_json(&[&lib, "--resource-ids", ids.to_str().unwrap()]);
+        assert_eq!(code, 1);
+        assert_eq!(failing(&j["objects"][0]), vec![cs::ASTEROID_IDS.to_string()]);
+        let text = sylcol().args(["verify", &lib]).output().unwrap();
+        let text = String::from_utf8(text.stdout).unwrap();
+        assert!(text.contains("CollisionSet (big-endian), 3 meshes, ok"), "{text}");
+    }
+}

@@ -121,6 +121,26 @@ fn verify_input(input: &Input, in_archive: bool, ids: Option<&[String]>, run: &m
             }),
             Err(e) => run.errors.push(format!("{}: invalid MCOL {e}", input.name)),
         },
+        Format::CollisionSet => match sylcol_format::collisionset::decode(&input.bytes) {
+            Ok(set) => {
+                let names: Vec<String> = set.records.iter().map(|r| r.name()).collect();
+                let meshes: Vec<collisionset::MeshRef> = set
+                    .records
+                    .iter()
+                    .zip(&names)
+                    .map(|(r, name)| collisionset::MeshRef {
+                        name,
+                        vertices: &r.vertices,
+                        triangles: &r.triangles,
+                    })
+                    .collect();
+                let object = collision_set_object(input, &meshes, ids, run.seed);
+                run.objects.push(object);
+            }
+            Err(e) => run
+                .errors
+                .push(format!("{}: invalid CollisionSet {e}", input.name)),
+        },
         Format::Unknown(_) if in_archive => run.skipped.push(input.name.clone()),
         Format::Unknown(magic) => run.errors.push(format!(
             "{}: not a format sylcol verifies (magic {})",
@@ -128,17 +148,9 @@ fn verify_input(input: &Input, in_archive: bool, ids: Option<&[String]>, run: &m
             magic.as_deref().unwrap_or("not printable")
         )),
     }
-    // CollisionSet inputs: detected and decoded once the `cset` branch's
-    // `Format::CollisionSet` / `collisionset::decode` land on main; the arm
-    // then calls `collision_set_object` below.
-    let _ = ids;
 }
 
 /// A verified CollisionSet library, from its bytes and decoded meshes.
-#[expect(
-    dead_code,
-    reason = "constructed by the CollisionSet arm of verify_input, which needs the cset branch"
-)]
 fn collision_set_object(
     input: &Input,
     meshes: &[collisionset::MeshRef],
