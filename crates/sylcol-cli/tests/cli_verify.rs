@@ -276,7 +276,10 @@ mod collision_set {
             .iter()
             .find(|c| c["name"] == cs::RESOURCE_IDS)
             .unwrap();
-        assert_eq!((c["passed"].as_u64(), c["total"].as_u64()), (Some(2), Some(2)));
+        assert_eq!(
+            (c["passed"].as_u64(), c["total"].as_u64()),
+            (Some(2), Some(2))
+        );
         assert_eq!(c["control"]["total"], 2);
         let walk = o["checks"]
             .as_array()
@@ -295,9 +298,15 @@ mod collision_set {
         std::fs::write(&ids, "s01\n").unwrap();
         let (code, j) = verify_json(&[&lib, "--resource-ids", ids.to_str().unwrap()]);
         assert_eq!(code, 1);
-        assert_eq!(failing(&j["objects"][0]), vec![cs::ASTEROID_IDS.to_string()]);
+        assert_eq!(
+            failing(&j["objects"][0]),
+            vec![cs::ASTEROID_IDS.to_string()]
+        );
         let text = sylcol().args(["verify", &lib]).output().unwrap();
         let text = String::from_utf8(text.stdout).unwrap();
-        assert!(text.contains("CollisionSet (big-endian), 3 meshes, ok"), "{text}");
+        assert!(
+            text.contains("CollisionSet (big-endian), 3 meshes, ok"),
+            "{text}"
+        );
     }
 }
