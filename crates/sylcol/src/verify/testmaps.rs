@@ -1,18 +1,15 @@
 //! Small valid MCOL maps built in memory, for tests and examples: the seeds'
 //! box map and a closed sphere-like hull. Lists come from the exact
 //! triangle/box test with an optional margin (the original builder's shape:
-//! complete, with a few harmless extras), spheres are the minimal sphere
-//! times 1.0001, cell spheres bound the listed triangles.
+//! complete, with a few harmless extras); triangle and cell spheres are the
+//! builder's ([`crate::build::mcol`]).
 
-use glam::{DVec3, Vec3};
+use glam::Vec3;
 use sylcol_format::mcol::{Cell, CellLink, Header, ListRecord, Mcol};
 
-use crate::geom::triangle_min_sphere;
+use crate::build::mcol::{cell_sphere, triangle_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
-
-/// The seed's factor between a triangle's enclosing radius and its sphere.
-pub const SPHERE_EPSILON: f64 = 1.0001;
 
 /// The seeds' box map: 8 vertices, 12 triangles, bbox +-250 000, cell
 /// 50 000, a 10x10x10 grid with 488 occupied cells.
@@ -131,15 +128,7 @@ pub fn map_from_mesh(mesh: &TriMesh, half: f32, cell: f32, margin: f64) -> Mcol 
     let spec = GridSpec::from_header(&header);
     let lists = build_cell_lists(mesh, &spec, margin);
     let spheres = (0..mesh.triangles.len())
-        .map(|i| {
-            let (c, r) = triangle_min_sphere(&mesh.corners(i));
-            [
-                c.x as f32,
-                c.y as f32,
-                c.z as f32,
-                (r * SPHERE_EPSILON) as f32,
-            ]
-        })
+        .map(|i| triangle_sphere(&mesh.corners(i)))
         .collect();
     let mut cells = Vec::with_capacity(lists.len());
     let mut records = Vec::new();
@@ -160,7 +149,7 @@ pub fn map_from_mesh(mesh: &TriMesh, half: f32, cell: f32, margin: f64) -> Mcol 
             count: 1,
             link: CellLink::Record(records.len() as u32),
             word3: 0,
-            sphere: list_sphere(mesh, list),
+            sphere: cell_sphere(mesh, list, &spec.cell_box(i)),
         });
         records.push(ListRecord {
             triangles: list.iter().map(|&t| t as u16).collect(),
@@ -177,18 +166,4 @@ pub fn map_from_mesh(mesh: &TriMesh, half: f32, cell: f32, margin: f64) -> Mcol 
         records,
         layout: None,
     }
-}
-
-/// A sphere around every corner of the listed triangles.
-fn list_sphere(mesh: &TriMesh, list: &[u32]) -> [f32; 4] {
-    let corners: Vec<DVec3> = list
-        .iter()
-        .flat_map(|&t| mesh.corners(t as usize))
-        .map(|p| p.as_dvec3())
-        .collect();
-    let lo = corners.iter().fold(DVec3::INFINITY, |a, &b| a.min(b));
-    let hi = corners.iter().fold(DVec3::NEG_INFINITY, |a, &b| a.max(b));
-    let c = (lo + hi) * 0.5;
-    let r = corners.iter().map(|p| p.distance(c)).fold(0.0, f64::max) * SPHERE_EPSILON;
-    [c.x as f32, c.y as f32, c.z as f32, r as f32]
 }
