@@ -3,37 +3,15 @@
 //! "edit" (the mesh is moved and reshaped here, as Blender would) -> build
 //! mcol --grid-from -> pak build -> read back from the new archive.
 
-use std::path::Path;
+mod common;
 
-use assert_cmd::Command;
+use common::{path, run, run_json};
+
 use glam::Vec3;
-use serde_json::Value;
 use sylcol::export::gltf::to_gltf;
 use sylcol::import::{ImportOptions, import_file};
 
 const ENTRY: &str = "$2CF7EB47.MCOL";
-
-fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn run(args: &[&str]) -> Vec<u8> {
-    let out = sylcol().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "sylcol {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out.stdout
-}
-
-fn json(args: &[&str]) -> Value {
-    serde_json::from_slice(&run(args)).unwrap()
-}
 
 #[test]
 fn extract_export_edit_build_pack() {
@@ -71,8 +49,8 @@ fn extract_export_edit_build_pack() {
     std::fs::write(&edited, to_gltf(&mesh, "hull").unwrap()).unwrap();
 
     // 4. build on the original grid, over the extracted entry
-    let before = json(&["info", path(&entry), "--json"]);
-    let built = json(&[
+    let before = run_json(&["info", path(&entry), "--json"]);
+    let built = run_json(&[
         "build",
         "mcol",
         path(&edited),
@@ -92,7 +70,7 @@ fn extract_export_edit_build_pack() {
 
     // The new archive holds the edited hull under the same id.
     let inner = format!("{}+{}", path(&mod_pak), &ENTRY[..9]);
-    let after = json(&["info", &inner, "--json"]);
+    let after = run_json(&["info", &inner, "--json"]);
     assert_eq!(after["vertices"], 8);
     assert_eq!(after["triangles"], 12);
     assert_eq!(after["grid"], before["grid"]);
@@ -171,7 +149,7 @@ fn collisionset_part_edit_through_the_archive() {
     ]);
     let got = import_file(&back, &ImportOptions::default()).unwrap();
     assert_eq!(got.vertices[3], Vec3::new(0.0, 0.0, 55.0));
-    let info = json(&["info", &inner, "--json"]);
+    let info = run_json(&["info", &inner, "--json"]);
     assert_eq!(info["format"], "CollisionSet");
     run(&["rewrite", &inner, "-o", path(&d.join("same.bin"))]);
 }
