@@ -1,14 +1,11 @@
 //! The real `sylcol` binary: `build mcol` from OBJ / glTF / PLY, its
 //! summary, its errors, and the export -> build round trip.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::Command;
-use serde_json::Value;
+use common::{path, run_json, sylcol};
 
-fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
-}
+use std::path::PathBuf;
 
 /// A closed box from -r to r as OBJ text (quads, so triangulation runs).
 fn box_obj(r: f32) -> String {
@@ -23,20 +20,6 @@ fn box_obj(r: f32) -> String {
         s += &format!("f {f}\n");
     }
     s
-}
-
-fn run_json(args: &[&str]) -> Value {
-    let out = sylcol().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// A temporary folder holding `walls.obj` (a box from -r to r), with the

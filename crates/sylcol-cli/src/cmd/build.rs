@@ -11,6 +11,8 @@ use crate::Outcome;
 use crate::input::read_input;
 use crate::output::write_atomic;
 
+mod collisionset;
+
 /// Arguments of `sylcol build`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -22,6 +24,8 @@ pub struct Args {
 enum What {
     /// Build an MCOL map hull from an OBJ, glTF/GLB or PLY mesh.
     Mcol(McolArgs),
+    /// Build a CollisionSet library from meshes, or edit one in place.
+    Collisionset(collisionset::Args),
 }
 
 /// Arguments of `sylcol build mcol`.
@@ -84,6 +88,7 @@ struct McolSummary {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match args.what {
         What::Mcol(a) => run_mcol(a),
+        What::Collisionset(a) => collisionset::run(a),
     }
 }
 

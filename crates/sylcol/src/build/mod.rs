@@ -1,6 +1,7 @@
 //! Building game files from meshes: MCOL map hulls ([`mcol`]) and
 //! CollisionSet libraries ([`collisionset`]).
 
+pub mod collisionset;
 pub mod mcol;
 pub mod plan;
 

@@ -1,28 +1,9 @@
 //! The real `sylcol` binary: `build collisionset` from a folder and a
 //! manifest, and editing a library in place.
 
-use std::path::Path;
+mod common;
 
-use assert_cmd::Command;
-use serde_json::Value;
-
-fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
-}
-
-fn path(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn run_json(args: &[&str]) -> Value {
-    let out = sylcol().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::{path, run_json, sylcol};
 
 fn tri_obj(scale: f32) -> String {
     format!(
