@@ -181,3 +181,55 @@ fn queries_read_archive_entries() {
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(j["point"], json!([250000.0, 0.0, 0.0]));
 }
+
+#[test]
+fn queries_pick_a_collisionset_mesh() {
+    use sylcol_format::collisionset::{self, CollisionSet, Endian, Record};
+    // Two unit-ish cubes: `near_cmesh` around the origin, `far_cmesh` at x = 100.
+    let cube = |dx: f32| {
+        let v: Vec<[f32; 3]> = (0..8)
+            .map(|i| [dx + (i & 1) as f32 * 2.0 - 1.0, ((i >> 1) & 1) as f32 * 2.0 - 1.0, (i >> 2) as f32 * 2.0 - 1.0])
+            .collect();
+        let t = vec![
+            [0, 2, 3], [0, 3, 1], [4, 5, 7], [4, 7, 6], [0, 1, 5], [0, 5, 4],
+            [2, 6, 7], [2, 7, 3], [0, 4, 6], [0, 6, 2], [1, 3, 7], [1, 7, 5],
+        ];
+        (v, t)
+    };
+    let (v1, t1) = cube(0.0);
+    let (v2, t2) = cube(100.0);
+    let set = CollisionSet {
+        endian: Endian::Big,
+        records: vec![
+            Record::new("near_cmesh", v1, t1).unwrap(),
+            Record::new("far_cmesh", v2, t2).unwrap(),
+        ],
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("CollisionSet_test.bin");
+    std::fs::write(&file, collisionset::encode(&set).unwrap()).unwrap();
+    let run = |mesh: &str| {
+        let out = Command::cargo_bin("sylcol")
+            .unwrap()
+            .args(["query", file.to_str().unwrap(), "--mesh", mesh, "ray"])
+            .args(["--origin", "-10,0,0", "--dir", "1,0,0", "--json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(run("near_cmesh")["point"], json!([-1.0, 0.0, 0.0]));
+    assert_eq!(run("far_cmesh")["point"], json!([99.0, 0.0, 0.0]));
+    // Without --mesh, or with an unknown one: a usage error naming the file.
+    for extra in [vec![], vec!["--mesh", "nope"]] {
+        let out = Command::cargo_bin("sylcol")
+            .unwrap()
+            .args(["query", file.to_str().unwrap()])
+            .args(extra)
+            .args(["inside", "--point", "0,0,0"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("CollisionSet_test.bin"));
+    }
+}

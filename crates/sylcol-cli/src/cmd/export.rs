@@ -12,7 +12,7 @@ use sylcol_format::collisionset::{self, Record};
 use sylcol_format::{Format, mcol};
 
 use crate::Outcome;
-use crate::input::{Input, read_input};
+use crate::input::{Input, inputs, is_archive, read_input};
 use crate::output::{join_inside, write_atomic, write_atomic_with};
 
 /// Arguments of `sylcol export`.
@@ -30,14 +30,26 @@ pub struct Args {
     pub mesh: Option<String>,
 }
 
-/// Runs the command.
+/// Runs the command: one object, or every object of a whole archive.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if is_archive(&args.file) {
+        if args.mesh.is_some() {
+            bail!("{}: --mesh picks a mesh of one CollisionSet; name the entry as ARCHIVE.pak+ENTRY", args.file);
+        }
+        return export_archive(&args.file, &args.output);
+    }
     let input = read_input(&args.file)?;
-    let mesh = match sylcol_format::detect(&input.bytes) {
+    export_one(&input, &args.output, args.mesh.as_deref())
+}
+
+/// Exports one decoded object to `output`: a mesh file for an MCOL, a
+/// folder of meshes (or one file with `mesh`) for a CollisionSet.
+fn export_one(input: &Input, output: &Path, mesh: Option<&str>) -> anyhow::Result<Outcome> {
+    let tri_mesh = match sylcol_format::detect(&input.bytes) {
         Format::Mcol => {
             let m = mcol::decode(&input.bytes)
                 .with_context(|| format!("{}: invalid MCOL", input.name))?;
-            if args.mesh.is_some() {
+            if mesh.is_some() {
                 bail!(
                     "{}: --mesh applies to CollisionSet libraries, this is an MCOL",
                     input.name
@@ -45,19 +57,71 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             }
             TriMesh::from_mcol(&m)
         }
-        Format::CollisionSet => return export_collisionset(&input, &args),
+        Format::CollisionSet => return export_collisionset(input, output, mesh),
         Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
     };
     let name = object_name(&input.name);
-    write_mesh(&args.output, &mesh, &name)?;
+    write_mesh(output, &tri_mesh, &name)?;
     eprintln!(
         "{}: wrote {} vertices, {} triangles to {}",
         input.name,
-        mesh.vertices.len(),
-        mesh.triangles.len(),
-        args.output.display()
+        tri_mesh.vertices.len(),
+        tri_mesh.triangles.len(),
+        output.display()
     );
     Ok(Outcome::Ok)
+}
+
+/// Exports every entry of an archive it can decode into the folder `dir`:
+/// `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a CollisionSet.
+/// A CollisionSet whose bytes repeat an earlier one (the disc stores the
+/// library eighteen times) is named, not written again. Entries that
+/// fail to read or decode are reported and the rest still exported (exit 1).
+fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
+    let mut seen: HashMap<u64, String> = HashMap::new();
+    let (mut written, mut failed) = (0usize, 0usize);
+    for input in inputs(pak)? {
+        let result = input.and_then(|input| {
+            let entry = input.name.rsplit('+').next().unwrap_or(&input.name).to_string();
+            if !matches!(sylcol_format::detect(&input.bytes), Format::Mcol | Format::CollisionSet) {
+                eprintln!("{}: skipped, not a format sylcol exports", input.name);
+                return Ok(false);
+            }
+            let is_map = sylcol_format::detect(&input.bytes) == Format::Mcol;
+            if !is_map {
+                let digest = fingerprint(&input.bytes);
+                if let Some(first) = seen.get(&digest) {
+                    eprintln!("{}: same bytes as {first}, its meshes are not written again", input.name);
+                    return Ok(false);
+                }
+                seen.insert(digest, entry.clone());
+            }
+            let target = join_inside(dir, &if is_map { format!("{entry}.obj") } else { entry })?;
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("{}: cannot create folder", parent.display()))?;
+            }
+            export_one(&input, &target, None).map(|_| true)
+        });
+        match result {
+            Ok(true) => written += 1,
+            Ok(false) => {}
+            Err(e) => {
+                failed += 1;
+                eprintln!("sylcol: error: {e:#}");
+            }
+        }
+    }
+    eprintln!("{pak}: exported {written} objects to {}, {failed} failed", dir.display());
+    Ok(if failed == 0 { Outcome::Ok } else { Outcome::ChecksFailed })
+}
+
+/// A 64-bit digest of an entry's bytes, to spot repeated copies.
+fn fingerprint(bytes: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    bytes.hash(&mut h);
+    h.finish()
 }
 
 /// The object name for an input: its file or entry name without folders.
@@ -71,12 +135,12 @@ pub fn object_name(input: &str) -> String {
 }
 
 /// Writes the meshes of a CollisionSet: all of them into the folder
-/// `args.output` (file names from the records, kept inside the folder), or
-/// with `--mesh` the one named to a file (or into an existing folder).
-fn export_collisionset(input: &Input, args: &Args) -> anyhow::Result<Outcome> {
+/// `output` (file names from the records, kept inside the folder), or with
+/// `mesh` the one named to a file (or into an existing folder).
+fn export_collisionset(input: &Input, output: &Path, mesh: Option<&str>) -> anyhow::Result<Outcome> {
     let set = collisionset::decode(&input.bytes)
         .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
-    let chosen: Vec<&Record> = match &args.mesh {
+    let chosen: Vec<&Record> = match mesh {
         Some(name) => {
             let r = set.get(name).with_context(|| {
                 format!(
@@ -85,9 +149,9 @@ fn export_collisionset(input: &Input, args: &Args) -> anyhow::Result<Outcome> {
                     set.records.len()
                 )
             })?;
-            if !args.output.is_dir() {
-                write_record(r, &args.output)?;
-                eprintln!("{}: wrote {name} to {}", input.name, args.output.display());
+            if !output.is_dir() {
+                write_record(r, &output)?;
+                eprintln!("{}: wrote {name} to {}", input.name, output.display());
                 return Ok(Outcome::Ok);
             }
             vec![r]
@@ -95,7 +159,7 @@ fn export_collisionset(input: &Input, args: &Args) -> anyhow::Result<Outcome> {
         None => set.records.iter().collect(),
     };
     // Every name is checked before anything is written.
-    let paths = mesh_paths(&args.output, &chosen)
+    let paths = mesh_paths(&output, &chosen)
         .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
     for (r, path) in chosen.iter().zip(&paths) {
         if let Some(parent) = path.parent() {
@@ -108,7 +172,7 @@ fn export_collisionset(input: &Input, args: &Args) -> anyhow::Result<Outcome> {
         "{}: wrote {} meshes to {}",
         input.name,
         chosen.len(),
-        args.output.display()
+        output.display()
     );
     Ok(Outcome::Ok)
 }

@@ -7,7 +7,8 @@ use anyhow::{Context, bail};
 use glam::Vec3;
 use sylcol::query::script::parse_vec3;
 use sylcol::query::{Collider, Query, Ray};
-use sylcol_format::{Format, mcol};
+use sylcol::TriMesh;
+use sylcol_format::{Format, collisionset, mcol};
 
 use crate::Outcome;
 use crate::input::{Input, read_input};
@@ -145,9 +146,24 @@ fn load(input: &Input, mesh: Option<&str>, grid: &str) -> anyhow::Result<Collide
                 .with_context(|| format!("{}: invalid MCOL", input.name))?;
             Collider::from_mcol(&m).with_context(|| format!("{}: cannot query", input.name))?
         }
-        #[allow(unreachable_patterns)]
-        _ => bail!(
-            "{}: not an MCOL; CollisionSet meshes are queried (with --mesh) once sylcol decodes CollisionSet",
+        Format::CollisionSet => {
+            let set = collisionset::decode(&input.bytes)
+                .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
+            let Some(name) = mesh else {
+                bail!(
+                    "{}: a CollisionSet holds {} meshes; pick one with --mesh NAME (`sylcol info` lists them)",
+                    input.name,
+                    set.records.len()
+                );
+            };
+            let record = set.get(name).with_context(|| {
+                format!("{}: no mesh named {name:?} among {} records", input.name, set.records.len())
+            })?;
+            Collider::from_mesh(&TriMesh::from_collision_record(record))
+                .with_context(|| format!("{}+{name}: cannot query", input.name))?
+        }
+        Format::Unknown(_) => bail!(
+            "{}: not an MCOL or a CollisionSet; nothing to query",
             input.name
         ),
     };

@@ -145,9 +145,15 @@ impl CollisionSet {
         self.records.iter().map(|r| r.triangles.len()).sum()
     }
 
-    /// The index of the first record whose name is `name`.
+    /// The index of the first record whose name is `name` — or, when none
+    /// is, whose name is `name` + `_cmesh` (so `rou_e101_bdy` finds the
+    /// stored `rou_e101_bdy_cmesh`).
     pub fn position(&self, name: &str) -> Option<usize> {
-        self.records.iter().position(|r| r.name() == name)
+        let suffixed = format!("{name}_cmesh");
+        self.records
+            .iter()
+            .position(|r| r.name() == name)
+            .or_else(|| self.records.iter().position(|r| r.name() == suffixed))
     }
 
     /// The first record whose name is `name`.
