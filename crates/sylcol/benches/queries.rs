@@ -14,7 +14,12 @@
 //! sylcol's builder rule picks for them (cell 5 000, 8 x 8 x 8); rays from
 //! a sphere of radius 40 000 at random points inside the mesh. And the
 //! hand-made fixture maps (`tests/fixtures/*.mcol`), rays from random
-//! points inside the map in random directions.
+//! points inside the map in random directions. And the eleven sample maps
+//! of `samples/MiscBin.pak` (synthetic, with the game's grids: 5^3 and
+//! 10^3 cells, 12-1 164 triangles), each through its own grid: half the
+//! rays from random points in the map's bounding box in random directions,
+//! half from outside (a sphere of twice the box's half-diagonal) aimed at a
+//! random point in the box; the table ends with their aggregate.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -24,7 +29,9 @@ use glam::Vec3;
 use parry3d::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::path::Path;
 use sylcol::TriMesh;
+use sylcol::format::ipfb::Archive;
 use sylcol::query::fixtures::{icosphere, map_from_mesh, merged, uv_sphere};
 use sylcol::query::{Collider, Ray};
 
@@ -100,6 +107,52 @@ fn fixture_scene(name: &str, bytes: &[u8], rays: usize) -> Scene {
         Collider::from_mcol(&m).expect("map"),
         rays,
     )
+}
+
+/// The eleven MCOL maps of the sample archive, one scene each, in index
+/// order (seed 4 for every map's rays).
+fn sample_map_scenes(rays: usize) -> Vec<Scene> {
+    let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
+    let archive = Archive::open(Path::new(pak)).expect("samples/MiscBin.pak");
+    let mut scenes = Vec::new();
+    for e in archive.entries() {
+        let info = archive.probe(e).expect("probe");
+        if info.magic.as_deref() != Some("MCOL") {
+            continue;
+        }
+        let bytes = archive.read_entry(&info).expect("read entry");
+        let m = sylcol::format::mcol::decode(&bytes).expect("sample map");
+        let name = format!("map {:08x}", e.hash);
+        scenes.push(scene(
+            name,
+            &TriMesh::from_mcol(&m),
+            Collider::from_mcol(&m).expect("map"),
+            map_rays(&m, rays),
+        ));
+    }
+    scenes
+}
+
+/// Game-like rays for a map: half from random points in its bounding box
+/// in random directions, half from outside aimed through the box.
+fn map_rays(m: &sylcol::format::mcol::Mcol, rays: usize) -> Vec<Ray> {
+    let lo = Vec3::from_array(m.header.bbox_min);
+    let hi = Vec3::from_array(m.header.bbox_max);
+    let (centre, reach) = ((lo + hi) * 0.5, (hi - lo).length());
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let in_box = |rng: &mut ChaCha8Rng| {
+        lo + (hi - lo) * Vec3::from_array(std::array::from_fn(|_| rng.random::<f32>()))
+    };
+    (0..rays)
+        .map(|i| {
+            if i % 2 == 0 {
+                Ray::new(in_box(&mut rng), unit(&mut rng))
+            } else {
+                let o = centre + unit(&mut rng) * reach;
+                Ray::new(o, (in_box(&mut rng) - o).normalize())
+            }
+        })
+        .collect()
 }
 
 fn scene(name: String, mesh: &TriMesh, map: Collider, rays: Vec<Ray>) -> Scene {
@@ -218,7 +271,9 @@ fn measure(m: Method, s: &Scene) -> (f64, usize) {
     (start.elapsed().as_nanos() as f64 / rays.len() as f64, hits)
 }
 
-fn summary(scenes: &[Scene], rounds: usize) {
+/// Prints the table; returns each scene's fastest ns per ray by method.
+fn summary(scenes: &[Scene], rounds: usize) -> Vec<Vec<(Method, f64)>> {
+    let mut all = Vec::new();
     println!();
     println!(
         "| scene | triangles | grid (mean / max list) | method | rays | hits | ns / ray | parry3d / this |"
@@ -247,6 +302,7 @@ fn summary(scenes: &[Scene], rounds: usize) {
             .iter()
             .find(|r| r.0 == Method::Parry)
             .map_or(f64::NAN, |r| r.1);
+        all.push(results.iter().map(|r| (r.0, r.1)).collect());
         for (m, ns, hits, n) in results {
             let grid = match m {
                 Method::MapGrid => grid_text(&s.map),
@@ -260,6 +316,41 @@ fn summary(scenes: &[Scene], rounds: usize) {
                 m.name(),
                 parry / ns
             );
+        }
+    }
+    all
+}
+
+/// The aggregate over the sample-map scenes: each method's mean ns per
+/// ray (every map weighted alike), and parry3d's mean over it.
+fn map_aggregate(scenes: &[Scene], results: &[Vec<(Method, f64)>]) {
+    let maps: Vec<&Vec<(Method, f64)>> = scenes
+        .iter()
+        .zip(results)
+        .filter(|(s, _)| s.name.starts_with("map "))
+        .map(|(_, r)| r)
+        .collect();
+    if maps.is_empty() {
+        return;
+    }
+    let mean = |m: Method| {
+        let ns: Vec<f64> = maps
+            .iter()
+            .filter_map(|r| r.iter().find(|x| x.0 == m).map(|x| x.1))
+            .collect();
+        ns.iter().sum::<f64>() / ns.len() as f64
+    };
+    let parry = mean(Method::Parry);
+    println!();
+    println!(
+        "| {} sample maps, mean | method | ns / ray | parry3d / this |",
+        maps.len()
+    );
+    println!("|---|---|---|---|");
+    for m in Method::ALL {
+        let ns = mean(m);
+        if ns.is_finite() {
+            println!("| all | {} | {ns:.0} | {:.2} |", m.name(), parry / ns);
         }
     }
 }
@@ -276,7 +367,7 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(SUMMARY_RAYS);
-    let scenes = vec![
+    let mut scenes = vec![
         sphere_scene(32, 17, n),
         sphere_scene(64, 33, n),
         sphere_scene(256, 128, n),
@@ -292,6 +383,7 @@ fn main() {
             n,
         ),
     ];
+    scenes.extend(sample_map_scenes(n));
     let only = std::env::var("SCENE").ok();
     let scenes: Vec<Scene> = scenes
         .into_iter()
@@ -310,5 +402,6 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(SUMMARY_ROUNDS);
-    summary(&scenes, rounds);
+    let results = summary(&scenes, rounds);
+    map_aggregate(&scenes, &results);
 }
