@@ -13,7 +13,7 @@ use super::{Collider, QueryError, Ray, RayHit, finite};
 
 /// Meshes with at most this many triangles are cast against without the
 /// grid (all their packets, each triangle once).
-pub const SMALL_MESH: usize = 32;
+pub const SMALL_MESH: usize = 64;
 
 impl Collider {
     /// The first surface crossing of `ray` with 0 < t <= `max_toi` (the
