@@ -188,11 +188,27 @@ fn queries_pick_a_collisionset_mesh() {
     // Two unit-ish cubes: `near_cmesh` around the origin, `far_cmesh` at x = 100.
     let cube = |dx: f32| {
         let v: Vec<[f32; 3]> = (0..8)
-            .map(|i| [dx + (i & 1) as f32 * 2.0 - 1.0, ((i >> 1) & 1) as f32 * 2.0 - 1.0, (i >> 2) as f32 * 2.0 - 1.0])
+            .map(|i| {
+                [
+                    dx + (i & 1) as f32 * 2.0 - 1.0,
+                    ((i >> 1) & 1) as f32 * 2.0 - 1.0,
+                    (i >> 2) as f32 * 2.0 - 1.0,
+                ]
+            })
             .collect();
         let t = vec![
-            [0, 2, 3], [0, 3, 1], [4, 5, 7], [4, 7, 6], [0, 1, 5], [0, 5, 4],
-            [2, 6, 7], [2, 7, 3], [0, 4, 6], [0, 6, 2], [1, 3, 7], [1, 7, 5],
+            [0, 2, 3],
+            [0, 3, 1],
+            [4, 5, 7],
+            [4, 7, 6],
+            [0, 1, 5],
+            [0, 5, 4],
+            [2, 6, 7],
+            [2, 7, 3],
+            [0, 4, 6],
+            [0, 6, 2],
+            [1, 3, 7],
+            [1, 7, 5],
         ];
         (v, t)
     };
@@ -215,7 +231,11 @@ fn queries_pick_a_collisionset_mesh() {
             .args(["--origin", "-10,0,0", "--dir", "1,0,0", "--json"])
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         serde_json::from_slice::<Value>(&out.stdout).unwrap()
     };
     assert_eq!(run("near_cmesh")["point"], json!([-1.0, 0.0, 0.0]));

@@ -14,10 +14,21 @@ fn sylcol() -> Command {
 
 #[test]
 fn every_sample_object_decodes_and_verifies() {
-    let out = sylcol().args(["verify", &samples(), "--json"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = sylcol()
+        .args(["verify", &samples(), "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let j: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let objects = j.as_array().or_else(|| j["objects"].as_array()).expect("a list of objects");
+    let objects = j
+        .as_array()
+        .or_else(|| j["objects"].as_array())
+        .expect("a list of objects");
     let count = |f: &str| objects.iter().filter(|o| o["format"] == f).count();
     assert_eq!((count("MCOL"), count("CollisionSet")), (11, 18));
     assert!(objects.iter().all(|o| o["ok"] == true));
@@ -27,7 +38,11 @@ fn every_sample_object_decodes_and_verifies() {
 fn export_writes_every_map_and_the_library_once() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("meshes");
-    sylcol().args(["export", &samples(), "-o"]).arg(&out).assert().success();
+    sylcol()
+        .args(["export", &samples(), "-o"])
+        .arg(&out)
+        .assert()
+        .success();
     let mut maps: Vec<String> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -37,10 +52,23 @@ fn export_writes_every_map_and_the_library_once() {
     assert_eq!(maps.len(), 11, "{maps:?}");
     assert!(maps.contains(&"$DC4B0896.MCOL.obj".to_string()));
     assert!(maps.contains(&"mapmesh_box_500km.col.obj".to_string()));
-    let folders: Vec<_> = std::fs::read_dir(&out).unwrap().filter(|e| e.as_ref().unwrap().path().is_dir()).collect();
-    assert_eq!(folders.len(), 1, "the 18 identical libraries are written once");
-    let meshes = std::fs::read_dir(folders[0].as_ref().unwrap().path()).unwrap().count();
+    let folders: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().is_dir())
+        .collect();
+    assert_eq!(
+        folders.len(),
+        1,
+        "the 18 identical libraries are written once"
+    );
+    let meshes = std::fs::read_dir(folders[0].as_ref().unwrap().path())
+        .unwrap()
+        .count();
     assert_eq!(meshes, 158);
     // --mesh needs one library, not a whole archive.
-    sylcol().args(["export", &samples(), "--mesh", "x", "-o"]).arg(&out).assert().code(2);
+    sylcol()
+        .args(["export", &samples(), "--mesh", "x", "-o"])
+        .arg(&out)
+        .assert()
+        .code(2);
 }

@@ -17,7 +17,10 @@ fn build_and_verify(mesh: &TriMesh, options: &McolBuildOptions) -> (Vec<String>,
     let decoded = mcol::decode(&bytes).unwrap();
     let report = verify(&decoded, Some(&bytes), 1);
     let missing = report.broadphase.as_ref().expect("valid indices").missing;
-    (failing(&report).into_iter().map(String::from).collect(), missing)
+    (
+        failing(&report).into_iter().map(String::from).collect(),
+        missing,
+    )
 }
 
 #[test]
@@ -25,12 +28,27 @@ fn closed_meshes_pass_every_check() {
     let mut two = asteroid(24, 13, 9_000.0, 0, 7);
     let other = asteroid(16, 9, 6_000.0, 0, 11);
     let base = two.vertices.len() as u32;
-    two.vertices.extend(other.vertices.iter().map(|v| *v + glam::Vec3::new(20_000.0, 3_000.0, -5_000.0)));
-    two.triangles.extend(other.triangles.iter().map(|t| t.map(|i| i + base)));
+    two.vertices.extend(
+        other
+            .vertices
+            .iter()
+            .map(|v| *v + glam::Vec3::new(20_000.0, 3_000.0, -5_000.0)),
+    );
+    two.triangles
+        .extend(other.triangles.iter().map(|t| t.map(|i| i + base)));
     let cases = [
-        (asteroid(32, 17, 40_000.0, 0, 3), McolBuildOptions::default()),
+        (
+            asteroid(32, 17, 40_000.0, 0, 3),
+            McolBuildOptions::default(),
+        ),
         (two.clone(), McolBuildOptions::default()),
-        (two, McolBuildOptions { bbox: Some(([-50_000.0; 3], [50_000.0; 3])), cell: Some(10_000.0) }),
+        (
+            two,
+            McolBuildOptions {
+                bbox: Some(([-50_000.0; 3], [50_000.0; 3])),
+                cell: Some(10_000.0),
+            },
+        ),
     ];
     for (i, (mesh, options)) in cases.iter().enumerate() {
         let (failed, missing) = build_and_verify(mesh, options);
@@ -44,5 +62,8 @@ fn an_open_mesh_builds_but_fails_only_topology() {
     let open = asteroid(24, 13, 9_000.0, 5, 7);
     let (failed, missing) = build_and_verify(&open, &McolBuildOptions::default());
     assert_eq!(missing, 0);
-    assert_eq!(failed, vec!["edges shared by exactly two triangles".to_string()]);
+    assert_eq!(
+        failed,
+        vec!["edges shared by exactly two triangles".to_string()]
+    );
 }

@@ -34,7 +34,10 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if is_archive(&args.file) {
         if args.mesh.is_some() {
-            bail!("{}: --mesh picks a mesh of one CollisionSet; name the entry as ARCHIVE.pak+ENTRY", args.file);
+            bail!(
+                "{}: --mesh picks a mesh of one CollisionSet; name the entry as ARCHIVE.pak+ENTRY",
+                args.file
+            );
         }
         return export_archive(&args.file, &args.output);
     }
@@ -82,8 +85,16 @@ fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
     let (mut written, mut failed) = (0usize, 0usize);
     for input in inputs(pak)? {
         let result = input.and_then(|input| {
-            let entry = input.name.rsplit('+').next().unwrap_or(&input.name).to_string();
-            if !matches!(sylcol_format::detect(&input.bytes), Format::Mcol | Format::CollisionSet) {
+            let entry = input
+                .name
+                .rsplit('+')
+                .next()
+                .unwrap_or(&input.name)
+                .to_string();
+            if !matches!(
+                sylcol_format::detect(&input.bytes),
+                Format::Mcol | Format::CollisionSet
+            ) {
                 eprintln!("{}: skipped, not a format sylcol exports", input.name);
                 return Ok(false);
             }
@@ -91,12 +102,22 @@ fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
             if !is_map {
                 let digest = fingerprint(&input.bytes);
                 if let Some(first) = seen.get(&digest) {
-                    eprintln!("{}: same bytes as {first}, its meshes are not written again", input.name);
+                    eprintln!(
+                        "{}: same bytes as {first}, its meshes are not written again",
+                        input.name
+                    );
                     return Ok(false);
                 }
                 seen.insert(digest, entry.clone());
             }
-            let target = join_inside(dir, &if is_map { format!("{entry}.obj") } else { entry })?;
+            let target = join_inside(
+                dir,
+                &if is_map {
+                    format!("{entry}.obj")
+                } else {
+                    entry
+                },
+            )?;
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent)
                     .with_context(|| format!("{}: cannot create folder", parent.display()))?;
@@ -112,8 +133,15 @@ fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
             }
         }
     }
-    eprintln!("{pak}: exported {written} objects to {}, {failed} failed", dir.display());
-    Ok(if failed == 0 { Outcome::Ok } else { Outcome::ChecksFailed })
+    eprintln!(
+        "{pak}: exported {written} objects to {}, {failed} failed",
+        dir.display()
+    );
+    Ok(if failed == 0 {
+        Outcome::Ok
+    } else {
+        Outcome::ChecksFailed
+    })
 }
 
 /// A 64-bit digest of an entry's bytes, to spot repeated copies.
@@ -137,7 +165,11 @@ pub fn object_name(input: &str) -> String {
 /// Writes the meshes of a CollisionSet: all of them into the folder
 /// `output` (file names from the records, kept inside the folder), or with
 /// `mesh` the one named to a file (or into an existing folder).
-fn export_collisionset(input: &Input, output: &Path, mesh: Option<&str>) -> anyhow::Result<Outcome> {
+fn export_collisionset(
+    input: &Input,
+    output: &Path,
+    mesh: Option<&str>,
+) -> anyhow::Result<Outcome> {
     let set = collisionset::decode(&input.bytes)
         .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
     let chosen: Vec<&Record> = match mesh {
@@ -150,7 +182,7 @@ fn export_collisionset(input: &Input, output: &Path, mesh: Option<&str>) -> anyh
                 )
             })?;
             if !output.is_dir() {
-                write_record(r, &output)?;
+                write_record(r, output)?;
                 eprintln!("{}: wrote {name} to {}", input.name, output.display());
                 return Ok(Outcome::Ok);
             }
@@ -159,7 +191,7 @@ fn export_collisionset(input: &Input, output: &Path, mesh: Option<&str>) -> anyh
         None => set.records.iter().collect(),
     };
     // Every name is checked before anything is written.
-    let paths = mesh_paths(&output, &chosen)
+    let paths = mesh_paths(output, &chosen)
         .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
     for (r, path) in chosen.iter().zip(&paths) {
         if let Some(parent) = path.parent() {

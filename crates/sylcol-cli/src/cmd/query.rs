@@ -5,9 +5,9 @@ use std::io::{BufRead, Write};
 
 use anyhow::{Context, bail};
 use glam::Vec3;
+use sylcol::TriMesh;
 use sylcol::query::script::parse_vec3;
 use sylcol::query::{Collider, Query, Ray};
-use sylcol::TriMesh;
 use sylcol_format::{Format, collisionset, mcol};
 
 use crate::Outcome;
@@ -157,7 +157,11 @@ fn load(input: &Input, mesh: Option<&str>, grid: &str) -> anyhow::Result<Collide
                 );
             };
             let record = set.get(name).with_context(|| {
-                format!("{}: no mesh named {name:?} among {} records", input.name, set.records.len())
+                format!(
+                    "{}: no mesh named {name:?} among {} records",
+                    input.name,
+                    set.records.len()
+                )
             })?;
             Collider::from_mesh(&TriMesh::from_collision_record(record))
                 .with_context(|| format!("{}+{name}: cannot query", input.name))?

@@ -225,7 +225,11 @@ fn edited_library_encodes_and_decodes() {
     assert_eq!(extra.name_field.len(), 24);
     set.records.insert(1, extra);
     let i = set.position("mob_n040_cmesh").unwrap();
-    assert_eq!(set.position("mob_n040"), Some(i), "the _cmesh suffix may be left off");
+    assert_eq!(
+        set.position("mob_n040"),
+        Some(i),
+        "the _cmesh suffix may be left off"
+    );
     set.records.remove(i);
     set.endian = Endian::Little;
     let bytes = encode(&set).unwrap();
