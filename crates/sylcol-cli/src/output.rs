@@ -46,7 +46,6 @@ pub fn write_atomic_with(
 
 /// Joins a relative `name` (from an archive or a model) under `root`,
 /// refusing names that would leave it: `..`, absolute paths, drive letters.
-#[allow(dead_code)] // until the archive and CollisionSet exporters land
 pub fn join_inside(root: &Path, name: &str) -> anyhow::Result<PathBuf> {
     let normalised = name.replace('\\', "/");
     if normalised.starts_with('/') || normalised.as_bytes().get(1) == Some(&b':') {

@@ -182,7 +182,7 @@ fn export_collisionset(
                 )
             })?;
             if !output.is_dir() {
-                write_record(r, &output)?;
+                write_record(r, output)?;
                 eprintln!("{}: wrote {name} to {}", input.name, output.display());
                 return Ok(Outcome::Ok);
             }
@@ -191,7 +191,7 @@ fn export_collisionset(
         None => set.records.iter().collect(),
     };
     // Every name is checked before anything is written.
-    let paths = mesh_paths(&output, &chosen)
+    let paths = mesh_paths(output, &chosen)
         .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
     for (r, path) in chosen.iter().zip(&paths) {
         if let Some(parent) = path.parent() {
