@@ -82,44 +82,44 @@ impl Collider {
         seen: &mut Visits<'_>,
     ) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
-        let Some(walk) = GridWalk::new(
-            &self.frame,
-            ray.origin.as_dvec3(),
-            ray.dir.as_dvec3(),
-            0.0,
-            f64::from(max_toi),
-        ) else {
-            return best;
-        };
         let k = K::new(ray.origin, ray.dir);
         let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
-        walk.visit(|cell, t_enter| {
-            if t_enter > f64::from(best.0) {
-                return false;
-            }
-            // Most cells are empty: one bit, in a small array, says so.
-            if (self.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
-                return true;
-            }
-            let sub = self.sub_index[cell];
-            if sub == NO_SUB_GRID {
-                test_packets(&k, self.cell_packets(cell), seen, &mut best);
-                return true;
-            }
-            // A crowded cell: walk its own grid, which spans its
-            // triangles (a ray missing them all skips the list).
-            let g = &self.sub_grids[sub as usize];
-            if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
-                inner.visit(|s, t_sub| {
-                    if t_sub > f64::from(best.0) {
-                        return false;
-                    }
-                    test_packets(&k, g.packets(s), seen, &mut best);
-                    true
-                });
-            }
-            true
-        });
+        // A ray lying exactly in an interior cell-face plane touches the
+        // cells on both sides; the lists of a file grid without margin may
+        // hold a triangle on one side only, so both layers are walked.
+        let (starts, n) = self.frame.face_plane_starts(o, d);
+        for &start in &starts[..n] {
+            let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, f64::from(max_toi)) else {
+                continue;
+            };
+            walk.visit(|cell, t_enter| {
+                if t_enter > f64::from(best.0) {
+                    return false;
+                }
+                // Most cells are empty: one bit, in a small array, says so.
+                if (self.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
+                    return true;
+                }
+                let sub = self.sub_index[cell];
+                if sub == NO_SUB_GRID {
+                    test_packets(&k, self.cell_packets(cell), seen, &mut best);
+                    return true;
+                }
+                // A crowded cell: walk its own grid, which spans its
+                // triangles (a ray missing them all skips the list).
+                let g = &self.sub_grids[sub as usize];
+                if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
+                    inner.visit(|s, t_sub| {
+                        if t_sub > f64::from(best.0) {
+                            return false;
+                        }
+                        test_packets(&k, g.packets(s), seen, &mut best);
+                        true
+                    });
+                }
+                true
+            });
+        }
         best
     }
 

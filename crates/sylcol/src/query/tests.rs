@@ -495,3 +495,49 @@ fn an_empty_mesh_answers_nothing() {
     assert_eq!(c.intersects_sphere(Vec3::ZERO, 1.0), Ok(false));
     assert_eq!(c.grid_stats().triangles, 0);
 }
+
+/// Rays running exactly in an interior cell-face plane of a file grid
+/// whose lists have no margin, from inside and from 20 units outside: the
+/// walk must look at the cells on both sides of the plane, as brute force
+/// does. (A 40 x 24 UV sphere on a 4 x 4 x 4 map showed rays accepted, by
+/// f32 rounding, only by a triangle listed across the face.)
+#[test]
+fn rays_in_cell_face_planes_see_both_sides() {
+    let mesh = uv_sphere(Vec3::ZERO, 6.0, 40, 24);
+    let map = map_from_mesh(&mesh, Vec3::splat(LO), Vec3::splat(4.0), [4, 4, 4]);
+    let case = Case {
+        name: "uv-sphere 40x24",
+        collider: Collider::from_mcol(&map).unwrap(),
+    };
+    let mut failures = Vec::new();
+    for k in 0..3 {
+        for face in [-4.0, 0.0, 4.0] {
+            for a in (-8..=8).step_by(2) {
+                for b in (-8..=8).step_by(2) {
+                    let mut o = Vec3::ZERO;
+                    o[k] = face;
+                    o[(k + 1) % 3] = a as f32;
+                    o[(k + 2) % 3] = b as f32;
+                    for (p, q) in [(1.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, -1.0)] {
+                        let mut d = Vec3::ZERO;
+                        d[(k + 1) % 3] = p;
+                        d[(k + 2) % 3] = q;
+                        for dir in [d, -d] {
+                            for ray in [Ray::new(o, dir), Ray::new(o - dir * 20.0, dir)] {
+                                if check_ray(&case, &ray, f32::INFINITY).is_err() {
+                                    failures.push(ray);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} rays disagree, e.g. {:?}",
+        failures.len(),
+        failures.first()
+    );
+}
