@@ -45,7 +45,7 @@ impl WalkFrame {
     /// same origin moved half a cell down into the layer on the face's
     /// other side (the walk picks the upper one). A moved start changes
     /// nothing but the layer: along a still axis no crossing time depends
-    /// on it. Returns up to four starts and how many there are.
+    /// on it. Returns up to four starts (the origin first) and how many.
     #[inline(always)]
     pub fn face_plane_starts(&self, origin: DVec3, dir: DVec3) -> ([DVec3; 4], usize) {
         let mut starts = [origin; 4];

@@ -1,7 +1,7 @@
 //! Rays and segments: the DDA walk, mailboxed list tests, and the cell
 //! t-range rule that keeps the first hit exact.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use super::grid_walk::GridWalk;
 use super::mailbox::{Visits, with_visits};
@@ -84,43 +84,66 @@ impl Collider {
         let mut best = (max_toi, NO_TRIANGLE);
         let k = K::new(ray.origin, ray.dir);
         let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
-        // A ray lying exactly in an interior cell-face plane touches the
-        // cells on both sides; the lists of a file grid without margin may
-        // hold a triangle on one side only, so both layers are walked.
-        let (starts, n) = self.frame.face_plane_starts(o, d);
-        for &start in &starts[..n] {
-            let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, f64::from(max_toi)) else {
-                continue;
-            };
-            walk.visit(|cell, t_enter| {
-                if t_enter > f64::from(best.0) {
-                    return false;
-                }
-                // Most cells are empty: one bit, in a small array, says so.
-                if (self.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
-                    return true;
-                }
-                let sub = self.sub_index[cell];
-                if sub == NO_SUB_GRID {
-                    test_packets(&k, self.cell_packets(cell), seen, &mut best);
-                    return true;
-                }
-                // A crowded cell: walk its own grid, which spans its
-                // triangles (a ray missing them all skips the list).
-                let g = &self.sub_grids[sub as usize];
-                if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
-                    inner.visit(|s, t_sub| {
-                        if t_sub > f64::from(best.0) {
-                            return false;
-                        }
-                        test_packets(&k, g.packets(s), seen, &mut best);
-                        true
+        if let Some(walk) = GridWalk::new(&self.frame, o, d, 0.0, f64::from(max_toi)) {
+            walk.visit(|cell, t_enter| self.visit_cell(&k, cell, t_enter, o, d, seen, &mut best));
+        }
+        if d.cmpeq(DVec3::ZERO).any() {
+            // A ray lying exactly in an interior cell-face plane touches the
+            // cells on both sides; the lists of a file grid without margin
+            // may hold a triangle on one side only, so the other layers are
+            // walked too (one mailbox, one best hit).
+            let (starts, n) = self.frame.face_plane_starts(o, d);
+            for &start in &starts[1..n] {
+                if let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, f64::from(max_toi)) {
+                    walk.visit(|cell, t_enter| {
+                        self.visit_cell(&k, cell, t_enter, o, d, seen, &mut best)
                     });
                 }
+            }
+        }
+        best
+    }
+
+    /// One cell of the walk: skipped when empty, its packets tested, or its
+    /// sub-grid walked when crowded. False once the cell starts beyond the
+    /// best hit (no later cell can hold a nearer one).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn visit_cell<K: Kernel>(
+        &self,
+        k: &K,
+        cell: usize,
+        t_enter: f64,
+        o: DVec3,
+        d: DVec3,
+        seen: &mut Visits<'_>,
+        best: &mut (f32, u32),
+    ) -> bool {
+        if t_enter > f64::from(best.0) {
+            return false;
+        }
+        // Most cells are empty: one bit, in a small array, says so.
+        if (self.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
+            return true;
+        }
+        let sub = self.sub_index[cell];
+        if sub == NO_SUB_GRID {
+            test_packets(k, self.cell_packets(cell), seen, best);
+            return true;
+        }
+        // A crowded cell: walk its own grid, which spans its triangles (a
+        // ray missing them all skips the list).
+        let g = &self.sub_grids[sub as usize];
+        if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
+            inner.visit(|s, t_sub| {
+                if t_sub > f64::from(best.0) {
+                    return false;
+                }
+                test_packets(k, g.packets(s), seen, best);
                 true
             });
         }
-        best
+        true
     }
 
     /// The hit record for triangle `t` at `toi`.
