@@ -91,14 +91,14 @@ fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
                 .next()
                 .unwrap_or(&input.name)
                 .to_string();
-            if !matches!(
-                sylcol_format::detect(&input.bytes),
-                Format::Mcol | Format::CollisionSet
-            ) {
-                eprintln!("{}: skipped, not a format sylcol exports", input.name);
-                return Ok(false);
-            }
-            let is_map = sylcol_format::detect(&input.bytes) == Format::Mcol;
+            let is_map = match sylcol_format::detect(&input.bytes) {
+                Format::Mcol => true,
+                Format::CollisionSet => false,
+                Format::Unknown(_) => {
+                    eprintln!("{}: skipped, not a format sylcol exports", input.name);
+                    return Ok(false);
+                }
+            };
             if !is_map {
                 let digest = fingerprint(&input.bytes);
                 if let Some(first) = seen.get(&digest) {
