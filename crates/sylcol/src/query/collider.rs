@@ -384,7 +384,11 @@ fn assemble(
     let mut packet_starts = Vec::with_capacity(starts.len());
     packet_starts.push(0);
     for w in starts.windows(2) {
-        packets.extend(pack(&items[w[0] as usize..w[1] as usize], pad, corners));
+        // A triangle a file lists twice in one cell is packed once.
+        let mut list = items[w[0] as usize..w[1] as usize].to_vec();
+        list.sort_unstable();
+        list.dedup();
+        packets.extend(pack(&list, pad, corners));
         packet_starts.push(packets.len() as u32);
     }
     let mut sub_index = vec![NO_SUB_GRID; starts.len() - 1];

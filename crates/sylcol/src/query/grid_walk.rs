@@ -9,7 +9,7 @@
 //! increment per axis (f64; at most 3 x 255 steps, so the drift stays
 //! around 1e-13 of a cell).
 
-use glam::DVec3;
+use glam::{DVec3, IVec3};
 
 use crate::grid::GridSpec;
 
@@ -23,14 +23,29 @@ pub struct WalkFrame {
     inv_cell: DVec3,
     cell: DVec3,
     dims: [i32; 3],
+    dims_v: IVec3,
+    /// The far faces of the clipping box, in cells.
+    clip_hi: DVec3,
+    /// The highest cell index per axis, as f64.
+    last_cell: DVec3,
     strides: [isize; 3],
 }
 
 impl WalkFrame {
-    /// The frame of `grid` (at most 2^31 cells per axis).
+    /// The frame of `grid` (at least one cell per axis, at most 2^31
+    /// cells in all).
     pub fn new(grid: &GridSpec) -> Self {
-        let dims = grid.dims.map(|n| n.min(i32::MAX as usize) as i32);
+        assert!(
+            grid.dims.iter().all(|&n| n > 0) && grid.cell_count() <= i32::MAX as usize,
+            "a walk frame needs 1 to 2^31 - 1 cells: {:?}",
+            grid.dims
+        );
+        let dims = grid.dims.map(|n| n as i32);
+        let dims_v = IVec3::from_array(dims);
         WalkFrame {
+            dims_v,
+            clip_hi: dims_v.as_dvec3() + CLIP_SLACK,
+            last_cell: (dims_v - 1).as_dvec3(),
             origin: grid.origin,
             inv_cell: DVec3::ONE / grid.cell,
             cell: grid.cell,
@@ -105,6 +120,48 @@ impl GridWalk {
     /// grid; `None` when that piece of the ray misses the grid's box.
     #[inline(always)]
     pub fn new(f: &WalkFrame, origin: DVec3, dir: DVec3, t0: f64, t1: f64) -> Option<Self> {
+        if dir.cmpeq(DVec3::ZERO).any() {
+            return Self::with_still_axis(f, origin, dir, t0, t1);
+        }
+        let g = (origin - f.origin) * f.inv_cell;
+        // Parameter per cell along each axis.
+        let inv = f.cell / dir;
+        // The parameters at the clipping box's two faces, per axis; no
+        // axis is still, so both are finite or infinite, never NaN.
+        let a = (DVec3::splat(-CLIP_SLACK) - g) * inv;
+        let b = (f.clip_hi - g) * inv;
+        let lo = t0.max(a.min(b).max_element());
+        let hi = t1.min(a.max(b).min_element());
+        if !(lo <= hi) {
+            return None;
+        }
+        let pos = dir.cmpgt(DVec3::ZERO);
+        // Truncation equals floor here: anything below 0 clamps to 0.
+        let start = (g + dir * f.inv_cell * lo).clamp(DVec3::ZERO, f.last_cell);
+        let cell = start.as_ivec3();
+        let step = IVec3::select(pos, IVec3::ONE, IVec3::NEG_ONE);
+        let boundary = (cell + IVec3::select(pos, IVec3::ONE, IVec3::ZERO)).as_dvec3();
+        let t_max = (boundary - g) * inv;
+        let strides = IVec3::from_array(f.strides.map(|s| s as i32));
+        Some(GridWalk {
+            cell: cell.to_array(),
+            step: step.to_array(),
+            stop: IVec3::select(pos, f.dims_v, IVec3::NEG_ONE).to_array(),
+            stride: (step * strides).to_array().map(|s| s as isize),
+            linear: cell.dot(strides) as isize,
+            t_max: t_max.to_array(),
+            t_delta: inv.abs().to_array(),
+            t_enter: lo,
+            t_end: hi,
+            done: false,
+        })
+    }
+
+    /// [`GridWalk::new`] for a ray with a still axis: it never leaves its
+    /// layer along that axis, and must start inside the clipping box's
+    /// slab there.
+    #[cold]
+    fn with_still_axis(f: &WalkFrame, origin: DVec3, dir: DVec3, t0: f64, t1: f64) -> Option<Self> {
         let g = (origin - f.origin) * f.inv_cell;
         // Parameter per cell along each axis (infinite along a still axis).
         let inv = f.cell / dir;
@@ -121,7 +178,7 @@ impl GridWalk {
             lo = lo.max(a.min(b));
             hi = hi.min(a.max(b));
         }
-        if lo.is_nan() || hi.is_nan() || lo > hi || f.dims.contains(&0) {
+        if lo.is_nan() || hi.is_nan() || lo > hi {
             return None;
         }
         let mut w = GridWalk {
@@ -143,19 +200,14 @@ impl GridWalk {
             let c = (start.max(0.0) as i64).min(i64::from(f.dims[k]) - 1) as i32;
             w.cell[k] = c;
             w.linear += c as isize * f.strides[k];
-            // Selects, not branches: the signs of random rays are
-            // unpredictable. A still axis keeps infinite times.
             let (pos, neg) = (dir[k] > 0.0, dir[k] < 0.0);
             w.step[k] = i32::from(pos) - i32::from(neg);
             w.stop[k] = if pos { f.dims[k] } else { -1 };
-            let boundary = f64::from(c + i32::from(pos));
-            let moving = pos | neg;
-            w.t_max[k] = if moving {
-                (boundary - g[k]) * inv[k]
-            } else {
-                f64::INFINITY
-            };
-            w.t_delta[k] = if moving { inv[k].abs() } else { f64::INFINITY };
+            if pos | neg {
+                let boundary = f64::from(c + i32::from(pos));
+                w.t_max[k] = (boundary - g[k]) * inv[k];
+                w.t_delta[k] = inv[k].abs();
+            }
             w.stride[k] = w.step[k] as isize * f.strides[k];
         }
         Some(w)

@@ -58,7 +58,7 @@ impl Collider {
         let best = with_visits(self.triangle_count() + 1, |seen| {
             #[cfg(target_arch = "x86_64")]
             if self.avx {
-                // SAFETY: `avx` is set only where the CPU has AVX.
+                // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
                 return unsafe { self.walk_avx(ray, max_toi, seen) };
             }
             self.walk::<RayKernel>(ray, max_toi, seen)
@@ -68,7 +68,7 @@ impl Collider {
 
     /// The walk compiled for AVX, eight lanes a packet.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,avx2")]
     fn walk_avx(&self, ray: &Ray, max_toi: f32, seen: &mut Visits<'_>) -> (f32, u32) {
         self.walk::<RayKernel8>(ray, max_toi, seen)
     }
@@ -106,7 +106,8 @@ impl Collider {
 
     /// One cell of the walk: skipped when empty, its packets tested, or its
     /// sub-grid walked when crowded. False once the cell starts beyond the
-    /// best hit (no later cell can hold a nearer one).
+    /// best hit (no later cell can hold a nearer one). The tests run out of
+    /// line, so the walk's loop keeps its state in registers.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn visit_cell<K: Kernel>(
@@ -128,22 +129,35 @@ impl Collider {
         }
         let sub = self.sub_index[cell];
         if sub == NO_SUB_GRID {
-            test_packets(k, self.cell_packets(cell), seen, best);
-            return true;
+            k.test_packets(self.cell_packets(cell), seen, best);
+        } else {
+            self.walk_sub_grid(k, sub as usize, o, d, seen, best);
         }
-        // A crowded cell: walk its own grid, which spans its triangles (a
-        // ray missing them all skips the list).
-        let g = &self.sub_grids[sub as usize];
+        true
+    }
+
+    /// A crowded cell: walk its own grid, which spans its triangles (a ray
+    /// missing them all skips the list).
+    #[inline(never)]
+    fn walk_sub_grid<K: Kernel>(
+        &self,
+        k: &K,
+        sub: usize,
+        o: DVec3,
+        d: DVec3,
+        seen: &mut Visits<'_>,
+        best: &mut (f32, u32),
+    ) {
+        let g = &self.sub_grids[sub];
         if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
             inner.visit(|s, t_sub| {
                 if t_sub > f64::from(best.0) {
                     return false;
                 }
-                test_packets(k, g.packets(s), seen, best);
+                k.test_packets(g.packets(s), seen, best);
                 true
             });
         }
-        true
     }
 
     /// The hit record for triangle `t` at `toi`.
@@ -171,7 +185,7 @@ impl Collider {
     fn every_triangle(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
         #[cfg(target_arch = "x86_64")]
         let best = if self.avx {
-            // SAFETY: `avx` is set only where the CPU has AVX.
+            // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
             unsafe { self.scan_avx(ray, max_toi) }
         } else {
             self.scan::<RayKernel>(ray, max_toi)
@@ -183,7 +197,7 @@ impl Collider {
 
     /// The scan compiled for AVX.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,avx2")]
     fn scan_avx(&self, ray: &Ray, max_toi: f32) -> (f32, u32) {
         self.scan::<RayKernel8>(ray, max_toi)
     }
@@ -201,16 +215,17 @@ impl Collider {
 }
 
 /// Tests a list's packets, each lane whose triangle is new to this ray
-/// (mailbox), keeping the nearest hit in `best`.
+/// (mailbox), keeping the nearest hit in `best`: the body of
+/// [`Kernel::test_packets`].
 #[inline(always)]
-fn test_packets<K: Kernel>(
+pub(crate) fn test_packets<K: Kernel>(
     k: &K,
     packets: &[Packet],
     seen: &mut Visits<'_>,
     best: &mut (f32, u32),
 ) {
     for p in packets {
-        let fresh = seen.fresh(&p.ids);
+        let fresh = K::fresh(seen, &p.ids);
         if fresh != 0 {
             take_nearest(k, p, fresh, best);
         }
@@ -220,7 +235,7 @@ fn test_packets<K: Kernel>(
 /// Tests the `lanes` of packet `p` and keeps the nearest hit in `best`
 /// (time, triangle); a tie in time goes to the lower triangle index.
 #[inline(always)]
-fn take_nearest<K: Kernel>(k: &K, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
+pub(crate) fn take_nearest<K: Kernel>(k: &K, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
     let (t, mut mask) = k.hits(p, best.0);
     mask &= lanes;
     while mask != 0 {

@@ -12,6 +12,8 @@
 
 use glam::{Vec3, Vec4};
 
+use super::mailbox::Visits;
+
 /// Barycentric tolerance: a hit may lie this fraction of the triangle
 /// outside an edge (2^-20 ~ 9.5e-7).
 pub const BARY_EPS: f32 = 1.0 / 1_048_576.0;
@@ -96,6 +98,18 @@ pub trait Kernel: Copy {
     fn new(o: Vec3, d: Vec3) -> Self;
     /// Möller–Trumbore on a packet.
     fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32);
+    /// The lanes of `ids` new to this query ([`Visits::fresh`]), marking
+    /// them seen.
+    #[inline(always)]
+    fn fresh(seen: &mut Visits<'_>, ids: &[u32; LANES]) -> u32 {
+        seen.fresh(ids)
+    }
+    /// Tests a cell's packets, each lane new to this query, keeping the
+    /// nearest (time, triangle) in `best`.
+    #[inline(always)]
+    fn test_packets(&self, packets: &[Packet], seen: &mut Visits<'_>, best: &mut (f32, u32)) {
+        super::ray_cast::test_packets(self, packets, seen, best);
+    }
 }
 
 /// A ray broadcast to four lanes (SSE2 through glam, or scalar): a packet
@@ -184,15 +198,15 @@ impl Kernel for RayKernel {
 #[cfg(target_arch = "x86_64")]
 pub use avx::RayKernel8;
 
-/// The same kernel eight lanes wide on AVX. Its methods may only run
-/// where [`avx_available`] is true.
+/// The same kernel eight lanes wide on AVX, with an AVX2 gather for the
+/// mailbox. Its methods may only run where [`avx_available`] is true.
 #[cfg(target_arch = "x86_64")]
 mod avx {
     use std::arch::x86_64::*;
 
     use glam::Vec3;
 
-    use super::{BARY_EPS, Kernel, LANES, Packet};
+    use super::{BARY_EPS, Kernel, LANES, Packet, Visits};
 
     /// A ray broadcast to eight lanes.
     #[derive(Debug, Clone, Copy)]
@@ -208,7 +222,7 @@ mod avx {
         // SAFETY: a row is 8 f32 at a 32-byte boundary (the packet is
         // align(32) and every row a multiple of 32 bytes in); AVX is
         // enabled in every caller (the kernel runs only inside
-        // `#[target_feature(enable = "avx")]` code).
+        // `#[target_feature(enable = "avx,avx2")]` code).
         unsafe { _mm256_load_ps(r.as_ptr()) }
     }
 
@@ -309,14 +323,40 @@ mod avx {
                 (out, mask & _mm256_movemask_ps(near) as u32)
             }
         }
+
+        #[inline(always)]
+        fn fresh(seen: &mut Visits<'_>, ids: &[u32; LANES]) -> u32 {
+            // SAFETY: AVX2 is enabled wherever this kernel runs.
+            unsafe { seen.fresh8_avx2(ids) }
+        }
+
+        #[inline(always)]
+        fn test_packets(&self, packets: &[Packet], seen: &mut Visits<'_>, best: &mut (f32, u32)) {
+            // SAFETY: AVX and AVX2 are there wherever this kernel runs.
+            unsafe { test_packets_avx(self, packets, seen, best) }
+        }
+    }
+
+    /// [`Kernel::test_packets`] out of line, compiled for AVX2: the walk
+    /// calling it keeps its loop state in registers.
+    #[inline(never)]
+    #[target_feature(enable = "avx,avx2")]
+    fn test_packets_avx(
+        k: &RayKernel8,
+        packets: &[Packet],
+        seen: &mut Visits<'_>,
+        best: &mut (f32, u32),
+    ) {
+        crate::query::ray_cast::test_packets(k, packets, seen, best);
     }
 }
 
-/// Whether the eight-lane AVX kernel can run on this CPU.
+/// Whether the eight-lane AVX kernel (and its AVX2 mailbox) can run on
+/// this CPU.
 pub fn avx_available() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        std::arch::is_x86_feature_detected!("avx")
+        std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("avx2")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -364,14 +404,14 @@ mod tests {
     }
 
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,avx2")]
     fn avx_hits_and_misses() {
         hits_and_misses::<RayKernel8>();
     }
 
     /// The AVX kernel answers bit for bit like the portable one.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx")]
+    #[target_feature(enable = "avx,avx2")]
     fn avx_matches_portable() {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let mut v = || Vec3::from_array(std::array::from_fn(|_| rng.random_range(-4.0f32..4.0)));
