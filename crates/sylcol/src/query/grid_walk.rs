@@ -132,7 +132,7 @@ impl GridWalk {
         let b = (f.clip_hi - g) * inv;
         let lo = t0.max(a.min(b).max_element());
         let hi = t1.min(a.max(b).min_element());
-        if !(lo <= hi) {
+        if lo.is_nan() || hi.is_nan() || lo > hi {
             return None;
         }
         let pos = dir.cmpgt(DVec3::ZERO);
