@@ -121,8 +121,16 @@ impl GridWalk {
     #[inline(always)]
     pub fn new(f: &WalkFrame, origin: DVec3, dir: DVec3, t0: f64, t1: f64) -> Option<Self> {
         if dir.cmpeq(DVec3::ZERO).any() {
-            return Self::with_still_axis(f, origin, dir, t0, t1);
+            Self::with_still_axis(f, origin, dir, t0, t1)
+        } else {
+            Self::moving(f, origin, dir, t0, t1)
         }
+    }
+
+    /// [`GridWalk::new`] for a ray that moves along every axis (no
+    /// component of `dir` is zero; else the walk is empty).
+    #[inline(always)]
+    pub fn moving(f: &WalkFrame, origin: DVec3, dir: DVec3, t0: f64, t1: f64) -> Option<Self> {
         let g = (origin - f.origin) * f.inv_cell;
         // Parameter per cell along each axis.
         let inv = f.cell / dir;
@@ -132,7 +140,7 @@ impl GridWalk {
         let b = (f.clip_hi - g) * inv;
         let lo = t0.max(a.min(b).max_element());
         let hi = t1.min(a.max(b).min_element());
-        if lo.is_nan() || hi.is_nan() || lo > hi {
+        if lo.is_nan() || hi.is_nan() || lo > hi || dir.cmpeq(DVec3::ZERO).any() {
             return None;
         }
         let pos = dir.cmpgt(DVec3::ZERO);

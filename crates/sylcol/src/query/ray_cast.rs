@@ -84,39 +84,49 @@ impl Collider {
         let mut best = (max_toi, NO_TRIANGLE);
         let k = K::new(ray.origin, ray.dir);
         let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
-        if let Some(walk) = GridWalk::new(&self.frame, o, d, 0.0, f64::from(max_toi)) {
-            walk.visit(|cell, t_enter| self.visit_cell(&k, cell, t_enter, o, d, seen, &mut best));
-        }
+        let t_max = f64::from(max_toi);
         if d.cmpeq(DVec3::ZERO).any() {
-            // A ray lying exactly in an interior cell-face plane touches the
-            // cells on both sides; the lists of a file grid without margin
-            // may hold a triangle on one side only, so the other layers are
-            // walked too (one mailbox, one best hit).
-            let (starts, n) = self.frame.face_plane_starts(o, d);
-            for &start in &starts[1..n] {
-                if let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, f64::from(max_toi)) {
-                    walk.visit(|cell, t_enter| {
-                        self.visit_cell(&k, cell, t_enter, o, d, seen, &mut best)
-                    });
-                }
-            }
+            self.walk_still_axis(&k, ray, t_max, seen, &mut best);
+        } else if let Some(walk) = GridWalk::moving(&self.frame, o, d, 0.0, t_max) {
+            walk.visit(|cell, t_enter| self.visit_cell(&k, cell, t_enter, ray, seen, &mut best));
         }
         best
+    }
+
+    /// The walk of a ray with a still axis, out of the main path. A ray
+    /// lying exactly in an interior cell-face plane touches the cells on
+    /// both sides; the lists of a file grid without margin may hold a
+    /// triangle on one side only, so every such layer is walked (one
+    /// mailbox, one best hit).
+    #[inline(never)]
+    fn walk_still_axis<K: Kernel>(
+        &self,
+        k: &K,
+        ray: &Ray,
+        t_max: f64,
+        seen: &mut Visits<'_>,
+        best: &mut (f32, u32),
+    ) {
+        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+        let (starts, n) = self.frame.face_plane_starts(o, d);
+        for &start in &starts[..n] {
+            if let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, t_max) {
+                walk.visit(|cell, t_enter| self.visit_cell(k, cell, t_enter, ray, seen, best));
+            }
+        }
     }
 
     /// One cell of the walk: skipped when empty, its packets tested, or its
     /// sub-grid walked when crowded. False once the cell starts beyond the
     /// best hit (no later cell can hold a nearer one). The tests run out of
     /// line, so the walk's loop keeps its state in registers.
-    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn visit_cell<K: Kernel>(
         &self,
         k: &K,
         cell: usize,
         t_enter: f64,
-        o: DVec3,
-        d: DVec3,
+        ray: &Ray,
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) -> bool {
@@ -131,7 +141,7 @@ impl Collider {
         if sub == NO_SUB_GRID {
             k.test_packets(self.cell_packets(cell), seen, best);
         } else {
-            self.walk_sub_grid(k, sub as usize, o, d, seen, best);
+            self.walk_sub_grid(k, sub as usize, ray, seen, best);
         }
         true
     }
@@ -143,11 +153,11 @@ impl Collider {
         &self,
         k: &K,
         sub: usize,
-        o: DVec3,
-        d: DVec3,
+        ray: &Ray,
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) {
+        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
         let g = &self.sub_grids[sub];
         if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
             inner.visit(|s, t_sub| {
