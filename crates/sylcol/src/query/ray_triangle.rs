@@ -208,12 +208,21 @@ mod avx {
 
     use super::{BARY_EPS, Kernel, LANES, Packet, Visits};
 
-    /// A ray broadcast to eight lanes.
+    /// A ray for eight lanes: its scalars, broadcast where a packet is
+    /// tested (a broadcast from memory costs what a load does, and the
+    /// walk carrying the kernel keeps no eight-lane registers alive).
     #[derive(Debug, Clone, Copy)]
     pub struct RayKernel8 {
-        o: [__m256; 3],
-        d: [__m256; 3],
-        len: __m256,
+        o: [f32; 3],
+        d: [f32; 3],
+        len: f32,
+    }
+
+    /// `x` in all eight lanes.
+    #[inline(always)]
+    fn splat(x: &f32) -> __m256 {
+        // SAFETY: AVX is enabled in every caller, see `load`.
+        unsafe { _mm256_broadcast_ss(x) }
     }
 
     /// One row of a packet.
@@ -259,20 +268,10 @@ mod avx {
     impl Kernel for RayKernel8 {
         #[inline(always)]
         fn new(o: Vec3, d: Vec3) -> Self {
-            unsafe {
-                RayKernel8 {
-                    o: [
-                        _mm256_set1_ps(o.x),
-                        _mm256_set1_ps(o.y),
-                        _mm256_set1_ps(o.z),
-                    ],
-                    d: [
-                        _mm256_set1_ps(d.x),
-                        _mm256_set1_ps(d.y),
-                        _mm256_set1_ps(d.z),
-                    ],
-                    len: _mm256_set1_ps(d.length()),
-                }
+            RayKernel8 {
+                o: o.to_array(),
+                d: d.to_array(),
+                len: d.length(),
             }
         }
 
@@ -280,12 +279,14 @@ mod avx {
         fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32) {
             unsafe {
                 let (v0, e1, e2) = (row(&p.v0), row(&p.e1), row(&p.e2));
-                let pv = cross(&self.d, &e2);
+                let o = [splat(&self.o[0]), splat(&self.o[1]), splat(&self.o[2])];
+                let d = [splat(&self.d[0]), splat(&self.d[1]), splat(&self.d[2])];
+                let pv = cross(&d, &e2);
                 let det = dot(&e1, &pv);
                 let s = [
-                    _mm256_sub_ps(self.o[0], v0[0]),
-                    _mm256_sub_ps(self.o[1], v0[1]),
-                    _mm256_sub_ps(self.o[2], v0[2]),
+                    _mm256_sub_ps(o[0], v0[0]),
+                    _mm256_sub_ps(o[1], v0[1]),
+                    _mm256_sub_ps(o[2], v0[2]),
                 ];
                 let q = cross(&s, &e1);
                 // The sign of det moved onto u, v, t (as a multiply by
@@ -294,11 +295,11 @@ mod avx {
                 let sign = _mm256_and_ps(det, sign_bit);
                 let adet = _mm256_andnot_ps(sign_bit, det);
                 let u = _mm256_xor_ps(dot(&s, &pv), sign);
-                let v = _mm256_xor_ps(dot(&self.d, &q), sign);
+                let v = _mm256_xor_ps(dot(&d, &q), sign);
                 let t = _mm256_xor_ps(dot(&e2, &q), sign);
                 let lo = _mm256_mul_ps(adet, _mm256_set1_ps(-BARY_EPS));
                 let hi = _mm256_mul_ps(adet, _mm256_set1_ps(1.0 + BARY_EPS));
-                let flat = _mm256_mul_ps(load(&p.flat), self.len);
+                let flat = _mm256_mul_ps(load(&p.flat), splat(&self.len));
                 let ok = _mm256_and_ps(
                     _mm256_and_ps(
                         _mm256_cmp_ps::<_CMP_GE_OQ>(u, lo),
