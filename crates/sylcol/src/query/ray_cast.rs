@@ -88,7 +88,9 @@ impl Collider {
         if d.cmpeq(DVec3::ZERO).any() {
             self.walk_still_axis(&k, ray, t_max, seen, &mut best);
         } else if let Some(walk) = GridWalk::moving(&self.frame, o, d, 0.0, t_max) {
-            walk.visit(|cell, t_enter| self.visit_cell(&k, cell, t_enter, ray, seen, &mut best));
+            walk.visit_masked(|cell, t_enter| {
+                self.visit_cell(&k, cell, t_enter, ray, seen, &mut best)
+            });
         }
         best
     }
