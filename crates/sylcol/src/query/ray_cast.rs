@@ -166,7 +166,10 @@ impl Collider {
                 if t_sub > f64::from(best.0) {
                     return false;
                 }
-                k.test_packets(g.packets(s), seen, best);
+                let packets = g.packets(s);
+                if !packets.is_empty() {
+                    k.test_packets(packets, seen, best);
+                }
                 true
             });
         }
