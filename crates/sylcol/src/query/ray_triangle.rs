@@ -1,14 +1,18 @@
-//! The ray/triangle kernel: Möller–Trumbore on four triangles at once.
+//! The ray/triangle kernel: Möller–Trumbore on eight triangles at once.
 //!
-//! Each cell's list is stored as packets of four triangles in
-//! structure-of-arrays form (x, y, z lanes of the first corner and of the
-//! two edges from it, precomputed in f32), so one pass of 4-wide SIMD
-//! arithmetic tests four triangles; a short list is padded with empty
-//! lanes. Barycentric coordinates are accepted within [`BARY_EPS`] of the
-//! triangle, so a ray through a shared edge or vertex of a closed hull
-//! hits at least one of the triangles meeting there and cannot slip
-//! between them. A ray (nearly) in a triangle's plane misses it: the
-//! determinant is then rounding noise ([`PARALLEL_EPS`]).
+//! Each cell's list is stored as packets of eight triangles in
+//! structure-of-arrays form (x, y, z lanes of the first corner, of the two
+//! edges from it and of their cross product, the normal, precomputed), so
+//! one pass of SIMD arithmetic tests eight triangles: one 8-lane pass on
+//! AVX, two 4-lane halves elsewhere, bit-identical. With the normal
+//! stored, the determinant and t are dot products with it and u, v dot
+//! products with s x d, one cross product per packet instead of two. A
+//! short list is padded with empty lanes. Barycentric coordinates are
+//! accepted within [`BARY_EPS`] of the triangle, so a ray through a shared
+//! edge or vertex of a closed hull hits at least one of the triangles
+//! meeting there and cannot slip between them. A ray (nearly) in a
+//! triangle's plane misses it: the determinant is then rounding noise
+//! ([`PARALLEL_EPS`]).
 
 use glam::{Vec3, Vec4};
 
@@ -28,7 +32,7 @@ pub const NO_TRIANGLE: u32 = u32::MAX;
 /// Triangles per packet.
 pub const LANES: usize = 8;
 
-/// Eight triangles in structure-of-arrays form (352 bytes, 32-byte
+/// Eight triangles in structure-of-arrays form (448 bytes, 32-byte
 /// aligned so each lane row is one AVX register).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[repr(C, align(32))]
@@ -39,6 +43,8 @@ pub struct Packet {
     e1: [[f32; LANES]; 3],
     /// Corner 2 - corner 0.
     e2: [[f32; LANES]; 3],
+    /// e1 x e2 (computed in f64 from the f32 edges, then rounded).
+    n: [[f32; LANES]; 3],
     /// PARALLEL_EPS * |e1| * |e2| per lane.
     flat: [f32; LANES],
     /// Triangle ids; an unused lane holds the mesh's triangle count (a
@@ -54,16 +60,19 @@ impl Packet {
             v0: [[0.0; LANES]; 3],
             e1: [[0.0; LANES]; 3],
             e2: [[0.0; LANES]; 3],
+            n: [[0.0; LANES]; 3],
             // An empty lane: zero edges give det = 0, never above this.
             flat: [f32::INFINITY; LANES],
             ids: [pad; LANES],
         };
         for (lane, (id, c)) in tris.iter().take(LANES).enumerate() {
             let (e1, e2) = (c[1] - c[0], c[2] - c[0]);
+            let n = e1.as_dvec3().cross(e2.as_dvec3()).as_vec3();
             for k in 0..3 {
                 p.v0[k][lane] = c[0][k];
                 p.e1[k][lane] = e1[k];
                 p.e2[k][lane] = e2[k];
+                p.n[k][lane] = n[k];
             }
             p.flat[lane] = PARALLEL_EPS * e1.length() * e2.length();
             p.ids[lane] = *id;
@@ -148,18 +157,19 @@ impl RayKernel {
     #[inline(always)]
     fn hits4(&self, p: &Packet, half: usize, t_max: f32) -> (Vec4, u32) {
         let row = |r: &[[f32; LANES]; 3]| r.each_ref().map(|x| Packet::quad(x, half));
-        let (v0, e1, e2) = (row(&p.v0), row(&p.e1), row(&p.e2));
-        let pv = cross(&self.d, &e2);
-        let det = dot(&e1, &pv);
+        let (v0, e1, e2, n) = (row(&p.v0), row(&p.e1), row(&p.e2), row(&p.n));
         let s = [self.o[0] - v0[0], self.o[1] - v0[1], self.o[2] - v0[2]];
-        let q = cross(&s, &e1);
-        // u, v, t scaled by |det| (sign folded in): no division until a
-        // lane is known to hit.
-        let sign = det.signum();
-        let adet = det.abs();
-        let u = dot(&s, &pv) * sign;
-        let v = dot(&self.d, &q) * sign;
-        let t = dot(&e2, &q) * sign;
+        // Möller–Trumbore through the normal: det = e1 . (d x e2) = -d . n,
+        // u = s . (d x e2) = e2 . (s x d), v = d . (s x e1) = -e1 . (s x d),
+        // t = e2 . (s x e1) = s . n; all scaled by |det|, the sign of det
+        // moved onto them (a multiply by +-1 is exact).
+        let dn = dot(&self.d, &n);
+        let q = cross(&s, &self.d);
+        let sign = dn.signum();
+        let adet = dn.abs();
+        let u = dot(&e2, &q) * -sign;
+        let v = dot(&e1, &q) * sign;
+        let t = dot(&s, &n) * -sign;
         let lo = adet * -BARY_EPS;
         let ok = u.cmpge(lo)
             & v.cmpge(lo)
@@ -278,25 +288,25 @@ mod avx {
         #[inline(always)]
         fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32) {
             unsafe {
-                let (v0, e1, e2) = (row(&p.v0), row(&p.e1), row(&p.e2));
+                let (v0, e1, e2, n) = (row(&p.v0), row(&p.e1), row(&p.e2), row(&p.n));
                 let o = [splat(&self.o[0]), splat(&self.o[1]), splat(&self.o[2])];
                 let d = [splat(&self.d[0]), splat(&self.d[1]), splat(&self.d[2])];
-                let pv = cross(&d, &e2);
-                let det = dot(&e1, &pv);
                 let s = [
                     _mm256_sub_ps(o[0], v0[0]),
                     _mm256_sub_ps(o[1], v0[1]),
                     _mm256_sub_ps(o[2], v0[2]),
                 ];
-                let q = cross(&s, &e1);
-                // The sign of det moved onto u, v, t (as a multiply by
-                // signum would: exact), |det| by clearing it.
+                // The portable kernel's formulas; a sign flip by xor is
+                // its multiply by -1.
+                let dn = dot(&d, &n);
+                let q = cross(&s, &d);
                 let sign_bit = _mm256_set1_ps(-0.0);
-                let sign = _mm256_and_ps(det, sign_bit);
-                let adet = _mm256_andnot_ps(sign_bit, det);
-                let u = _mm256_xor_ps(dot(&s, &pv), sign);
-                let v = _mm256_xor_ps(dot(&d, &q), sign);
-                let t = _mm256_xor_ps(dot(&e2, &q), sign);
+                let sign = _mm256_and_ps(dn, sign_bit);
+                let flip = _mm256_xor_ps(sign, sign_bit);
+                let adet = _mm256_andnot_ps(sign_bit, dn);
+                let u = _mm256_xor_ps(dot(&e2, &q), flip);
+                let v = _mm256_xor_ps(dot(&e1, &q), sign);
+                let t = _mm256_xor_ps(dot(&s, &n), flip);
                 let lo = _mm256_mul_ps(adet, _mm256_set1_ps(-BARY_EPS));
                 let hi = _mm256_mul_ps(adet, _mm256_set1_ps(1.0 + BARY_EPS));
                 let flat = _mm256_mul_ps(load(&p.flat), splat(&self.len));
