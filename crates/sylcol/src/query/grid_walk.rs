@@ -417,4 +417,77 @@ mod tests {
             assert_eq!(s[0].t_exit, s[1].t_enter);
         }
     }
+    /// Random rays, some through lattice points (cell corners, edges and
+    /// faces), over a 5 x 3 x 7 grid of unequal cells.
+    fn random_rays() -> (GridSpec, Vec<(DVec3, DVec3, f64)>) {
+        use rand::{Rng, SeedableRng};
+        let g = GridSpec {
+            origin: DVec3::new(-3.0, 2.0, 0.5),
+            cell: DVec3::new(1.5, 0.75, 2.0),
+            dims: [5, 3, 7],
+        };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(9);
+        let rays = (0..4000)
+            .map(|i| {
+                let mut o = DVec3::from_array(std::array::from_fn(|k| {
+                    let n = g.dims[k] as f64 * g.cell[k];
+                    g.origin[k] + rng.random_range(-0.3 * n..1.3 * n)
+                }));
+                if i % 3 == 0 {
+                    // Snap to the lattice.
+                    o = g.origin + ((o - g.origin) / g.cell).round() * g.cell;
+                }
+                let d = DVec3::from_array(std::array::from_fn(|_| {
+                    let v: f64 = rng.random_range(-1.0..1.0);
+                    if i % 5 == 0 { v.signum() } else { v }
+                }));
+                let t1 = if i % 4 == 0 {
+                    rng.random_range(0.0..5.0)
+                } else {
+                    f64::INFINITY
+                };
+                (o, d, t1)
+            })
+            .collect();
+        (g, rays)
+    }
+
+    /// The branch-free setup of a moving ray gives the walk the general
+    /// (per-axis) setup gives.
+    #[test]
+    fn moving_setup_matches_the_general_one() {
+        let (g, rays) = random_rays();
+        let f = WalkFrame::new(&g);
+        for (o, d, t1) in rays {
+            if d.cmpeq(DVec3::ZERO).any() {
+                continue;
+            }
+            let fast = GridWalk::moving(&f, o, d, 0.0, t1).map(|w| w.collect::<Vec<_>>());
+            let general =
+                GridWalk::with_still_axis(&f, o, d, 0.0, t1).map(|w| w.collect::<Vec<_>>());
+            assert_eq!(fast, general, "{o} {d} {t1}");
+        }
+    }
+
+    /// The masked walk visits the cells, with the times, of the
+    /// iterator, and stops where the visitor says so.
+    #[test]
+    fn masked_walk_matches_the_iterator() {
+        let (g, rays) = random_rays();
+        let f = WalkFrame::new(&g);
+        for (i, (o, d, t1)) in rays.into_iter().enumerate() {
+            let Some(w) = GridWalk::new(&f, o, d, 0.0, t1) else {
+                continue;
+            };
+            let want: Vec<(usize, f64)> = w.clone().map(|s| (s.cell, s.t_enter)).collect();
+            let stop_after = if i % 2 == 0 { usize::MAX } else { i % 4 };
+            let mut got = Vec::new();
+            w.visit_masked(|cell, t| {
+                got.push((cell, t));
+                got.len() <= stop_after
+            });
+            let n = want.len().min(stop_after.saturating_add(1));
+            assert_eq!(got, want[..n], "{o} {d} {t1}");
+        }
+    }
 }

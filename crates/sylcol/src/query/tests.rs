@@ -6,6 +6,8 @@ use std::sync::OnceLock;
 
 use glam::{DVec3, Vec3};
 use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use super::closest_point::closest_on_triangle;
 use super::fixtures::{cuboid, icosphere, map_from_mesh, merged, octahedron, uv_sphere};
@@ -540,4 +542,45 @@ fn rays_in_cell_face_planes_see_both_sides() {
         failures.len(),
         failures.first()
     );
+}
+
+/// A file whose lists name a triangle twice in one cell: `cell_triangles`
+/// shows the list as stored, and rays still agree with brute force (the
+/// ray packets hold each triangle of a cell once).
+#[test]
+fn repeated_list_entries_are_tested_once() {
+    let mesh = icosphere(Vec3::new(0.3, -0.2, 0.1), 5.0, 2);
+    let mut map = map_from_mesh(&mesh, Vec3::splat(LO), Vec3::splat(4.0), [4, 4, 4]);
+    for r in &mut map.records {
+        let again = r.triangles.clone();
+        r.triangles.extend(again);
+    }
+    let case = Case {
+        name: "repeated entries",
+        collider: Collider::from_mcol(&map).unwrap(),
+    };
+    let c = &case.collider;
+    let listed = (0..64).find(|&i| !c.list(i).is_empty()).unwrap();
+    let list = c.list(listed);
+    assert_eq!(list[..list.len() / 2], list[list.len() / 2..]);
+    let unique: std::collections::BTreeSet<u32> = list.iter().copied().collect();
+    let lanes: usize = c
+        .cell_packets(listed)
+        .iter()
+        .map(|p| {
+            p.ids
+                .iter()
+                .filter(|&&t| (t as usize) < c.triangle_count())
+                .count()
+        })
+        .sum();
+    assert_eq!(lanes, unique.len());
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for _ in 0..2000 {
+        let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-9.0..9.0)));
+        let d = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-1.0..1.0)));
+        if d != Vec3::ZERO {
+            check_ray(&case, &Ray::new(o, d), f32::INFINITY).unwrap();
+        }
+    }
 }
