@@ -53,7 +53,8 @@ pub struct Collider {
     pub(crate) mesh: TriMesh,
     source: GridSource,
     spheres_replaced: usize,
-    /// Whether the eight-lane AVX ray kernel runs on this CPU.
+    /// Whether the eight-lane AVX ray kernel (with its AVX2 mailbox) runs
+    /// on this CPU.
     pub(crate) avx: bool,
 }
 

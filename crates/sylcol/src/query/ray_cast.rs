@@ -66,7 +66,7 @@ impl Collider {
         (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
     }
 
-    /// The walk compiled for AVX, eight lanes a packet.
+    /// The walk compiled for AVX and AVX2, eight lanes a packet.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
     fn walk_avx(&self, ray: &Ray, max_toi: f32, seen: &mut Visits<'_>) -> (f32, u32) {
@@ -210,7 +210,7 @@ impl Collider {
         (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
     }
 
-    /// The scan compiled for AVX.
+    /// The scan compiled for AVX and AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
     fn scan_avx(&self, ray: &Ray, max_toi: f32) -> (f32, u32) {

@@ -448,7 +448,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     fn avx_kernel() {
         if avx_available() {
-            // SAFETY: the CPU has AVX.
+            // SAFETY: the CPU has AVX and AVX2.
             unsafe {
                 avx_hits_and_misses();
                 avx_matches_portable();
