@@ -384,21 +384,18 @@ fn assemble(
     let mut packets = Vec::new();
     let mut packet_starts = Vec::with_capacity(starts.len());
     packet_starts.push(0);
-    for w in starts.windows(2) {
+    let mut sub_index = vec![NO_SUB_GRID; starts.len() - 1];
+    let mut sub_grids = Vec::new();
+    for (cell, w) in starts.windows(2).enumerate() {
         // A triangle a file lists twice in one cell is packed once.
         let mut list = items[w[0] as usize..w[1] as usize].to_vec();
         list.sort_unstable();
         list.dedup();
         packets.extend(pack(&list, pad, corners));
         packet_starts.push(packets.len() as u32);
-    }
-    let mut sub_index = vec![NO_SUB_GRID; starts.len() - 1];
-    let mut sub_grids = Vec::new();
-    for (cell, w) in starts.windows(2).enumerate() {
-        let list = &items[w[0] as usize..w[1] as usize];
         if list.len() > CROWDED {
             sub_index[cell] = sub_grids.len() as u32;
-            sub_grids.push(SubGrid::new(&mesh, list, pad));
+            sub_grids.push(SubGrid::new(&mesh, &list, pad));
         }
     }
     let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();

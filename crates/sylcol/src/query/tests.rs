@@ -575,12 +575,26 @@ fn repeated_list_entries_are_tested_once() {
         })
         .sum();
     assert_eq!(lanes, unique.len());
+    // The same over a coarse map whose doubled lists are crowded (walked
+    // through sub-grids built from the lists without repeats).
+    let sphere = uv_sphere(Vec3::ZERO, 6.0, 24, 12);
+    let mut coarse = map_from_mesh(&sphere, Vec3::splat(LO), Vec3::splat(8.0), [2, 2, 2]);
+    for r in &mut coarse.records {
+        let again = r.triangles.clone();
+        r.triangles.extend(again);
+    }
+    let crowded = Case {
+        name: "repeated entries, crowded",
+        collider: Collider::from_mcol(&coarse).unwrap(),
+    };
+    assert!(!crowded.collider.sub_grids.is_empty());
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     for _ in 0..2000 {
         let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-9.0..9.0)));
         let d = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-1.0..1.0)));
         if d != Vec3::ZERO {
             check_ray(&case, &Ray::new(o, d), f32::INFINITY).unwrap();
+            check_ray(&crowded, &Ray::new(o, d), f32::INFINITY).unwrap();
         }
     }
 }
