@@ -550,15 +550,7 @@ fn rays_in_cell_face_planes_see_both_sides() {
 #[test]
 fn repeated_list_entries_are_tested_once() {
     let mesh = icosphere(Vec3::new(0.3, -0.2, 0.1), 5.0, 2);
-    let mut map = map_from_mesh(&mesh, Vec3::splat(LO), Vec3::splat(4.0), [4, 4, 4]);
-    for r in &mut map.records {
-        let again = r.triangles.clone();
-        r.triangles.extend(again);
-    }
-    let case = Case {
-        name: "repeated entries",
-        collider: Collider::from_mcol(&map).unwrap(),
-    };
+    let case = doubled_lists("repeated entries", &mesh, 4.0, 4);
     let c = &case.collider;
     let listed = (0..64).find(|&i| !c.list(i).is_empty()).unwrap();
     let list = c.list(listed);
@@ -578,15 +570,7 @@ fn repeated_list_entries_are_tested_once() {
     // The same over a coarse map whose doubled lists are crowded (walked
     // through sub-grids built from the lists without repeats).
     let sphere = uv_sphere(Vec3::ZERO, 6.0, 24, 12);
-    let mut coarse = map_from_mesh(&sphere, Vec3::splat(LO), Vec3::splat(8.0), [2, 2, 2]);
-    for r in &mut coarse.records {
-        let again = r.triangles.clone();
-        r.triangles.extend(again);
-    }
-    let crowded = Case {
-        name: "repeated entries, crowded",
-        collider: Collider::from_mcol(&coarse).unwrap(),
-    };
+    let crowded = doubled_lists("repeated entries, crowded", &sphere, 8.0, 2);
     assert!(!crowded.collider.sub_grids.is_empty());
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     for _ in 0..2000 {
@@ -596,5 +580,19 @@ fn repeated_list_entries_are_tested_once() {
             check_ray(&case, &Ray::new(o, d), f32::INFINITY).unwrap();
             check_ray(&crowded, &Ray::new(o, d), f32::INFINITY).unwrap();
         }
+    }
+}
+
+/// A map of `mesh` over `n`^3 cubic cells of side `cell` from [`LO`] whose
+/// every list names each of its triangles twice.
+fn doubled_lists(name: &'static str, mesh: &TriMesh, cell: f32, n: u8) -> Case {
+    let mut map = map_from_mesh(mesh, Vec3::splat(LO), Vec3::splat(cell), [n; 3]);
+    for r in &mut map.records {
+        let again = r.triangles.clone();
+        r.triangles.extend(again);
+    }
+    Case {
+        name,
+        collider: Collider::from_mcol(&map).unwrap(),
     }
 }
