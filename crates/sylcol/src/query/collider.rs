@@ -6,7 +6,7 @@ use sylcol_format::mcol::Mcol;
 
 use super::grid_walk::WalkFrame;
 use super::ray_triangle::{Packet, avx_available, pack};
-use super::sub_grid::{CROWDED, NO_SUB_GRID, SubGrid, cells_per_axis, cubic_grid};
+use super::sub_grid::{CROWDED, SubGrid, cells_per_axis, cubic_grid};
 use crate::geom::{enclosing_radius, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
@@ -35,12 +35,10 @@ pub struct Collider {
     /// `items[starts[c]..starts[c + 1]]` is cell c's list.
     pub(crate) starts: Vec<u32>,
     pub(crate) items: Vec<u32>,
-    /// `packets[packet_starts[c]..packet_starts[c + 1]]` is cell c's list.
-    pub(crate) packet_starts: Vec<u32>,
+    /// Per cell, what a ray tests there: a run of `packets` (cell c's
+    /// list) or, for a crowded cell, its sub-grid in `sub_grids`.
+    pub(crate) ray_cells: Vec<RayCell>,
     pub(crate) packets: Vec<Packet>,
-    /// Per cell, the index of its sub-grid in `sub_grids` (crowded cells)
-    /// or `NO_SUB_GRID`.
-    pub(crate) sub_index: Vec<u32>,
     pub(crate) sub_grids: Vec<SubGrid>,
     /// Bit c: cell c's list is not empty (the walk's first look).
     pub(crate) occupied: Vec<u64>,
@@ -56,6 +54,15 @@ pub struct Collider {
     /// Whether the eight-lane AVX ray kernel (with its AVX2 mailbox) runs
     /// on this CPU.
     pub(crate) avx: bool,
+}
+
+/// What a ray walk tests in a cell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RayCell {
+    /// `packets[first..end]`, the cell's list (empty for an empty cell).
+    Packets { first: u32, end: u32 },
+    /// A crowded cell: the index of its sub-grid.
+    SubGrid(u32),
 }
 
 /// Where a collider's grid came from.
@@ -212,10 +219,14 @@ impl Collider {
         &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
     }
 
-    /// Cell `i`'s list as ray-kernel packets.
-    #[inline(always)]
+    /// Cell `i`'s list as ray-kernel packets (none for a crowded cell:
+    /// its sub-grid holds them).
+    #[cfg(test)]
     pub(crate) fn cell_packets(&self, i: usize) -> &[Packet] {
-        &self.packets[self.packet_starts[i] as usize..self.packet_starts[i + 1] as usize]
+        match self.ray_cells[i] {
+            RayCell::Packets { first, end } => &self.packets[first as usize..end as usize],
+            RayCell::SubGrid(_) => &[],
+        }
     }
 
     /// Number of triangles.
@@ -382,21 +393,24 @@ fn assemble(
     let corners = |t: u32| mesh.corners(t as usize);
     let pad = mesh.triangles.len() as u32;
     let mut packets = Vec::new();
-    let mut packet_starts = Vec::with_capacity(starts.len());
-    packet_starts.push(0);
-    let mut sub_index = vec![NO_SUB_GRID; starts.len() - 1];
+    let mut ray_cells = Vec::with_capacity(starts.len() - 1);
     let mut sub_grids = Vec::new();
-    for (cell, w) in starts.windows(2).enumerate() {
+    for w in starts.windows(2) {
         // A triangle a file lists twice in one cell is packed once.
         let mut list = items[w[0] as usize..w[1] as usize].to_vec();
         list.sort_unstable();
         list.dedup();
-        packets.extend(pack(&list, pad, corners));
-        packet_starts.push(packets.len() as u32);
-        if list.len() > CROWDED {
-            sub_index[cell] = sub_grids.len() as u32;
+        ray_cells.push(if list.len() > CROWDED {
             sub_grids.push(SubGrid::new(&mesh, &list, pad));
-        }
+            RayCell::SubGrid(sub_grids.len() as u32 - 1)
+        } else {
+            let first = packets.len() as u32;
+            packets.extend(pack(&list, pad, corners));
+            RayCell::Packets {
+                first,
+                end: packets.len() as u32,
+            }
+        });
     }
     let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
     let normals = (0..mesh.triangles.len())
@@ -406,14 +420,13 @@ fn assemble(
         })
         .collect();
     Collider {
-        sub_index,
+        ray_cells,
         sub_grids,
         occupied: occupancy_bits(&starts),
         frame: WalkFrame::new(&spec),
         spec,
         starts,
         items,
-        packet_starts,
         packets,
         all_packets: pack(&all, pad, corners),
         spheres: spheres.into_iter().map(Vec4::from_array).collect(),

@@ -3,12 +3,12 @@
 
 use glam::{DVec3, Vec3};
 
+use super::collider::RayCell;
 use super::grid_walk::GridWalk;
 use super::mailbox::{Visits, with_visits};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::RayKernel8;
 use super::ray_triangle::{Kernel, NO_TRIANGLE, Packet, RayKernel};
-use super::sub_grid::NO_SUB_GRID;
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
 /// Meshes with at most this many triangles are cast against without the
@@ -139,11 +139,11 @@ impl Collider {
         if (self.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
             return true;
         }
-        let sub = self.sub_index[cell];
-        if sub == NO_SUB_GRID {
-            k.test_packets(self.cell_packets(cell), seen, best);
-        } else {
-            self.walk_sub_grid(k, sub as usize, ray, seen, best);
+        match self.ray_cells[cell] {
+            RayCell::Packets { first, end } => {
+                k.test_packets(&self.packets[first as usize..end as usize], seen, best)
+            }
+            RayCell::SubGrid(sub) => self.walk_sub_grid(k, sub as usize, ray, seen, best),
         }
         true
     }

@@ -24,9 +24,6 @@ pub const CROWDED: usize = 64;
 /// Most sub-cells along a sub-grid's longest side.
 const MAX_SUB_CELLS: usize = 16;
 
-/// "No sub-grid" in a collider's per-cell index.
-pub const NO_SUB_GRID: u32 = u32::MAX;
-
 /// A crowded cell's own grid: its frame and its sub-cells' packets.
 #[derive(Debug, Clone)]
 pub struct SubGrid {
