@@ -75,9 +75,19 @@ pub fn build_mcol(mesh: &TriMesh, options: &McolBuildOptions) -> Result<Mcol, Bu
     let header = header_for(&plan);
     let spec = GridSpec::from_header(&header);
     check_inside(mesh, &spec)?;
-    let lists = build_cell_lists(mesh, &spec, list_margin(&spec));
+    Ok(mcol_on_grid(mesh, header, list_margin(&spec)))
+}
+
+/// The MCOL of `mesh` on the grid `header` describes (its box, cell size
+/// per axis and dimensions): cell lists by the exact triangle/box test with
+/// `margin`, one record per occupied cell, a sphere per triangle; the rest
+/// of the header as given. The mesh must fit MCOL's u16 limits and lie in
+/// the grid ([`build_mcol`] checks both).
+pub fn mcol_on_grid(mesh: &TriMesh, header: Header, margin: f64) -> Mcol {
+    let spec = GridSpec::from_header(&header);
+    let lists = build_cell_lists(mesh, &spec, margin);
     let (cells, records) = cell_records(mesh, &spec, lists);
-    Ok(Mcol {
+    Mcol {
         header,
         pof0_base: sylcol_format::mcol::POINTER_BASE,
         spheres: (0..mesh.triangles.len())
@@ -88,7 +98,7 @@ pub fn build_mcol(mesh: &TriMesh, options: &McolBuildOptions) -> Result<Mcol, Bu
         cells,
         records,
         layout: None,
-    })
+    }
 }
 
 /// The margin the cell lists are built with: [`MARGIN_FRACTION`] of the

@@ -7,7 +7,8 @@ use sylcol_format::mcol::Mcol;
 use super::grid_walk::WalkFrame;
 use super::ray_triangle::{Packet, avx_available, pack};
 use super::sub_grid::{CROWDED, SubGrid, cells_per_axis, cubic_grid};
-use crate::geom::{enclosing_radius, triangle_min_sphere};
+use crate::build::mcol::triangle_sphere;
+use crate::geom::enclosing_radius;
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
 
@@ -19,10 +20,6 @@ pub const COARSE_MEAN_LIST: f64 = 16.0;
 
 /// Largest number of cells a derived grid may have.
 pub const MAX_DERIVED_CELLS: usize = 1 << 24;
-
-/// The enlargement of a computed bounding sphere (the game's files carry
-/// the enclosing radius times 1.0001).
-const SPHERE_SCALE: f64 = 1.0001;
 
 /// A mesh ready for queries: a uniform grid whose cells list the
 /// triangles that reach them (one flat CSR array of ids, and the same
@@ -329,23 +326,8 @@ fn checked_sphere(c: &[Vec3; 3], s: [f32; 4], replaced: &mut usize) -> [f32; 4] 
         s
     } else {
         *replaced += 1;
-        computed_sphere(c)
+        triangle_sphere(c)
     }
-}
-
-/// The minimal enclosing sphere, enlarged like the game's (and rounded
-/// up so the f32 radius still encloses).
-pub(crate) fn computed_sphere(c: &[Vec3; 3]) -> [f32; 4] {
-    let (centre, _) = triangle_min_sphere(c);
-    let centre32 = centre.as_vec3();
-    let r = enclosing_radius(c, centre32.as_dvec3()) * SPHERE_SCALE;
-    let r32 = (r as f32).max(f32::MIN_POSITIVE);
-    let r32 = if f64::from(r32) < r {
-        r32.next_up()
-    } else {
-        r32
-    };
-    [centre32.x, centre32.y, centre32.z, r32]
 }
 
 /// About two cells per triangle over the mesh's bounding box.
@@ -375,7 +357,7 @@ fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderErr
         starts.push(items.len() as u32);
     }
     let spheres = (0..mesh.triangles.len())
-        .map(|t| computed_sphere(&mesh.corners(t)))
+        .map(|t| triangle_sphere(&mesh.corners(t)))
         .collect();
     let source = GridSource::Derived { cells_per_axis };
     Ok(assemble(spec, starts, items, mesh, spheres, source))

@@ -1,13 +1,12 @@
 //! Closed test meshes for the query tests and benchmarks: UV spheres with
 //! exact triangle counts, subdivided icosahedra, boxes, octahedra; and a
-//! plain map maker that fills an MCOL's cells and lists from
-//! [`build_cell_lists`] (exact triangle/box test, no margin).
+//! plain map maker over any grid (non-cubic cells too) whose lists have no
+//! margin ([`map_from_mesh`]).
 
 use glam::{DVec3, Vec3};
-use sylcol_format::mcol::{Cell, CellLink, Header, ListRecord, Mcol};
+use sylcol_format::mcol::{Header, Mcol};
 
-use super::collider::computed_sphere;
-use crate::grid::{GridSpec, build_cell_lists};
+use crate::build::mcol::mcol_on_grid;
 use crate::mesh::TriMesh;
 
 /// A UV sphere of radius `r` about `centre`: `slices` around, `stacks`
@@ -139,68 +138,25 @@ pub fn merged(a: &TriMesh, b: &TriMesh) -> TriMesh {
     m
 }
 
-/// A map of `mesh` over the grid `lo + cell * (0..dims)` (per axis): minimal
-/// enclosing spheres (x 1.0001, like the game's), complete lists,
-/// one record per occupied cell. The mesh must fit MCOL's u16 limits.
+/// A map of `mesh` over the grid `lo + cell * (0..dims)` (per axis, so
+/// cells need not be cubic), built as [`mcol_on_grid`] builds one but with
+/// complete lists and no margin (a triangle touching a cell face is
+/// listed on both sides; one merely near it is not). The mesh must fit
+/// MCOL's u16 limits and lie in the grid.
 pub fn map_from_mesh(mesh: &TriMesh, lo: Vec3, cell: Vec3, dims: [u8; 3]) -> Mcol {
-    let spec = GridSpec {
-        origin: lo.as_dvec3(),
-        cell: cell.as_dvec3(),
-        dims: dims.map(usize::from),
+    let hi = (lo.as_dvec3() + cell.as_dvec3() * DVec3::from_array(dims.map(f64::from))).as_vec3();
+    let header = Header {
+        data_size: 0,
+        word_08: [0; 2],
+        bbox_min: lo.to_array(),
+        bbox_max: hi.to_array(),
+        extent: (hi - lo).to_array(),
+        pads: [1f32.to_bits(), 1f32.to_bits(), 0],
+        cell_size: cell.to_array(),
+        word_4c: 0,
+        words_60: [0; 4],
+        grid: [dims[0], dims[1], dims[2], 1],
+        words_78: [0; 2],
     };
-    let hi = (spec.origin + spec.cell * DVec3::from_array(spec.dims.map(|d| d as f64))).as_vec3();
-    let lists = build_cell_lists(mesh, &spec, 0.0);
-    let (mut cells, mut records) = (Vec::new(), Vec::new());
-    for (i, list) in lists.iter().enumerate() {
-        let c = spec.coords(i).map(|x| x as u8);
-        let b = spec.cell_box(i);
-        let centre = ((b.min + b.max) * 0.5).as_vec3();
-        let sphere = [
-            centre.x,
-            centre.y,
-            centre.z,
-            (b.max - b.min).length() as f32,
-        ];
-        let link = if list.is_empty() {
-            CellLink::Raw(0)
-        } else {
-            records.push(ListRecord {
-                triangles: list.iter().map(|&t| t as u16).collect(),
-                tail: [0; 24],
-            });
-            CellLink::Record(records.len() as u32 - 1)
-        };
-        let count = u32::from(!list.is_empty());
-        cells.push(Cell {
-            index: [c[0], c[1], c[2], 1],
-            count,
-            link,
-            word3: 0,
-            sphere,
-        });
-    }
-    Mcol {
-        header: Header {
-            data_size: 0,
-            word_08: [0; 2],
-            bbox_min: lo.to_array(),
-            bbox_max: hi.to_array(),
-            extent: (hi - lo).to_array(),
-            pads: [1f32.to_bits(), 1f32.to_bits(), 0],
-            cell_size: cell.to_array(),
-            word_4c: 0,
-            words_60: [0; 4],
-            grid: [dims[0], dims[1], dims[2], 1],
-            words_78: [0; 2],
-        },
-        pof0_base: 0x10,
-        spheres: (0..mesh.triangles.len())
-            .map(|t| computed_sphere(&mesh.corners(t)))
-            .collect(),
-        vertices: mesh.vertices.iter().map(|v| v.to_array()).collect(),
-        triangles: mesh.triangles.iter().map(|t| t.map(|i| i as u16)).collect(),
-        cells,
-        records,
-        layout: None,
-    }
+    mcol_on_grid(mesh, header, 0.0)
 }
