@@ -112,18 +112,24 @@ pub fn list_margin(spec: &GridSpec) -> f64 {
 }
 
 fn header_for(plan: &GridPlan) -> Header {
-    let extent = [0, 1, 2].map(|k| plan.max[k] - plan.min[k]);
+    grid_header(plan.min, plan.max, [plan.cell; 3], plan.dims)
+}
+
+/// The header the builder writes for the grid box `min..max` with cells
+/// of `cell` per axis, `dims` of them: pads 1.0 / 1.0 / 0.0, extent =
+/// max - min, every open word zero.
+pub fn grid_header(min: [f32; 3], max: [f32; 3], cell: [f32; 3], dims: [u8; 3]) -> Header {
     Header {
         data_size: 0,
         word_08: [0; 2],
-        bbox_min: plan.min,
-        bbox_max: plan.max,
-        extent,
+        bbox_min: min,
+        bbox_max: max,
+        extent: [0, 1, 2].map(|k| max[k] - min[k]),
         pads: [1f32.to_bits(), 1f32.to_bits(), 0],
-        cell_size: [plan.cell; 3],
+        cell_size: cell,
         word_4c: 0,
         words_60: [0; 4],
-        grid: [plan.dims[0], plan.dims[1], plan.dims[2], 1],
+        grid: [dims[0], dims[1], dims[2], 1],
         words_78: [0; 2],
     }
 }

@@ -4,9 +4,9 @@
 //! margin ([`map_from_mesh`]).
 
 use glam::{DVec3, Vec3};
-use sylcol_format::mcol::{Header, Mcol};
+use sylcol_format::mcol::Mcol;
 
-use crate::build::mcol::mcol_on_grid;
+use crate::build::mcol::{grid_header, mcol_on_grid};
 use crate::mesh::TriMesh;
 
 /// A UV sphere of radius `r` about `centre`: `slices` around, `stacks`
@@ -145,18 +145,6 @@ pub fn merged(a: &TriMesh, b: &TriMesh) -> TriMesh {
 /// MCOL's u16 limits and lie in the grid.
 pub fn map_from_mesh(mesh: &TriMesh, lo: Vec3, cell: Vec3, dims: [u8; 3]) -> Mcol {
     let hi = (lo.as_dvec3() + cell.as_dvec3() * DVec3::from_array(dims.map(f64::from))).as_vec3();
-    let header = Header {
-        data_size: 0,
-        word_08: [0; 2],
-        bbox_min: lo.to_array(),
-        bbox_max: hi.to_array(),
-        extent: (hi - lo).to_array(),
-        pads: [1f32.to_bits(), 1f32.to_bits(), 0],
-        cell_size: cell.to_array(),
-        word_4c: 0,
-        words_60: [0; 4],
-        grid: [dims[0], dims[1], dims[2], 1],
-        words_78: [0; 2],
-    };
+    let header = grid_header(lo.to_array(), hi.to_array(), cell.to_array(), dims);
     mcol_on_grid(mesh, header, 0.0)
 }

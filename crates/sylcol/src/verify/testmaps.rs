@@ -5,10 +5,9 @@
 //! builder's ([`crate::build::mcol`]).
 
 use glam::Vec3;
-use sylcol_format::mcol::{Cell, CellLink, Header, ListRecord, Mcol};
+use sylcol_format::mcol::Mcol;
 
-use crate::build::mcol::{cell_sphere, triangle_sphere};
-use crate::grid::{GridSpec, build_cell_lists};
+use crate::build::mcol::{grid_header, mcol_on_grid};
 use crate::mesh::TriMesh;
 
 /// The seeds' box map: 8 vertices, 12 triangles, bbox +-250 000, cell
@@ -112,58 +111,6 @@ pub fn drop_list_entry(m: &mut Mcol) -> u16 {
 /// A map of `mesh` over the cube +-`half` with cubic cells of `cell`.
 pub fn map_from_mesh(mesh: &TriMesh, half: f32, cell: f32, margin: f64) -> Mcol {
     let n = (2.0 * half / cell) as u8;
-    let header = Header {
-        data_size: 0,
-        word_08: [0; 2],
-        bbox_min: [-half; 3],
-        bbox_max: [half; 3],
-        extent: [2.0 * half; 3],
-        pads: [1f32.to_bits(), 1f32.to_bits(), 0],
-        cell_size: [cell; 3],
-        word_4c: 0,
-        words_60: [0; 4],
-        grid: [n, n, n, 1],
-        words_78: [0; 2],
-    };
-    let spec = GridSpec::from_header(&header);
-    let lists = build_cell_lists(mesh, &spec, margin);
-    let spheres = (0..mesh.triangles.len())
-        .map(|i| triangle_sphere(&mesh.corners(i)))
-        .collect();
-    let mut cells = Vec::with_capacity(lists.len());
-    let mut records = Vec::new();
-    for (i, list) in lists.iter().enumerate() {
-        if list.is_empty() {
-            cells.push(Cell {
-                index: [0; 4],
-                count: 0,
-                link: CellLink::Raw(0),
-                word3: 0,
-                sphere: [0.0; 4],
-            });
-            continue;
-        }
-        let [x, y, z] = spec.coords(i);
-        cells.push(Cell {
-            index: [x as u8, y as u8, z as u8, 1],
-            count: 1,
-            link: CellLink::Record(records.len() as u32),
-            word3: 0,
-            sphere: cell_sphere(mesh, list, &spec.cell_box(i)),
-        });
-        records.push(ListRecord {
-            triangles: list.iter().map(|&t| t as u16).collect(),
-            tail: [0; 24],
-        });
-    }
-    Mcol {
-        header,
-        pof0_base: 0x10,
-        spheres,
-        vertices: mesh.vertices.iter().map(|v| v.to_array()).collect(),
-        triangles: mesh.triangles.iter().map(|t| t.map(|i| i as u16)).collect(),
-        cells,
-        records,
-        layout: None,
-    }
+    let header = grid_header([-half; 3], [half; 3], [cell; 3], [n; 3]);
+    mcol_on_grid(mesh, header, margin)
 }
