@@ -105,30 +105,7 @@ fn vertices_on_the_bbox() {
     // A box mesh whose corners are the grid's corners (like the game's
     // 8-vertex outer walls).
     let r = 25_000.0;
-    let v: Vec<Vec3> = (0..8)
-        .map(|i| {
-            Vec3::new(
-                if i & 1 == 0 { -r } else { r },
-                if i & 2 == 0 { -r } else { r },
-                if i & 4 == 0 { -r } else { r },
-            )
-        })
-        .collect();
-    let t = vec![
-        [0, 2, 1],
-        [1, 2, 3],
-        [4, 5, 6],
-        [5, 7, 6],
-        [0, 1, 4],
-        [1, 5, 4],
-        [2, 6, 3],
-        [3, 6, 7],
-        [0, 4, 2],
-        [2, 4, 6],
-        [1, 3, 5],
-        [3, 7, 5],
-    ];
-    let mesh = TriMesh::new(v, t);
+    let mesh = sylcol::verify::testmaps::cube(r);
     let m = build(&mesh, Some(([-r; 3], [r; 3])), Some(10_000.0));
     assert_eq!(m.header.grid, [5, 5, 5, 1]);
     // Exactly the 98 boundary cells of a 5x5x5 grid hold the walls.
