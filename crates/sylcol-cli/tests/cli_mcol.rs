@@ -1,26 +1,9 @@
 //! The real `sylcol` binary on the MCOL fixtures: info, export, rewrite,
 //! probe, and the exit codes.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn fixture(name: &str) -> String {
-    format!("{}/../../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = sylcol().args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use common::{fixture, run_json as json_of, sylcol};
 
 #[test]
 fn info_json_has_the_contract_keys() {

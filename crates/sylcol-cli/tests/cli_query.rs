@@ -1,31 +1,25 @@
 //! The real `sylcol` binary answering `query` on the MCOL fixtures (maps
 //! made by an independent script, not by sylcol).
 
-use assert_cmd::Command;
+mod common;
+
+use common::{fixture, run_json, sylcol};
 use serde_json::{Value, json};
 
-fn fixture(name: &str) -> String {
-    format!("{}/../../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
+/// `sylcol query box.mcol ARGS`.
 fn query(args: &[&str]) -> std::process::Output {
-    let mut all = vec!["query".to_string(), fixture("box.mcol")];
-    all.extend(args.iter().map(|s| s.to_string()));
-    Command::cargo_bin("sylcol")
-        .unwrap()
-        .args(all)
+    let file = fixture("box.mcol");
+    sylcol()
+        .args(["query", file.as_str()])
+        .args(args)
         .output()
         .unwrap()
 }
 
+/// `sylcol query box.mcol ARGS` (which must succeed and print JSON).
 fn json_of(args: &[&str]) -> Value {
-    let out = query(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let file = fixture("box.mcol");
+    run_json(&[&["query", file.as_str()], args].concat())
 }
 
 #[test]
@@ -139,8 +133,7 @@ fn bad_input_exits_2() {
     let dir = tempfile::tempdir().unwrap();
     let not_mcol = dir.path().join("x.bin");
     std::fs::write(&not_mcol, b"JUNKJUNKJUNK").unwrap();
-    let out = Command::cargo_bin("sylcol")
-        .unwrap()
+    let out = sylcol()
         .args([
             "query",
             not_mcol.to_str().unwrap(),
@@ -166,8 +159,7 @@ fn queries_read_archive_entries() {
     };
     build_archive(&pak, entries, options).unwrap();
     let file = format!("{}+mapmesh_box_500km.col", pak.display());
-    let out = Command::cargo_bin("sylcol")
-        .unwrap()
+    let out = sylcol()
         .args([
             "query", &file, "ray", "--origin", "0,0,0", "--dir", "1,0,0", "--json",
         ])
@@ -225,8 +217,7 @@ fn queries_pick_a_collisionset_mesh() {
     let file = dir.path().join("CollisionSet_test.bin");
     std::fs::write(&file, collisionset::encode(&set).unwrap()).unwrap();
     let run = |mesh: &str| {
-        let out = Command::cargo_bin("sylcol")
-            .unwrap()
+        let out = sylcol()
             .args(["query", file.to_str().unwrap(), "--mesh", mesh, "ray"])
             .args(["--origin", "-10,0,0", "--dir", "1,0,0", "--json"])
             .output()
@@ -242,8 +233,7 @@ fn queries_pick_a_collisionset_mesh() {
     assert_eq!(run("far_cmesh")["point"], json!([99.0, 0.0, 0.0]));
     // Without --mesh, or with an unknown one: a usage error naming the file.
     for extra in [vec![], vec!["--mesh", "nope"]] {
-        let out = Command::cargo_bin("sylcol")
-            .unwrap()
+        let out = sylcol()
             .args(["query", file.to_str().unwrap()])
             .args(extra)
             .args(["inside", "--point", "0,0,0"])

@@ -1,5 +1,4 @@
-//! Helpers shared by the binary tests of `build`, `export` and the mod
-//! workflow.
+//! Helpers shared by the binary tests.
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -10,6 +9,12 @@ use serde_json::Value;
 /// The real `sylcol` binary.
 pub fn sylcol() -> Command {
     Command::cargo_bin("sylcol").unwrap()
+}
+
+/// The path of a hand-made MCOL fixture (`tests/fixtures/NAME`, written by
+/// an independent script).
+pub fn fixture(name: &str) -> String {
+    format!("{}/../../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// A path as a command-line argument.
