@@ -22,8 +22,8 @@ pub struct WalkFrame {
     origin: DVec3,
     inv_cell: DVec3,
     cell: DVec3,
-    dims: [i32; 3],
-    dims_v: IVec3,
+    /// Cells per axis.
+    dims: IVec3,
     /// The far faces of the clipping box, in cells.
     clip_hi: DVec3,
     /// The highest cell index per axis, as f64.
@@ -40,17 +40,15 @@ impl WalkFrame {
             "a walk frame needs 1 to 2^31 - 1 cells: {:?}",
             grid.dims
         );
-        let dims = grid.dims.map(|n| n as i32);
-        let dims_v = IVec3::from_array(dims);
+        let dims = IVec3::from_array(grid.dims.map(|n| n as i32));
         WalkFrame {
-            dims_v,
-            clip_hi: dims_v.as_dvec3() + CLIP_SLACK,
-            last_cell: (dims_v - 1).as_dvec3(),
+            clip_hi: dims.as_dvec3() + CLIP_SLACK,
+            last_cell: (dims - 1).as_dvec3(),
             origin: grid.origin,
             inv_cell: DVec3::ONE / grid.cell,
             cell: grid.cell,
             dims,
-            strides: [1, dims[0] as isize, dims[0] as isize * dims[1] as isize],
+            strides: [1, dims.x as isize, dims.x as isize * dims.y as isize],
         }
     }
 
@@ -154,7 +152,7 @@ impl GridWalk {
         Some(GridWalk {
             cell: cell.to_array(),
             step: step.to_array(),
-            stop: IVec3::select(pos, f.dims_v, IVec3::NEG_ONE).to_array(),
+            stop: IVec3::select(pos, f.dims, IVec3::NEG_ONE).to_array(),
             stride: (step * strides).to_array().map(|s| s as isize),
             linear: cell.dot(strides) as isize,
             t_max: t_max.to_array(),
