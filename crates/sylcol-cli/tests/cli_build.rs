@@ -184,10 +184,7 @@ fn bad_inputs_exit_2_naming_the_file() {
 #[test]
 fn grid_from_an_existing_mcol() {
     let (_dir, obj, out) = walls(1_000.0);
-    let fixture = format!(
-        "{}/../../tests/fixtures/box.mcol",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let fixture = common::fixture("box.mcol");
     let j = run_json(&[
         "build",
         "mcol",

@@ -159,18 +159,9 @@ fn queries_read_archive_entries() {
     };
     build_archive(&pak, entries, options).unwrap();
     let file = format!("{}+mapmesh_box_500km.col", pak.display());
-    let out = sylcol()
-        .args([
-            "query", &file, "ray", "--origin", "0,0,0", "--dir", "1,0,0", "--json",
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let j: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let j = run_json(&[
+        "query", &file, "ray", "--origin", "0,0,0", "--dir", "1,0,0", "--json",
+    ]);
     assert_eq!(j["point"], json!([250000.0, 0.0, 0.0]));
 }
 
@@ -217,17 +208,18 @@ fn queries_pick_a_collisionset_mesh() {
     let file = dir.path().join("CollisionSet_test.bin");
     std::fs::write(&file, collisionset::encode(&set).unwrap()).unwrap();
     let run = |mesh: &str| {
-        let out = sylcol()
-            .args(["query", file.to_str().unwrap(), "--mesh", mesh, "ray"])
-            .args(["--origin", "-10,0,0", "--dir", "1,0,0", "--json"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+        run_json(&[
+            "query",
+            file.to_str().unwrap(),
+            "--mesh",
+            mesh,
+            "ray",
+            "--origin",
+            "-10,0,0",
+            "--dir",
+            "1,0,0",
+            "--json",
+        ])
     };
     assert_eq!(run("near_cmesh")["point"], json!([-1.0, 0.0, 0.0]));
     assert_eq!(run("far_cmesh")["point"], json!([99.0, 0.0, 0.0]));

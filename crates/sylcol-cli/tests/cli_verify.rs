@@ -1,18 +1,12 @@
 //! The real `sylcol verify` binary: tables, JSON contract, seeds, exit codes.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{fixture, sylcol};
 use serde_json::Value;
 use sylcol::format::mcol::encode;
 use sylcol::verify::mcol::{geometry_names, names};
 use sylcol::verify::testmaps::{drop_list_entry, sphere_map};
-
-fn fixture(name: &str) -> String {
-    format!("{}/../../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
-}
 
 /// Runs verify with `--json`, returning (exit code, parsed output).
 fn verify_json(args: &[&str]) -> (i32, Value) {

@@ -20,10 +20,7 @@ fn extract_export_edit_build_pack() {
     // The "game" archive: the 8-vertex outer-wall map under a seed object id.
     let game = d.join("game");
     std::fs::create_dir(&game).unwrap();
-    let fixture = format!(
-        "{}/../../tests/fixtures/box.mcol",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let fixture = common::fixture("box.mcol");
     std::fs::copy(&fixture, game.join(ENTRY)).unwrap();
     let game_pak = d.join("MiscBin.pak");
     run(&["pak", "build", path(&game), "-o", path(&game_pak)]);

@@ -1,16 +1,14 @@
 //! `sylcol pak list / extract / build` run as the real binary on archives
 //! these tests build.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use common::sylcol;
 use serde_json::Value;
 use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive, make_entry_id};
-
-fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
-}
 
 fn payload(seed: u8, n: usize) -> Vec<u8> {
     (0..n)
@@ -325,11 +323,7 @@ fn missing_part_and_truncated_index() {
 }
 
 fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/../../tests/fixtures/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
+    std::fs::read(common::fixture(name)).unwrap()
 }
 
 /// An archive of the MCOL fixtures (one named, one unknown), a table, and
