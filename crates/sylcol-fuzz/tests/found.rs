@@ -77,3 +77,35 @@ fn gltf_position_accessor_out_of_range_is_refused() {
         "{e}"
     );
 }
+
+/// An indices accessor of type VEC3: gltf's reader asserted the element
+/// size it expected (found by the mutation test, `tests/mutations.rs`).
+#[test]
+fn gltf_indices_accessor_of_the_wrong_type_is_refused() {
+    let data = regression(Target::Gltf, "indices_accessor_vec3.gltf");
+    let e = import_bytes(&data, MeshFormat::Gltf, None, &ImportOptions::default()).unwrap_err();
+    assert!(matches!(e, ImportErrorKind::Unsupported { .. }), "{e}");
+    assert!(
+        e.to_string().contains(
+            "indices accessor 1 is Vec3 of U32; glTF indices are SCALAR unsigned integers"
+        ),
+        "{e}"
+    );
+}
+
+/// `f 1//-4` with one normal defined: tobj resolved the relative index
+/// to a wrapped usize and overflowed multiplying it by 3.
+#[test]
+fn obj_relative_index_before_the_first_element_is_refused() {
+    let e = import_error(
+        Target::Obj,
+        "relative_normal_before_first.obj",
+        MeshFormat::Obj,
+    );
+    assert!(
+        e.contains(
+            "line 3: face corner \"1//-4\" names normal -4, but 1 normals are defined before it"
+        ),
+        "{e}"
+    );
+}

@@ -7,16 +7,17 @@ use std::path::Path;
 use glam::{DMat4, Mat4, Vec3};
 use gltf::mesh::Mode;
 
+use super::gltf_guard as guard;
 use super::{ImportErrorKind, MeshFormat, push_fan};
 use crate::mesh::TriMesh;
 
 /// Reads a glTF or GLB file into one mesh.
 pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportErrorKind> {
     let parse = |e: gltf::Error| ImportErrorKind::parse(MeshFormat::Gltf, e);
-    check_glb_length(bytes)?;
+    guard::check_glb_length(bytes)?;
     let gltf::Gltf { document, blob } =
         gltf::Gltf::from_slice_without_validation(bytes).map_err(parse)?;
-    check_position_accessors(document.as_json())?;
+    guard::check_position_accessors(document.as_json())?;
     let document = gltf::Document::from_json(document.into_json()).map_err(parse)?;
     let buffers = gltf::import_buffers(&document, base, blob).map_err(parse)?;
     let mut mesh = TriMesh::default();
@@ -45,55 +46,6 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
     Ok(mesh)
 }
 
-/// A GLB's total length (bytes 8..12) must cover its own 12-byte header:
-/// gltf 1.4 subtracts 12 from it unchecked (an overflow panic in checked
-/// builds, a wrapped length otherwise).
-fn check_glb_length(bytes: &[u8]) -> Result<(), ImportErrorKind> {
-    let Some(word) = bytes.get(8..12).filter(|_| bytes.starts_with(b"glTF")) else {
-        return Ok(());
-    };
-    let length = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-    if length < 12 {
-        return Err(ImportErrorKind::parse(
-            MeshFormat::Gltf,
-            format!(
-                "GLB header at byte 8: total length {length} is shorter than the 12-byte header"
-            ),
-        ));
-    }
-    Ok(())
-}
-
-/// gltf-json 1.4's validation looks up every primitive's POSITION accessor
-/// before checking that it exists, and panics on `"POSITION": 5` in a file
-/// with two accessors: those indices are checked here first.
-fn check_position_accessors(root: &gltf::json::Root) -> Result<(), ImportErrorKind> {
-    use gltf::json::mesh::Semantic;
-    use gltf::json::validation::Checked;
-    for (m, mesh) in root.meshes.iter().enumerate() {
-        for (p, primitive) in mesh.primitives.iter().enumerate() {
-            let Some(accessor) = primitive
-                .attributes
-                .get(&Checked::Valid(Semantic::Positions))
-            else {
-                continue;
-            };
-            if accessor.value() >= root.accessors.len() {
-                return Err(ImportErrorKind::parse(
-                    MeshFormat::Gltf,
-                    format!(
-                        "meshes[{m}].primitives[{p}].attributes.POSITION names accessor {}, \
-                         but the file has {} accessors",
-                        accessor.value(),
-                        root.accessors.len()
-                    ),
-                ));
-            }
-        }
-    }
-    Ok(())
-}
-
 fn append_mesh(
     out: &mut TriMesh,
     mesh: &gltf::Mesh,
@@ -104,6 +56,7 @@ fn append_mesh(
     let identity = world == DMat4::IDENTITY;
     for prim in mesh.primitives() {
         let at = format!("mesh {} primitive {}", mesh.index(), prim.index());
+        guard::check_accessors(&prim).map_err(|d| unsupported(format!("{at}: {d}")))?;
         let reader = prim.reader(|b| buffers.get(b.index()).map(|d| d.0.as_slice()));
         let positions = reader
             .read_positions()

@@ -17,7 +17,9 @@
 
 mod check;
 mod gltf;
+mod gltf_guard;
 mod obj;
+mod obj_guard;
 mod ply;
 
 use std::path::Path;

@@ -7,6 +7,7 @@ use crate::mesh::TriMesh;
 
 /// Reads all faces of an OBJ file into one mesh.
 pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
+    super::obj_guard::check_corner_indices(bytes)?;
     let options = tobj::LoadOptions {
         triangulate: true,
         ignore_points: true,

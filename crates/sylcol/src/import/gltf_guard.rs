@@ -1,0 +1,164 @@
+//! The checks gltf 1.4 skips, made before it reads: found by fuzzing
+//! (`fuzz/regressions/import_gltf/`), each a panic or an unchecked
+//! overflow inside the gltf crates on a hostile file.
+
+use gltf::accessor::{DataType, Dimensions};
+
+use super::{ImportErrorKind, MeshFormat};
+
+/// A GLB's total length (bytes 8..12) must cover its own 12-byte header:
+/// gltf 1.4 subtracts 12 from it unchecked (an overflow panic in checked
+/// builds, a wrapped length otherwise).
+pub(super) fn check_glb_length(bytes: &[u8]) -> Result<(), ImportErrorKind> {
+    let Some(word) = bytes.get(8..12).filter(|_| bytes.starts_with(b"glTF")) else {
+        return Ok(());
+    };
+    let length = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+    if length < 12 {
+        return Err(ImportErrorKind::parse(
+            MeshFormat::Gltf,
+            format!(
+                "GLB header at byte 8: total length {length} is shorter than the 12-byte header"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// gltf-json 1.4's validation looks up every primitive's POSITION accessor
+/// before checking that it exists, and panics on `"POSITION": 5` in a file
+/// with two accessors: those indices are checked here first.
+pub(super) fn check_position_accessors(root: &gltf::json::Root) -> Result<(), ImportErrorKind> {
+    use gltf::json::mesh::Semantic;
+    use gltf::json::validation::Checked;
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, primitive) in mesh.primitives.iter().enumerate() {
+            let Some(accessor) = primitive
+                .attributes
+                .get(&Checked::Valid(Semantic::Positions))
+            else {
+                continue;
+            };
+            if accessor.value() >= root.accessors.len() {
+                return Err(ImportErrorKind::parse(
+                    MeshFormat::Gltf,
+                    format!(
+                        "meshes[{m}].primitives[{p}].attributes.POSITION names accessor {}, \
+                         but the file has {} accessors",
+                        accessor.value(),
+                        root.accessors.len()
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The accessors of `primitive` that the importer reads (POSITION and the
+/// indices), checked the way gltf's reader uses them: it asserts the
+/// element type it expects (debug builds), panics on float indices, and
+/// computes `offset + stride * (count - 1) + size` unchecked.
+pub(super) fn check_accessors(primitive: &gltf::Primitive) -> Result<(), String> {
+    if let Some(positions) = primitive.get(&gltf::Semantic::Positions) {
+        if positions.dimensions() != Dimensions::Vec3 || positions.data_type() != DataType::F32 {
+            return Err(format!(
+                "POSITION accessor {} is {:?} of {:?}; glTF positions are VEC3 of FLOAT",
+                positions.index(),
+                positions.dimensions(),
+                positions.data_type()
+            ));
+        }
+        check_ranges(&positions, "POSITION")?;
+    }
+    if let Some(indices) = primitive.indices() {
+        let integer = matches!(
+            indices.data_type(),
+            DataType::U8 | DataType::U16 | DataType::U32
+        );
+        if indices.dimensions() != Dimensions::Scalar || !integer {
+            return Err(format!(
+                "indices accessor {} is {:?} of {:?}; glTF indices are SCALAR unsigned integers",
+                indices.index(),
+                indices.dimensions(),
+                indices.data_type()
+            ));
+        }
+        check_ranges(&indices, "indices")?;
+    }
+    Ok(())
+}
+
+/// The byte ranges of an accessor (and of its sparse parts) can be
+/// computed without overflow, and it holds at least one element.
+fn check_ranges(accessor: &gltf::Accessor, role: &str) -> Result<(), String> {
+    let what = format!("{role} accessor {}", accessor.index());
+    if accessor.count() == 0 {
+        return Err(format!("{what} has count 0 (glTF requires at least 1)"));
+    }
+    if let Some(view) = accessor.view() {
+        check_range(
+            &view,
+            accessor.offset(),
+            accessor.count(),
+            accessor.size(),
+            &what,
+        )?;
+    }
+    if let Some(sparse) = accessor.sparse() {
+        if sparse.count() == 0 {
+            return Err(format!("{what}: sparse count 0 (glTF requires at least 1)"));
+        }
+        let indices = sparse.indices();
+        let index_size = indices.index_type().size();
+        let sparse_what = format!("{what} sparse indices");
+        check_range(
+            &indices.view(),
+            indices.offset(),
+            sparse.count(),
+            index_size,
+            &sparse_what,
+        )?;
+        let values = sparse.values();
+        let values_what = format!("{what} sparse values");
+        check_range(
+            &values.view(),
+            values.offset(),
+            sparse.count(),
+            accessor.size(),
+            &values_what,
+        )?;
+    }
+    Ok(())
+}
+
+/// `count` elements of `size` bytes at `offset` in `view`: the stride
+/// holds an element and the end offset does not overflow.
+fn check_range(
+    view: &gltf::buffer::View,
+    offset: usize,
+    count: usize,
+    size: usize,
+    what: &str,
+) -> Result<(), String> {
+    let stride = view.stride().unwrap_or(size);
+    if stride < size {
+        return Err(format!(
+            "{what}: buffer view {} has stride {stride}, less than its {size}-byte elements",
+            view.index()
+        ));
+    }
+    let end = stride
+        .checked_mul(count - 1)
+        .and_then(|n| n.checked_add(offset))
+        .and_then(|n| n.checked_add(size));
+    let view_end = view.offset().checked_add(view.length());
+    if end.is_none() || view_end.is_none() {
+        return Err(format!(
+            "{what}: {count} elements at offset {offset} (stride {stride}) in buffer view {} \
+             reach past any buffer",
+            view.index()
+        ));
+    }
+    Ok(())
+}
