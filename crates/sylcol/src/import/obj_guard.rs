@@ -16,7 +16,8 @@ const KINDS: [(&str, &str, &str); 3] = [
 
 /// Every index of every `f`, `l` and `p` corner names an element: a
 /// positive index at most the file's count of that kind, a negative one
-/// at most the count defined before its line.
+/// at most the count defined before its line. Texture coordinate and
+/// normal indices are not read (so not checked) in a file that has none.
 pub(super) fn check_corner_indices(bytes: &[u8]) -> Result<(), ImportErrorKind> {
     let text = String::from_utf8_lossy(bytes);
     let statements = || {
@@ -45,6 +46,9 @@ pub(super) fn check_corner_indices(bytes: &[u8]) -> Result<(), ImportErrorKind> 
                 let Ok(index) = part.parse::<i64>() else {
                     continue; // empty (`v//vn`) or not a number: tobj refuses it itself
                 };
+                if k > 0 && totals[k] == 0 {
+                    continue; // tobj reads no texture coordinates (normals) when the file has none
+                }
                 let (limit, reach) = if index < 0 {
                     (so_far[k], index.unsigned_abs())
                 } else {
@@ -73,7 +77,7 @@ mod tests {
 
     #[test]
     fn corners_reach_only_defined_elements() {
-        let ok = b"v 0 0 0\nv 1 0 0\nvn 0 0 1\nf 1//1 2//-1 -2\nv 0 1 0\nf 3 -1 1\n";
+        let ok = b"v 0 0 0\nv 1 0 0\nvn 0 0 1\nf 1//1 2//-1 -2\nv 0 1 0\nf 3/7 -1/-9 1\n";
         assert!(check_corner_indices(ok).is_ok());
         for (bad, says) in [
             (
@@ -88,7 +92,7 @@ mod tests {
                 b"v 0 0 0\nf 1 1 6148914691236517206\n",
                 "names vertex 6148914691236517206",
             ),
-            (b"v 0 0 0\nf 1/2 1 1\n", "texture coordinate 2"),
+            (b"v 0 0 0\nvt 0 0\nf 1/2 1 1\n", "texture coordinate 2"),
         ] {
             let e = check_corner_indices(bad).unwrap_err().to_string();
             assert!(e.contains(says), "{e}");
