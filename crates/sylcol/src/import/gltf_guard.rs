@@ -162,3 +162,91 @@ fn check_range(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::import::{ImportOptions, MeshFormat, import_bytes};
+
+    /// A glTF with one 36-byte zero buffer, one view and one POSITION accessor.
+    fn document(accessor: &str, view: &str) -> String {
+        format!(
+            r#"{{"asset":{{"version":"2.0"}},
+            "buffers":[{{"byteLength":36,"uri":"data:application/octet-stream;base64,{}"}}],
+            "bufferViews":[{view}],
+            "accessors":[{accessor}],
+            "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0}}}}]}}]}}"#,
+            "A".repeat(48)
+        )
+    }
+
+    fn error(accessor: &str, view: &str) -> String {
+        let text = document(accessor, view);
+        match import_bytes(
+            text.as_bytes(),
+            MeshFormat::Gltf,
+            None,
+            &ImportOptions::default(),
+        ) {
+            Err(e) => e.to_string(),
+            Ok(m) => panic!("imported {} triangles", m.triangles.len()),
+        }
+    }
+
+    const VIEW: &str = r#"{"buffer":0,"byteLength":36}"#;
+    const MINMAX: &str = r#""min":[0,0,0],"max":[0,0,0]"#;
+
+    #[test]
+    fn a_sound_accessor_passes_the_guard() {
+        let accessor =
+            format!(r#"{{"bufferView":0,"count":3,"componentType":5126,"type":"VEC3",{MINMAX}}}"#);
+        // Three zero vertices and no indices: one (degenerate) triangle.
+        let text = document(&accessor, VIEW);
+        let mesh = import_bytes(
+            text.as_bytes(),
+            MeshFormat::Gltf,
+            None,
+            &ImportOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(mesh.triangles.len(), 1);
+    }
+
+    #[test]
+    fn positions_must_be_vec3_float() {
+        let accessor =
+            format!(r#"{{"bufferView":0,"count":3,"componentType":5125,"type":"VEC3",{MINMAX}}}"#);
+        let e = error(&accessor, VIEW);
+        assert!(e.contains("POSITION accessor 0 is Vec3 of U32"), "{e}");
+    }
+
+    #[test]
+    fn count_zero_is_refused() {
+        let accessor =
+            format!(r#"{{"bufferView":0,"count":0,"componentType":5126,"type":"VEC3",{MINMAX}}}"#);
+        let e = error(&accessor, VIEW);
+        assert!(e.contains("POSITION accessor 0 has count 0"), "{e}");
+    }
+
+    #[test]
+    fn a_stride_shorter_than_an_element_is_refused() {
+        let accessor =
+            format!(r#"{{"bufferView":0,"count":3,"componentType":5126,"type":"VEC3",{MINMAX}}}"#);
+        let e = error(&accessor, r#"{"buffer":0,"byteLength":36,"byteStride":4}"#);
+        assert!(
+            e.contains("buffer view 0 has stride 4, less than its 12-byte elements"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_range_that_overflows_is_refused() {
+        let accessor = format!(
+            r#"{{"bufferView":0,"count":4611686018427387904,"componentType":5126,"type":"VEC3",{MINMAX}}}"#
+        );
+        let e = error(&accessor, VIEW);
+        assert!(
+            e.contains("4611686018427387904 elements at offset 0 (stride 12)"),
+            "{e}"
+        );
+    }
+}
