@@ -48,6 +48,24 @@ def mcol_seeds(mcols):
         put("pof0", name + ".table", data[at + 8 : at + 8 + length])
 
 
+TETRA = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+
+
+def tiny_mcols(binary, work):
+    """MCOLs of a few hundred bytes (a tetrahedron on 1, 8 and 27 cells):
+    small inputs keep the fuzzer fast and the kept corpus small."""
+    mesh = os.path.join(work, "tetra.obj")
+    with open(mesh, "w") as f:
+        f.write(TETRA)
+    out = {}
+    for cell in ("2", "0.5", "0.4"):
+        path = os.path.join(work, "tetra.mcol")
+        sylcol(binary, "build", "mcol", mesh, "--cell", cell, "-o", path)
+        with open(path, "rb") as f:
+            out["tetra_cell_" + cell] = f.read()
+    return out
+
+
 def records(library):
     """(offset, end) of each record of a big-endian CollisionSet."""
     out, at = [], 0
@@ -163,6 +181,7 @@ def main():
             if name.endswith(".mcol"):
                 with open(os.path.join(ROOT, "tests/fixtures", name), "rb") as f:
                     mcols[name] = f.read()
+        mcols.update(tiny_mcols(binary, work))
         mcol_seeds(mcols)
         collisionset_seeds(library)
         z1_seeds(pak, os.path.join(ROOT, "samples/MiscBin.p00"))
