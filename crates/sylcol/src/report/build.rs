@@ -9,6 +9,7 @@ use super::{GridSummary, vec3_text};
 
 /// What `build mcol` wrote.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct McolBuilt {
     /// The mesh read.
     pub path: String,
@@ -68,6 +69,7 @@ impl McolBuilt {
 
 /// What `build collisionset` wrote.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct CollisionSetBuilt {
     /// The folder, manifest or library (`--from`) read.
     pub path: String,

@@ -38,6 +38,7 @@ pub enum ErrorKind {
 
 /// One error, as JSON prints it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ErrorReport {
     /// The whole message, as the text output prints it.
     pub message: String,
@@ -52,6 +53,7 @@ pub struct ErrorReport {
 /// The document a command prints on standard error when it fails with
 /// `--json`: `{"error": {...}}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ErrorDocument {
     /// The error.
     pub error: ErrorReport,

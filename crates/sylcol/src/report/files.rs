@@ -7,6 +7,7 @@ use super::{ErrorReport, Skipped};
 
 /// One file a command wrote.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Written {
     /// The object it came from (a file or `ARCHIVE.pak+ENTRY`).
     pub source: String,
@@ -22,6 +23,7 @@ pub struct Written {
 
 /// What `export` did.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ExportReport {
     /// The input as named.
     pub path: String,
@@ -84,6 +86,7 @@ impl ExportReport {
 
 /// What `rewrite` did.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct RewriteReport {
     /// The input as named.
     pub path: String,

@@ -25,6 +25,7 @@ pub enum Info {
 
 /// The summary of an MCOL.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct McolInfo {
     /// The input as named.
     pub path: String,
@@ -58,6 +59,7 @@ pub struct McolInfo {
 
 /// Byte offsets of an MCOL's blocks.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct McolOffsets {
     /// Triangle spheres.
     pub spheres: u32,
@@ -75,6 +77,7 @@ pub struct McolOffsets {
 
 /// The summary of a CollisionSet.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct CollisionSetInfo {
     /// The input as named.
     pub path: String,
@@ -97,6 +100,7 @@ pub struct CollisionSetInfo {
 /// Record counts per name family, keyed by the family as `family` names
 /// it (`rou_`, `mob_`, `rob_`, `asteroid`, `other`).
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Families {
     /// `rou_`.
     #[serde(rename = "rou_")]
@@ -115,6 +119,7 @@ pub struct Families {
 
 /// One record of a CollisionSet.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct MeshInfo {
     /// The record's name.
     pub name: String,
@@ -346,6 +351,7 @@ impl CollisionSetInfo {
 /// `info` on a whole archive: every entry sylcol decodes, the entries of
 /// other formats, and every entry that failed.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ArchiveInfo {
     /// Always `IPFB`.
     pub format: &'static str,

@@ -36,6 +36,7 @@ pub use error::{ErrorKind, ErrorReport};
 
 /// An input a command passed over on purpose, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Skipped {
     /// The input as named.
     pub path: String,
@@ -47,6 +48,7 @@ pub struct Skipped {
 
 /// The grid of an MCOL: the same keys wherever a grid is reported.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GridSummary {
     /// Cells per axis (x, y, z).
     pub dims: [usize; 3],

@@ -10,6 +10,7 @@ use super::ErrorReport;
 
 /// One archive entry, as `pak list` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PakEntry {
     /// The entry's hash, eight hex digits.
     pub hash: String,
@@ -70,6 +71,7 @@ impl PakEntry {
 
 /// What `pak list` reports.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PakList {
     /// Always `IPFB`.
     pub format: &'static str,
@@ -157,6 +159,7 @@ pub fn index_problems(path: &str, archive: &Archive) -> Vec<ErrorReport> {
 
 /// One extracted entry.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Extracted {
     /// The entry's name as in `ARCHIVE.pak+ENTRY`.
     pub entry: String,
@@ -168,6 +171,7 @@ pub struct Extracted {
 
 /// What `pak extract` did.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PakExtract {
     /// The archive as named.
     pub path: String,
@@ -196,6 +200,7 @@ impl PakExtract {
 
 /// What `pak build` wrote.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PakBuilt {
     /// The folder read.
     pub path: String,

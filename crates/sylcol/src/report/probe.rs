@@ -8,6 +8,7 @@ use sylcol_format::probe::{HeaderWord, Probe};
 
 /// The `probe` report.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ProbeReport {
     /// The input as named.
     pub path: String,
@@ -45,6 +46,7 @@ pub struct ProbeReport {
 
 /// One candidate slot base.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct BaseFit {
     /// The base.
     pub base: u32,
@@ -58,6 +60,7 @@ pub struct BaseFit {
 
 /// One header word.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct WordReport {
     /// Its offset.
     pub offset: u64,
@@ -83,6 +86,7 @@ pub struct WordReport {
 
 /// One row of the gap histogram.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GapCount {
     /// Distance between consecutive slots.
     pub gap: u64,
@@ -94,6 +98,7 @@ pub struct GapCount {
 
 /// A run of equal stride.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct RunReport {
     /// First slot.
     pub start: u32,
@@ -105,6 +110,7 @@ pub struct RunReport {
 
 /// One relocated slot.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct SlotReport {
     /// Its offset.
     pub offset: u32,

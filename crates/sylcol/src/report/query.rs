@@ -18,6 +18,7 @@ pub enum GridOrigin {
 
 /// The `query grid` report.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GridFit {
     /// The input as named (`ARCHIVE.pak+ENTRY`, with `--mesh`: `...+MESH`).
     pub path: String,

@@ -110,6 +110,7 @@ fn verify_library(
 
 /// A whole `verify` run, as `--json` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct VerifyRun {
     /// The seed of the randomised controls.
     pub seed: u64,
