@@ -175,3 +175,27 @@ fn completions_and_man_page_describe_every_command() {
     );
     assert!(man.contains("verify") && man.contains("completions"));
 }
+
+#[test]
+fn query_grid_text_names_its_source_in_words() {
+    let text = |extra: &[&str]| {
+        let out = sylcol()
+            .args(["query", &fixture("box.mcol")])
+            .args(extra)
+            .arg("grid")
+            .output()
+            .unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let file = text(&[]);
+    assert!(
+        file.starts_with("grid 10 x 10 x 10 (the file's grid)"),
+        "{file}"
+    );
+    let derived = text(&["--grid", "derived"]);
+    assert!(
+        derived.starts_with("grid 3 x 3 x 3 (derived, 3 cells along the longest axis)"),
+        "{derived}"
+    );
+    assert!(!derived.contains("Derived {") && !file.contains("File"));
+}
