@@ -4,7 +4,7 @@
 #   fuzz/run.sh TARGET SECONDS [libFuzzer flags...]
 #   fuzz/run.sh list                      # the targets
 #   fuzz/run.sh build                     # build every target, run none
-#   fuzz/run.sh merge TARGET              # minimise: corpus + seeds + work -> corpus
+#   fuzz/run.sh merge TARGET [MAX_BYTES]  # minimise: corpus + seeds + work -> corpus
 #
 # libFuzzer (the libfuzzer-sys crate, built with the system's C++ compiler)
 # and LLVM's SanitizerCoverage, switched on with stable rustc flags
@@ -35,23 +35,28 @@ build() {
   cargo build --release --target "$TRIPLE" --bins "$@"
 }
 
-# The kept corpus is replaced by libFuzzer's -merge=1 over everything found:
-# the smallest inputs that keep every feature (edge, counter bucket) reached.
+# The kept corpus is replaced by libFuzzer's -merge=1 over everything found
+# (inputs under MAX_BYTES, when given): the smallest inputs that keep every
+# edge reached (-use_counters=0: edges, not hit-count buckets, so it stays
+# small), plus the seeds.
 merge() {
-  local target=$1 fresh="work/$1.merged"
+  local target=$1 max=${2:-} fresh="work/$1.merged" pool="work/$1.pool"
   build --bin "$target"
-  rm -rf "$fresh" && mkdir -p "$fresh" "work/$target"
+  rm -rf "$fresh" "$pool" && mkdir -p "$fresh" "$pool" "work/$target"
   local from=("corpus/$target" "work/$target")
   [ -d "seeds/$target" ] && from+=("seeds/$target")
-  "target/$TRIPLE/release/$target" -merge=1 "$fresh" "${from[@]}" 2>&1 | tail -n 3
-  rm -rf "corpus/$target" && mv "$fresh" "corpus/$target"
+  find "${from[@]}" -type f ${max:+-size -"${max}"c} -exec cp {} "$pool/" \;
+  "target/$TRIPLE/release/$target" -merge=1 -use_counters=0 "$fresh" "$pool" 2>&1 | tail -n 1
+  # The seeds stay whole: they decode, and the mutation test starts from them.
+  [ -d "seeds/$target" ] && cp "seeds/$target"/* "$fresh/"
+  rm -rf "corpus/$target" "$pool" && mv "$fresh" "corpus/$target"
   echo "corpus/$target: $(ls "corpus/$target" | wc -l) files, $(du -sb "corpus/$target" | cut -f1) bytes"
 }
 
 case "${1:-}" in
   list) targets; exit 0 ;;
   build) build; exit 0 ;;
-  merge) merge "${2:?usage: fuzz/run.sh merge TARGET}"; exit 0 ;;
+  merge) merge "${2:?usage: fuzz/run.sh merge TARGET [MAX_BYTES]}" "${3:-}"; exit 0 ;;
   ''|-h|--help) sed -n '2,10p' "$0"; exit 2 ;;
 esac
 

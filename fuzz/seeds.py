@@ -105,11 +105,12 @@ def z1_seeds(pak, p00):
     count = struct.unpack(">I", index[4:8])[0]
     entries = [struct.unpack(">III", index[16 + 12 * i : 28 + 12 * i]) for i in range(count)]
     seen = set()
-    for hash_, location, size in sorted(entries, key=lambda e: e[2])[:6]:
+    for hash_, location, size in sorted(entries, key=lambda e: e[2]):
         at = location & 0x0FFFFFFF
-        if location >> 28 == 0 and at not in seen:
-            seen.add(at)
-            put("z1", "stored_%08x" % hash_, part[at : at + size])
+        stored = part[at : at + size]
+        if location >> 28 == 0 and stored not in seen and len(seen) < 2:
+            seen.add(stored)
+            put("z1", "stored_%08x" % hash_, stored)
     put("z1", "text", z1(b"sylcol " * 40))
     put("z1", "empty", z1(b""))
     put("z1", "stored_block", b"Z1" + struct.pack(">II", 5, zlib.adler32(b"hello"))

@@ -1,11 +1,11 @@
-//! Mutated inputs for every format, without a fuzzer: each target's kept
-//! corpus (`fuzz/corpus/<target>/`) is mutated the way a fuzzer's first
-//! stage does (bit flips, interesting bytes and words, cuts, inserts,
-//! deletions, copies, splices with another input), from a fixed seed, and
-//! every result goes through the target's checks. None may panic; the
-//! outcomes are tallied (decoded, or refused by error kind) and printed
-//! (`cargo test -p sylcol-fuzz --test mutations -- --nocapture`); the
-//! figures are in docs/reliability.md.
+//! Mutated inputs for every format, without a fuzzer: the inputs of each
+//! target's kept corpus (`fuzz/corpus/<target>/`) that decode are mutated
+//! the way a fuzzer's first stage does (bit flips, interesting bytes and
+//! words, cuts, inserts, deletions, copies, splices with another input),
+//! from a fixed seed, and every result goes through the target's checks.
+//! None may panic; the outcomes are tallied (decoded, or refused by error
+//! kind) and printed (`cargo test -p sylcol-fuzz --test mutations --
+//! --nocapture`); the figures are in docs/reliability.md.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -78,14 +78,23 @@ fn tally_mutants(target: Target) -> BTreeMap<Outcome, usize> {
         .iter()
         .map(|p| std::fs::read(p).unwrap())
         .collect();
-    assert!(!corpus.is_empty(), "{}: no corpus to mutate", target.name());
+    // Mutants start from the inputs that decode (the structure); splices
+    // take their tails from any corpus input.
+    let valid: Vec<&Vec<u8>> = corpus
+        .iter()
+        .filter(|d| target.check(d) == Outcome::Decoded)
+        .collect();
+    assert!(
+        !valid.is_empty(),
+        "{}: nothing in the corpus decodes",
+        target.name()
+    );
     let mut rng = ChaCha8Rng::seed_from_u64(0x5EED_0000 + target as u64);
     let mut tally = BTreeMap::new();
     let mut panicked = Vec::new();
     for n in 0..MUTANTS {
-        let pick = rng.random_range(0..corpus.len());
+        let mut data = valid[rng.random_range(0..valid.len())].clone();
         let other = &corpus[rng.random_range(0..corpus.len())];
-        let mut data = corpus[pick].clone();
         for _ in 0..rng.random_range(1..=4) {
             mutate_once(&mut rng, &mut data, other);
         }
