@@ -22,3 +22,137 @@ export const SYLCOL = (() => {
 export function sylcol(args) {
   return execFileSync(SYLCOL, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
+
+/** Starts `sylcol serve ARGS --port 0`; resolves to {url, proc, stop}. */
+export function startServer(args) {
+  return new Promise((resolveStart, reject) => {
+    const proc = spawn(SYLCOL, ['serve', ...args, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '';
+    const timer = setTimeout(() => { proc.kill(); reject(new Error(`serve did not start:\n${err}`)); }, 60_000);
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = /http:\/\/(127\.0\.0\.1:\d+)\//.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        const exited = new Promise((r) => proc.on('exit', (code, signal) => r({ code, signal })));
+        resolveStart({
+          url: `http://${m[1]}/`,
+          proc,
+          stderr: () => err,
+          stop: async () => { proc.kill('SIGINT'); return exited; },
+        });
+      }
+    });
+    proc.stderr.on('data', (d) => { err += d; });
+    proc.on('exit', (code) => { clearTimeout(timer); reject(new Error(`serve exited ${code}:\n${err}`)); });
+  });
+}
+
+/** Headless Chromium from Debian, driven by playwright-core. */
+export async function launchBrowser() {
+  const { chromium } = await import('playwright-core');
+  const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+  return chromium.launch({
+    executablePath,
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--use-angle=swiftshader', '--enable-unsafe-swiftshader',
+    ],
+  });
+}
+
+/** A page of `browser` at 1280x800 with the viewer loaded from `url` and
+ *  its first object drawn. */
+export async function openViewer(browser, url, object) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const target = object ? `${url}${url.includes('?') ? '&' : '?'}object=${encodeURIComponent(object)}` : url;
+  await page.goto(target);
+  await page.waitForFunction(() => document.body.dataset.loaded && Number(document.body.dataset.frames) > 0
+    || document.body.dataset.error, null, { timeout: 60_000 });
+  const error = await page.evaluate(() => document.body.dataset.error);
+  if (error) throw new Error(`viewer: ${error}`);
+  page.errors = errors;
+  return page;
+}
+
+/** Waits two animation frames: whatever changed has been drawn (the
+ *  viewer draws pending changes in its animation-frame callback). */
+export async function nextFrame(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** Pixel statistics of a PNG screenshot of the canvas, computed in the
+ *  page: how many pixels differ from the background (the top-left pixel),
+ *  and the mean colour of each cell of a 64 x 40 grid. */
+export async function canvasPixels(page) {
+  const png = await page.locator('#canvas').screenshot();
+  const stats = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${b64}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width; c.height = img.height;
+    const g = c.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const d = g.getImageData(0, 0, c.width, c.height).data;
+    const [W, H] = [64, 40];
+    const grid = new Float64Array(W * H * 3), count = new Float64Array(W * H);
+    let differ = 0;
+    for (let y = 0; y < c.height; y++) {
+      for (let x = 0; x < c.width; x++) {
+        const i = 4 * (y * c.width + x);
+        if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) differ++;
+        const k = Math.floor((y * H) / c.height) * W + Math.floor((x * W) / c.width);
+        grid[3 * k] += d[i]; grid[3 * k + 1] += d[i + 1]; grid[3 * k + 2] += d[i + 2]; count[k]++;
+      }
+    }
+    for (let k = 0; k < W * H; k++) for (let j = 0; j < 3; j++) grid[3 * k + j] /= Math.max(count[k], 1);
+    return { differ, total: c.width * c.height, grid: Array.from(grid) };
+  }, png.toString('base64'));
+  return { png, ...stats };
+}
+
+/** Grid cells whose mean colour moved by more than `by` between two
+ *  [`canvasPixels`] results. */
+export function changedCells(a, b, by = 6) {
+  let n = 0;
+  for (let k = 0; k < a.grid.length; k += 3) {
+    const d = Math.abs(a.grid[k] - b.grid[k]) + Math.abs(a.grid[k + 1] - b.grid[k + 1]) + Math.abs(a.grid[k + 2] - b.grid[k + 2]);
+    if (d > by) n++;
+  }
+  return n;
+}
+
+/** A triangle of the viewer's current map that a click at its centroid
+ *  hits first, as sylcol itself sees it: the segment from the camera to
+ *  just past the centroid first crosses that triangle (`sylcol query
+ *  batch` over FILE). Returns {triangle, x, y}. */
+export async function visibleTriangle(page, file) {
+  const cam = await page.evaluate(() => window.sylcol.cameraPosition());
+  const n = await page.evaluate(() => window.sylcol.triangleCount());
+  const step = Math.max(1, Math.floor(n / 60));
+  const all = await page.evaluate(([k, s]) => {
+    const out = [];
+    for (let t = 0; t < k; t += s) out.push([t, window.sylcol.triangleCentroid(t)]);
+    return out;
+  }, [n, step]);
+  const candidates = [];
+  for (const [t, c] of all) {
+    if (!c.visible) continue;
+    const past = c.world.map((w, k) => w + (w - cam[k]) * 1e-3);
+    candidates.push({ t, c, line: `segment ${cam.join(',')} ${past.join(',')}` });
+  }
+  const { writeFileSync, mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'sylcol-pick-'));
+  writeFileSync(join(dir, 'q.txt'), candidates.map((c) => c.line).join('\n'));
+  const answers = sylcol(['query', file, 'batch', join(dir, 'q.txt')]).trim().split('\n').map((l) => JSON.parse(l));
+  const k = answers.findIndex((a, i) => a.hit && a.triangle === candidates[i].t);
+  if (k < 0) throw new Error('no triangle of this map is visible first at its centroid');
+  return { triangle: candidates[k].t, x: candidates[k].c.x, y: candidates[k].c.y };
+}

@@ -39,6 +39,10 @@ enum Command {
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
+    /// The viewer and its JSON API on a local web server (127.0.0.1).
+    Serve(cmd::serve::Args),
+    /// The viewer as one self-contained HTML file that opens offline.
+    View(cmd::view::Args),
 }
 
 /// What a command reports back to `main`.
@@ -61,6 +65,8 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a),
         Command::Pak(a) => cmd::pak::run(a),
         Command::Query(a) => cmd::query::run(a),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::View(a) => cmd::view::run(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

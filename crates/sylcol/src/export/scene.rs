@@ -103,7 +103,7 @@ pub fn box_lines(boxes: &[(Vec3, Vec3)]) -> (Vec<Vec3>, Vec<u32>) {
 }
 
 /// Segments per great circle of the wire sphere.
-const SPHERE_SEGMENTS: u32 = 32;
+const SPHERE_SEGMENTS: u32 = 16;
 
 /// A unit sphere at the origin drawn as its three great circles (lines):
 /// light enough to repeat once per triangle, readable at any size.
