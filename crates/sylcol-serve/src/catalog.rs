@@ -30,7 +30,7 @@ pub struct Source {
 #[derive(Debug)]
 pub enum Data {
     /// An MCOL map.
-    Map(Mcol),
+    Map(Box<Mcol>),
     /// A CollisionSet library.
     Library(CollisionSet),
 }
@@ -90,7 +90,7 @@ impl Catalog {
             }
             let data = match sylcol_format::detect(&source.bytes) {
                 Format::Mcol => sylcol_format::mcol::decode(&source.bytes)
-                    .map(Data::Map)
+                    .map(|m| Data::Map(Box::new(m)))
                     .map_err(|e| format!("invalid MCOL: {e}")),
                 Format::CollisionSet => sylcol_format::collisionset::decode(&source.bytes)
                     .map(Data::Library)

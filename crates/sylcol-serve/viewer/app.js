@@ -144,6 +144,7 @@
     }
     clearOverlay();
     Object.assign(state, { name, kind, layers: {}, pickables: [], lists: null, grid: null, spheres: null });
+    lamberts.clear();
     const root = gltf.scene.children[0] || gltf.scene;
     state.root = gltf.scene;
     scene.add(gltf.scene);
@@ -181,12 +182,7 @@
         (state.layers.hull = state.layers.hull || []).push(node);
         node.traverse((o) => {
           if (!o.isMesh) return;
-          o.material.transparent = state.kind === 'map';
-          o.material.opacity = state.kind === 'map' ? 0.45 : 1;
-          o.material.depthWrite = state.kind !== 'map';
-          o.material.flatShading = true;
-          o.material.side = THREE.DoubleSide;
-          o.material.needsUpdate = true;
+          o.material = lambert(o.material);
           o.userData.part = node.userData.sylcol_record !== undefined ? node : null;
           state.pickables.push(o);
         });
@@ -204,6 +200,22 @@
         }
       }
     }
+  }
+
+  // The glTF's PBR material as a flat-shaded Lambert one of the same
+  // colour: far cheaper per pixel, which a software renderer feels. One
+  // per glTF material (the library's parts share their family's).
+  const lamberts = new Map();
+  function lambert(m) {
+    if (!lamberts.has(m)) {
+      const map = state.kind === 'map';
+      lamberts.set(m, new THREE.MeshLambertMaterial({
+        color: m.color, flatShading: true, side: THREE.DoubleSide,
+        transparent: map, opacity: map ? 0.45 : 1, depthWrite: !map,
+      }));
+      m.dispose();
+    }
+    return lamberts.get(m);
   }
 
   function mergeSpheres(node) {

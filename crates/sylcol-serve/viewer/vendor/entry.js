@@ -3,7 +3,7 @@
 export {
   Box3, BufferAttribute, BufferGeometry, Color, DirectionalLight, DoubleSide,
   Float32BufferAttribute, Group, HemisphereLight, Line, LineBasicMaterial, LineSegments,
-  Mesh, MeshBasicMaterial, PerspectiveCamera, Plane, Raycaster, REVISION, Scene, Sphere,
+  Mesh, MeshBasicMaterial, MeshLambertMaterial, PerspectiveCamera, Plane, Raycaster, REVISION, Scene, Sphere,
   SphereGeometry, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 export { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';

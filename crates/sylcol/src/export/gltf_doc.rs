@@ -251,6 +251,23 @@ impl Doc {
     }
 }
 
+/// f32 values as JSON numbers written as their shortest text (`0.001`,
+/// not the f64 widening `0.0010000000474974513`); a reader rounding the
+/// text to f32 gets the same values. For node transforms and extras;
+/// accessor bounds keep the exact widening the validator compares with.
+pub fn short(values: &[f32]) -> Value {
+    Value::Array(
+        values
+            .iter()
+            .map(|v| {
+                v.to_string()
+                    .parse::<f64>()
+                    .map_or(Value::Null, Value::from)
+            })
+            .collect(),
+    )
+}
+
 /// Standard base64 with padding.
 pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

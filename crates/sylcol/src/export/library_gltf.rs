@@ -14,7 +14,7 @@ use glam::Vec3;
 use serde_json::{Value, json};
 use sylcol_format::collisionset::CollisionSet;
 
-use super::gltf_doc::{Doc, GltfExportError, Ix};
+use super::gltf_doc::{Doc, GltfExportError, Ix, short};
 use super::layers::{LAYER_KEY, Layer, RECORD_KEY, SceneOptions};
 use super::scene::{Scene, hull_primitive, root_node};
 use crate::mesh::TriMesh;
@@ -71,10 +71,10 @@ pub fn library_scene(
             let material = materials[fam.unwrap_or(FAMILIES.len() - 1)];
             let mut extras = part_info.get(i).cloned().unwrap_or_else(|| json!({}));
             extras[RECORD_KEY] = json!(i);
-            extras["sylcol_layout"] = json!(offsets[i].to_array());
+            extras["sylcol_layout"] = short(&offsets[i].to_array());
             let mut node = json!({ "name": label, "extras": extras });
             if offsets[i] != Vec3::ZERO {
-                node["translation"] = json!(offsets[i].to_array());
+                node["translation"] = short(&offsets[i].to_array());
             }
             if let Some(p) = hull_primitive(&mut doc, mesh, Some(material)) {
                 node["mesh"] = json!(doc.mesh(&label, &[p]));

@@ -8,7 +8,7 @@ use glam::Vec3;
 use serde_json::{Value, json};
 use sylcol_format::mcol::Mcol;
 
-use super::gltf_doc::{Doc, GltfExportError, Ix, LINES, Primitive, TRIANGLES};
+use super::gltf_doc::{Doc, GltfExportError, Ix, LINES, Primitive, TRIANGLES, short};
 use super::layers::{LAYER_KEY, Layer, SceneOptions};
 use super::scene::{Scene, box_lines, hull_primitive, root_node, unit_sphere_mesh};
 use crate::grid::GridSpec;
@@ -160,7 +160,7 @@ fn spheres_node(
         for (label, s) in spheres.iter().filter(|(_, s)| drawable(s)) {
             kids.push(doc.node(json!({
                 "name": label, "mesh": mesh,
-                "translation": [s[0], s[1], s[2]], "scale": [s[3], s[3], s[3]],
+                "translation": short(&s[..3]), "scale": short(&[s[3]; 3]),
             })));
         }
     }

@@ -5,7 +5,7 @@
 use glam::Vec3;
 use serde_json::{Value, json};
 
-use super::gltf_doc::{Doc, GltfExportError, Ix, LINES, Primitive, TRIANGLES};
+use super::gltf_doc::{Doc, GltfExportError, Ix, LINES, Primitive, TRIANGLES, short};
 use super::layers::SceneOptions;
 use crate::mesh::TriMesh;
 
@@ -39,7 +39,7 @@ impl Scene {
 pub fn root_node(doc: &mut Doc, name: &str, opts: &SceneOptions, extras: Option<Value>) -> Ix {
     let mut node = json!({ "name": name });
     if opts.scale != 1.0 {
-        node["scale"] = json!([opts.scale, opts.scale, opts.scale]);
+        node["scale"] = short(&[opts.scale; 3]);
     }
     if let Some(e) = extras.filter(Value::is_object) {
         node["extras"] = e;
