@@ -196,7 +196,12 @@
         state.layers[layer] = [node];
         if (layer === 'cells') readLists(node.userData);
         if (layer === 'failures') {
-          node.traverse((o) => { if (o.material) { o.material.depthTest = false; o.renderOrder = 3; } });
+          // Drawn over the translucent hull, in full red.
+          node.traverse((o) => {
+            if (!o.material) return;
+            Object.assign(o.material, { depthTest: false, transparent: true, opacity: 0.95 });
+            o.renderOrder = 3;
+          });
         }
       }
     }
@@ -270,7 +275,7 @@
     controls.target.copy(sphere.center);
     camera.near = r / 500;
     camera.far = r * 50;
-    camera.position.copy(sphere.center).add(new THREE.Vector3(0.9, 0.7, 1.3).normalize().multiplyScalar(r * 2.4));
+    camera.position.copy(sphere.center).add(new THREE.Vector3(0.9, 0.7, 1.3).normalize().multiplyScalar(r * 2.0));
     camera.updateProjectionMatrix();
     controls.update();
     requestRender();
@@ -623,6 +628,18 @@
       if (box && box.checked !== on) box.click();
     },
     cameraPosition: () => camera.position.toArray(),
+    // Frames the library parts whose names start with `prefix`.
+    focusFamily: (prefix) => {
+      const box = new THREE.Box3();
+      for (const n of state.layers.hull || []) if (n.name.startsWith(prefix)) box.expandByObject(n);
+      if (box.isEmpty()) return;
+      const sphere = box.getBoundingSphere(new THREE.Sphere());
+      const off = camera.position.clone().sub(controls.target).setLength(sphere.radius * 2.2);
+      controls.target.copy(sphere.center);
+      camera.position.copy(sphere.center).add(off);
+      controls.update();
+      requestRender();
+    },
     triangleCount: () => (state.pickables[0] ? state.pickables[0].geometry.index.count / 3 : 0),
     // The world centroid of triangle `t` of the first hull mesh, and where
     // it is on screen: what a test clicks.

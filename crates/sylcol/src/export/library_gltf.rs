@@ -109,12 +109,19 @@ pub fn part_label(name: &str, record: usize) -> String {
     }
 }
 
-/// Where each part goes: families side by side along x, each a square-ish
-/// grid of equal slots in the x-z plane (slot = the family's largest
-/// bounding-box diagonal, plus a quarter), every part centred in its slot.
-/// Returns the translation of each record, in record order.
+/// Where each part goes: families side by side along x (rou_, mob_, rob_,
+/// asteroids, others), each packed in rows in the x-z plane, in record
+/// order: every part gets a square slot of its own bounding-box diagonal
+/// plus 15 %, rows run to about the square root of the family's slot
+/// area, and the part is centred in its slot. Returns the translation of
+/// each record, in record order.
 pub fn layout(names: &[String], meshes: &[TriMesh]) -> Vec<Vec3> {
     let mut offsets = vec![Vec3::ZERO; meshes.len()];
+    let bounds = |i: usize| meshes[i].bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+    let slot = |i: usize| {
+        let (lo, hi) = bounds(i);
+        ((hi - lo).length() * 1.15).max(1.0)
+    };
     let mut x0 = 0.0f32;
     for (fam, _) in FAMILIES {
         let members: Vec<usize> = (0..meshes.len())
@@ -123,26 +130,24 @@ pub fn layout(names: &[String], meshes: &[TriMesh]) -> Vec<Vec3> {
         if members.is_empty() {
             continue;
         }
-        let bounds = |i: usize| meshes[i].bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
-        let diag = members
-            .iter()
-            .map(|&i| {
-                let (lo, hi) = bounds(i);
-                (hi - lo).length()
-            })
-            .fold(0.0f32, f32::max);
-        let slot = (diag * 1.25).max(1.0);
-        let cols = (members.len() as f32).sqrt().ceil() as usize;
-        for (j, &i) in members.iter().enumerate() {
+        let area: f32 = members.iter().map(|&i| slot(i) * slot(i)).sum();
+        let row_width = area
+            .sqrt()
+            .max(members.iter().map(|&i| slot(i)).fold(0.0, f32::max));
+        let (mut x, mut z, mut row_depth, mut width) = (0.0f32, 0.0f32, 0.0f32, 0.0f32);
+        for &i in &members {
+            let s = slot(i);
+            if x > 0.0 && x + s > row_width * 1.05 {
+                (x, z, row_depth) = (0.0, z + row_depth, 0.0);
+            }
             let (lo, hi) = bounds(i);
-            let centre = Vec3::new(
-                x0 + ((j % cols) as f32 + 0.5) * slot,
-                0.0,
-                ((j / cols) as f32 + 0.5) * slot,
-            );
+            let centre = Vec3::new(x0 + x + s * 0.5, 0.0, z + s * 0.5);
             offsets[i] = (centre - (lo + hi) * 0.5).round();
+            x += s;
+            row_depth = row_depth.max(s);
+            width = width.max(x);
         }
-        x0 += cols as f32 * slot + slot * 0.5;
+        x0 += width + row_width * 0.1;
     }
     offsets
 }
