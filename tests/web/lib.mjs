@@ -156,3 +156,27 @@ export async function visibleTriangle(page, file) {
   if (k < 0) throw new Error('no triangle of this map is visible first at its centroid');
   return { triangle: candidates[k].t, x: candidates[k].c.x, y: candidates[k].c.y };
 }
+
+/** A map with a hole: $DC4B0896 with 30 of its triangles taken out,
+ *  built back on its own grid into `dir`. Returns the MCOL path and the
+ *  triangles (in the built map's order) that sit on an open edge, counted
+ *  here from the OBJ itself. */
+export function holedMap(dir) {
+  const { readFileSync, writeFileSync } = globalThis.process.getBuiltinModule('node:fs');
+  const source = `${SAMPLES}+$DC4B0896`;
+  sylcol(['export', source, '-o', join(dir, 'whole.obj')]);
+  let face = 0;
+  const lines = readFileSync(join(dir, 'whole.obj'), 'utf8').split('\n')
+    .filter((l) => !l.startsWith('f ') || (face++ < 100 || face > 130));
+  writeFileSync(join(dir, 'holed.obj'), lines.join('\n'));
+  sylcol(['build', 'mcol', join(dir, 'holed.obj'), '--grid-from', source, '-o', join(dir, 'holed.mcol')]);
+  const faces = lines.filter((l) => l.startsWith('f ')).map((l) => l.split(' ').slice(1).map(Number));
+  const uses = new Map();
+  const key = (a, b) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+  for (const f of faces) for (let k = 0; k < 3; k++) {
+    const e = key(f[k], f[(k + 1) % 3]);
+    uses.set(e, (uses.get(e) || 0) + 1);
+  }
+  const open = faces.flatMap((f, t) => ([0, 1, 2].some((k) => uses.get(key(f[k], f[(k + 1) % 3])) !== 2) ? [t] : []));
+  return { mcol: join(dir, 'holed.mcol'), open };
+}

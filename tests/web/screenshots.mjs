@@ -2,26 +2,19 @@
 // the library and the viewer, into docs/img/ (run by xtask, which builds
 // sylcol and installs the npm packages first). Usage:
 //   node tests/web/screenshots.mjs OUT_DIR
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
-import { SAMPLES, sylcol, startServer, launchBrowser, openViewer, nextFrame } from './lib.mjs';
+import { SAMPLES, startServer, launchBrowser, openViewer, nextFrame, holedMap } from './lib.mjs';
 
 const out = resolve(process.argv[2] || 'docs/img');
 mkdirSync(out, { recursive: true });
 
-// A map with a hole (30 triangles taken out of $DC4B0896, built with its
-// grid): what the failures layer and the verify panel show.
+// A map with a hole: what the failures layer and the verify panel show.
 const work = mkdtempSync(join(tmpdir(), 'sylcol-shots-'));
-const mapFile = `${SAMPLES}+$DC4B0896`;
-sylcol(['export', mapFile, '-o', join(work, 'whole.obj')]);
-let face = 0;
-const open = readFileSync(join(work, 'whole.obj'), 'utf8').split('\n')
-  .filter((l) => !l.startsWith('f ') || (face++ < 100 || face > 130)).join('\n');
-writeFileSync(join(work, 'holed.obj'), open);
-sylcol(['build', 'mcol', join(work, 'holed.obj'), '--grid-from', mapFile, '-o', join(work, 'holed.mcol')]);
+const holed = holedMap(work);
 
-const server = await startServer([SAMPLES, join(work, 'holed.mcol')]);
+const server = await startServer([SAMPLES, holed.mcol]);
 const browser = await launchBrowser();
 const shots = [];
 async function shoot(page, file, { layers = ['hull'], view, canvasOnly = true } = {}) {

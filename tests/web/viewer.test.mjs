@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import {
-  SAMPLES, sylcol, startServer, launchBrowser, openViewer, nextFrame, canvasPixels, changedCells, visibleTriangle,
+  SAMPLES, sylcol, startServer, launchBrowser, openViewer, nextFrame, canvasPixels, changedCells, visibleTriangle, holedMap,
 } from './lib.mjs';
 
 const MAP = '$DD89A110'; // the largest sample map
@@ -133,4 +133,27 @@ test('sylcol view: one offline HTML file, picking, three.js ray cast, layers', a
   await toggleChanges(page, 'tri-spheres');
   assert.equal(requests, 0, 'the file fetches nothing');
   assert.deepEqual(page.errors, []);
+});
+
+test('the verify panel lists the triangles on the hole of a holed map and jumps to each', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sylcol-holed-'));
+  const holed = holedMap(dir);
+  assert.ok(holed.open.length > 0);
+  const server = await startServer([holed.mcol]);
+  try {
+    const page = await openViewer(browser, server.url, 'holed');
+    const box = page.locator('#verify .body');
+    assert.equal(await box.getAttribute('data-ok'), 'false');
+    const listed = (await page.locator('#verify button.jump[data-triangle]').evaluateAll(
+      (bs) => bs.map((b) => Number(b.dataset.triangle)),
+    ));
+    assert.deepEqual(listed, holed.open, 'exactly the triangles on an open edge are flagged');
+    const third = page.locator('#verify button.jump[data-triangle]').nth(2);
+    await third.click();
+    assert.equal(Number(await page.locator('#pick-index').textContent()), holed.open[2]);
+    await toggleChanges(page, 'cells');
+    assert.deepEqual(page.errors, []);
+  } finally {
+    await server.stop();
+  }
 });
