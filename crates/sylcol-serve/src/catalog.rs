@@ -9,6 +9,7 @@ use sylcol::TriMesh;
 use sylcol::export::gltf::{
     GltfExportError, Layers, Scene, SceneOptions, library_scene, map_scene,
 };
+use sylcol::export::object_name;
 use sylcol::query::Collider;
 use sylcol::verify::{self, collisionset, flags, mcol};
 use sylcol_format::Format;
@@ -62,17 +63,6 @@ pub struct Skipped {
 pub struct Catalog {
     objects: Vec<Object>,
     colliders: Mutex<HashMap<(usize, String), Arc<Collider>>>,
-}
-
-/// An object's API name: the last path or entry component up to its
-/// first dot (`MiscBin.pak+$DC4B0896.MCOL` -> `$DC4B0896`).
-pub fn object_name(path: &str) -> String {
-    let last = path.rsplit(['/', '\\', '+']).next().unwrap_or(path);
-    last.split('.')
-        .next()
-        .filter(|s| !s.is_empty())
-        .unwrap_or(last)
-        .to_string()
 }
 
 impl Catalog {
@@ -240,17 +230,6 @@ impl Object {
                 serde_json::to_value(flags::mcol_flags(m)),
             ),
             Data::Library(set) => {
-                let names: Vec<String> = set.records.iter().map(|r| r.name()).collect();
-                let meshes: Vec<collisionset::MeshRef> = set
-                    .records
-                    .iter()
-                    .zip(&names)
-                    .map(|(r, name)| collisionset::MeshRef {
-                        name,
-                        vertices: &r.vertices,
-                        triangles: &r.triangles,
-                    })
-                    .collect();
                 let bad: Vec<Value> = set
                     .records
                     .iter()
@@ -259,7 +238,7 @@ impl Object {
                     .map(|(i, r)| json!({ "record": i, "name": r.name(), "checks": [collisionset::names::INDICES] }))
                     .collect();
                 (
-                    serde_json::to_value(collisionset::verify(bytes, &meshes, None, seed)),
+                    serde_json::to_value(collisionset::verify_library(bytes, set, None, seed)),
                     Ok(json!({ "parts": bad })),
                 )
             }

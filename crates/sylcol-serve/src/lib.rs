@@ -17,7 +17,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-pub use catalog::{Catalog, Object, Skipped, Source, object_name};
+pub use catalog::{Catalog, Object, Skipped, Source};
 
 /// How often the loop looks at the stop flag.
 const POLL: Duration = Duration::from_millis(100);

@@ -9,6 +9,7 @@ use anyhow::{Context, bail};
 use sylcol::TriMesh;
 use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene, mesh_scene};
 use sylcol::export::obj::write_obj;
+use sylcol::export::object_name;
 use sylcol_format::collisionset::{self, Record};
 use sylcol_format::{Format, mcol};
 
@@ -23,7 +24,7 @@ pub struct Args {
     pub file: String,
     /// Where to write: `.obj`, `.gltf` (one self-contained file) or `.glb`;
     /// for a CollisionSet a folder that receives one `NAME.obj` per mesh
-    /// (a file with `--mesh`).
+    /// (a file with `--mesh`), or one `.glb` / `.gltf` scene of every part.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
     /// CollisionSet only: export just the mesh of this name.
@@ -91,9 +92,7 @@ impl Plan<'_> {
             extras: object_extras(input),
         }
     }
-}
 
-impl Plan<'_> {
     /// The layers for `input`: as asked, except that in a whole archive a
     /// CollisionSet gets only the layers a library has (hull, failures).
     fn layers_for(&self, input: &Input) -> Layers {
@@ -289,16 +288,6 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut h);
     h.finish()
-}
-
-/// The object name for an input: its file or entry name without folders.
-pub fn object_name(input: &str) -> String {
-    let last = input.rsplit(['/', '\\', '+']).next().unwrap_or(input);
-    last.split('.')
-        .next()
-        .filter(|s| !s.is_empty())
-        .unwrap_or(last)
-        .to_string()
 }
 
 /// Writes the meshes of a CollisionSet: all of them into the folder

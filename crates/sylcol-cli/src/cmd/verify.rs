@@ -122,21 +122,11 @@ fn verify_input(input: &Input, in_archive: bool, ids: Option<&[String]>, run: &m
             Err(e) => run.errors.push(format!("{}: invalid MCOL {e}", input.name)),
         },
         Format::CollisionSet => match sylcol_format::collisionset::decode(&input.bytes) {
-            Ok(set) => {
-                let names: Vec<String> = set.records.iter().map(|r| r.name()).collect();
-                let meshes: Vec<collisionset::MeshRef> = set
-                    .records
-                    .iter()
-                    .zip(&names)
-                    .map(|(r, name)| collisionset::MeshRef {
-                        name,
-                        vertices: &r.vertices,
-                        triangles: &r.triangles,
-                    })
-                    .collect();
-                let object = collision_set_object(input, &meshes, ids, run.seed);
-                run.objects.push(object);
-            }
+            Ok(set) => run.objects.push(Object::CollisionSet {
+                path: input.name.clone(),
+                format: "CollisionSet",
+                report: collisionset::verify_library(&input.bytes, &set, ids, run.seed),
+            }),
             Err(e) => run
                 .errors
                 .push(format!("{}: invalid CollisionSet {e}", input.name)),
@@ -147,20 +137,6 @@ fn verify_input(input: &Input, in_archive: bool, ids: Option<&[String]>, run: &m
             input.name,
             magic.as_deref().unwrap_or("not printable")
         )),
-    }
-}
-
-/// A verified CollisionSet library, from its bytes and decoded meshes.
-fn collision_set_object(
-    input: &Input,
-    meshes: &[collisionset::MeshRef],
-    ids: Option<&[String]>,
-    seed: u64,
-) -> Object {
-    Object::CollisionSet {
-        path: input.name.clone(),
-        format: "CollisionSet",
-        report: collisionset::verify(&input.bytes, meshes, ids, seed),
     }
 }
 

@@ -134,6 +134,23 @@ impl Doc {
         }))
     }
 
+    /// A primitive over `points` drawn by `indices` (both non-empty).
+    pub fn primitive(
+        &mut self,
+        points: &[Vec3],
+        indices: &[u32],
+        mode: u32,
+        material: Option<Ix>,
+    ) -> Primitive {
+        Primitive {
+            positions: self.positions(points),
+            colors: None,
+            indices: self.indices(indices),
+            mode,
+            material,
+        }
+    }
+
     /// A metal-free, fully rough material of colour `rgba`; alpha below 1
     /// blends.
     pub fn material(&mut self, name: &str, rgba: [f32; 4], double_sided: bool) -> Ix {

@@ -189,13 +189,7 @@ fn failures_node(doc: &mut Doc, name: &str, mesh: &TriMesh, spec: &GridSpec, f: 
     if !drawable.is_empty() {
         let points: Vec<Vec3> = drawable.iter().flatten().copied().collect();
         let indices: Vec<u32> = (0..points.len() as u32).collect();
-        prims.push(Primitive {
-            positions: doc.positions(&points),
-            colors: None,
-            indices: doc.indices(&indices),
-            mode: TRIANGLES,
-            material: red,
-        });
+        prims.push(doc.primitive(&points, &indices, TRIANGLES, red));
     }
     let in_grid = |c: &[usize; 3]| (0..3).all(|k| c[k] < spec.dims[k]);
     let boxes: Vec<(Vec3, Vec3)> = f
@@ -206,13 +200,7 @@ fn failures_node(doc: &mut Doc, name: &str, mesh: &TriMesh, spec: &GridSpec, f: 
         .collect();
     if !boxes.is_empty() {
         let (points, indices) = box_lines(&boxes);
-        prims.push(Primitive {
-            positions: doc.positions(&points),
-            colors: None,
-            indices: doc.indices(&indices),
-            mode: LINES,
-            material: red,
-        });
+        prims.push(doc.primitive(&points, &indices, LINES, red));
     }
     let mut node = json!({
         "name": layer_name(name, Layer::Failures),

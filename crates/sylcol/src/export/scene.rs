@@ -61,13 +61,7 @@ pub fn hull_primitive(doc: &mut Doc, mesh: &TriMesh, material: Option<Ix>) -> Op
     if indices.is_empty() {
         return None;
     }
-    Some(Primitive {
-        positions: doc.positions(&mesh.vertices),
-        colors: None,
-        indices: doc.indices(&indices),
-        mode: TRIANGLES,
-        material,
-    })
+    Some(doc.primitive(&mesh.vertices, &indices, TRIANGLES, material))
 }
 
 /// Boxes (lo, hi) as line segments: 8 corners and 12 edges each.
@@ -124,13 +118,7 @@ pub fn unit_sphere_mesh(doc: &mut Doc, name: &str, material: Ix) -> Ix {
             indices.extend([base + k, base + (k + 1) % n]);
         }
     }
-    let p = Primitive {
-        positions: doc.positions(&points),
-        colors: None,
-        indices: doc.indices(&indices),
-        mode: LINES,
-        material: Some(material),
-    };
+    let p = doc.primitive(&points, &indices, LINES, Some(material));
     doc.mesh(name, &[p])
 }
 
