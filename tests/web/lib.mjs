@@ -128,32 +128,36 @@ export function changedCells(a, b, by = 6) {
   return n;
 }
 
-/** A triangle of the viewer's current map that a click at its centroid
- *  hits first, as sylcol itself sees it: the segment from the camera to
- *  just past the centroid first crosses that triangle (`sylcol query
- *  batch` over FILE). Returns {triangle, x, y}. */
-export async function visibleTriangle(page, file) {
+/** A triangle of the viewer's current map (or of library part `part`)
+ *  that a click at its centroid hits first, as sylcol itself sees it: the
+ *  segment from the camera to just past the centroid first crosses that
+ *  triangle (`sylcol query batch` over FILE, in the part's own frame).
+ *  Returns {triangle, x, y}. */
+export async function visibleTriangle(page, file, part) {
   const cam = await page.evaluate(() => window.sylcol.cameraPosition());
-  const n = await page.evaluate(() => window.sylcol.triangleCount());
+  const off = part ? await page.evaluate((p) => window.sylcol.partOffset(p), part) : [0, 0, 0];
+  const n = await page.evaluate((p) => window.sylcol.triangleCount(p), part);
   const step = Math.max(1, Math.floor(n / 60));
-  const all = await page.evaluate(([k, s]) => {
+  const all = await page.evaluate(([k, s, p]) => {
     const out = [];
-    for (let t = 0; t < k; t += s) out.push([t, window.sylcol.triangleCentroid(t)]);
+    for (let t = 0; t < k; t += s) out.push([t, window.sylcol.triangleCentroid(t, p)]);
     return out;
-  }, [n, step]);
+  }, [n, step, part]);
+  const local = (w) => w.map((x, k) => x - off[k]);
   const candidates = [];
   for (const [t, c] of all) {
     if (!c.visible) continue;
     const past = c.world.map((w, k) => w + (w - cam[k]) * 1e-3);
-    candidates.push({ t, c, line: `segment ${cam.join(',')} ${past.join(',')}` });
+    candidates.push({ t, c, line: `segment ${local(cam).join(',')} ${local(past).join(',')}` });
   }
   const { writeFileSync, mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(join(tmpdir(), 'sylcol-pick-'));
   writeFileSync(join(dir, 'q.txt'), candidates.map((c) => c.line).join('\n'));
-  const answers = sylcol(['query', file, 'batch', join(dir, 'q.txt')]).trim().split('\n').map((l) => JSON.parse(l));
+  const args = ['query', file, ...(part ? ['--mesh', part] : []), 'batch', join(dir, 'q.txt')];
+  const answers = sylcol(args).trim().split('\n').map((l) => JSON.parse(l));
   const k = answers.findIndex((a, i) => a.hit && a.triangle === candidates[i].t);
-  if (k < 0) throw new Error('no triangle of this map is visible first at its centroid');
+  if (k < 0) throw new Error('no triangle is visible first at its centroid');
   return { triangle: candidates[k].t, x: candidates[k].c.x, y: candidates[k].c.y };
 }
 

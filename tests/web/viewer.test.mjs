@@ -101,6 +101,15 @@ test('sylcol serve: load, draw, pick, ray, layers, frame time, bad requests, Ctr
     t.diagnostic(`frame time ${MAP} (hull + cells): ${measured.frame_ms.toFixed(1)} ms (${measured.fps.toFixed(1)} fps)`);
     const lib = await openViewer(browser, server.url, 'CollisionSet_Tutorial');
     await checkDrawn(lib, 0.01, false);
+    // A part of the library: the panel names the part and its triangle.
+    const part = 'rou_e101_bdy_cmesh';
+    await lib.evaluate((p) => window.sylcol.focusPart(p), part);
+    await nextFrame(lib);
+    const hit = await visibleTriangle(lib, `${SAMPLES}+CollisionSet_Tutorial.bin`, part);
+    await lib.mouse.click(hit.x, hit.y);
+    await lib.waitForFunction(() => document.querySelector('#pick .body').dataset.part);
+    const picked = await lib.evaluate(() => ({ ...document.querySelector('#pick .body').dataset }));
+    assert.deepEqual([picked.part, Number(picked.triangle)], [part, hit.triangle]);
     const libMeasured = await lib.evaluate(() => window.sylcol.measure(3000));
     t.diagnostic(`frame time library, 158 parts: ${libMeasured.frame_ms.toFixed(1)} ms (${libMeasured.fps.toFixed(1)} fps)`);
     assert.deepEqual(page.errors.concat(lib.errors), []);

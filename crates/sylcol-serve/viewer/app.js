@@ -86,6 +86,7 @@
     root: null, // its glTF root
     layers: {}, // layer name -> Object3D
     pickables: [], // meshes a click or a ray can hit
+    parts: new Map(), // library: part name -> {node, mesh}
     lists: null, // map: triangle -> cells listing it
     grid: null, // map: {origin, cell, dims}
     spheres: null, // map: triangle -> [cx, cy, cz, r]
@@ -143,7 +144,7 @@
       disposeTree(state.root);
     }
     clearOverlay();
-    Object.assign(state, { name, kind, layers: {}, pickables: [], lists: null, grid: null, spheres: null });
+    Object.assign(state, { name, kind, layers: {}, pickables: [], parts: new Map(), lists: null, grid: null, spheres: null });
     lamberts.clear();
     const root = gltf.scene.children[0] || gltf.scene;
     state.root = gltf.scene;
@@ -176,14 +177,17 @@
   // Turns the glTF nodes into what draws fast: hull materials translucent
   // and flat, every sphere layer merged into one line geometry.
   function prepare(root) {
+    const parts = root.children.filter((n) => n.userData.sylcol_record !== undefined);
+    if (parts.length) mergeLibrary(root, parts);
     for (const node of root.children) {
-      const layer = node.userData.sylcol_layer || (node.userData.sylcol_record !== undefined ? 'hull' : null);
-      if (layer === 'hull' || node.userData.sylcol_record !== undefined) {
-        (state.layers.hull = state.layers.hull || []).push(node);
+      const layer = node.userData.sylcol_layer || null;
+      if (node.userData.sylcol_record !== undefined || node.userData.merged) {
+        continue;
+      } else if (layer === 'hull') {
+        state.layers.hull = [node];
         node.traverse((o) => {
           if (!o.isMesh) return;
           o.material = lambert(o.material);
-          o.userData.part = node.userData.sylcol_record !== undefined ? node : null;
           state.pickables.push(o);
         });
       } else if (layer === 'cell-spheres' || layer === 'tri-spheres') {
@@ -221,6 +225,69 @@
       m.dispose();
     }
     return lamberts.get(m);
+  }
+
+  // A library's parts drawn as one mesh per family material (five draw
+  // calls instead of 158); each merged mesh keeps, per run of faces, the
+  // part and its own mesh, so picks and rays still name the part and its
+  // triangle. The part nodes stay, hidden, for their names and geometry.
+  function mergeLibrary(root, parts) {
+    root.updateMatrixWorld(true);
+    const groups = new Map();
+    for (const node of parts) {
+      node.traverse((o) => {
+        if (!o.isMesh) return;
+        const material = lambert(o.material);
+        if (!groups.has(material)) groups.set(material, []);
+        groups.get(material).push({ node, mesh: o });
+        state.parts.set(node.name, { node, mesh: o });
+      });
+      node.visible = false;
+    }
+    const group = new THREE.Group();
+    group.name = 'hull';
+    group.userData.merged = true;
+    const v = new THREE.Vector3();
+    for (const [material, list] of groups) {
+      let nv = 0, ni = 0;
+      for (const { mesh } of list) { nv += mesh.geometry.attributes.position.count; ni += mesh.geometry.index.count; }
+      const positions = new Float32Array(3 * nv), indices = new Uint32Array(ni);
+      const ranges = [];
+      let v0 = 0, i0 = 0;
+      for (const { node, mesh } of list) {
+        const p = mesh.geometry.attributes.position, ix = mesh.geometry.index;
+        for (let i = 0; i < p.count; i++) {
+          v.fromBufferAttribute(p, i).applyMatrix4(mesh.matrixWorld);
+          positions[3 * (v0 + i)] = v.x; positions[3 * (v0 + i) + 1] = v.y; positions[3 * (v0 + i) + 2] = v.z;
+        }
+        for (let j = 0; j < ix.count; j++) indices[i0 + j] = ix.getX(j) + v0;
+        ranges.push({ start: i0 / 3, end: (i0 + ix.count) / 3, node, mesh });
+        v0 += p.count; i0 += ix.count;
+      }
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+      g.setIndex(new THREE.BufferAttribute(indices, 1));
+      const merged = new THREE.Mesh(g, material);
+      merged.userData.ranges = ranges;
+      group.add(merged);
+      state.pickables.push(merged);
+    }
+    root.add(group);
+    state.layers.hull = [group];
+  }
+
+  // A hit on a drawn mesh as (the mesh holding the triangle, its index
+  // there, the library part or null).
+  function resolve(object, face) {
+    const ranges = object.userData.ranges;
+    if (!ranges) return { mesh: object, face, part: null };
+    let lo = 0, hi = ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ranges[mid].start <= face) lo = mid; else hi = mid - 1;
+    }
+    const r = ranges[lo];
+    return { mesh: r.mesh, face: face - r.start, part: r.node };
   }
 
   function mergeSpheres(node) {
@@ -362,9 +429,8 @@
     return true;
   }
 
-  function showTriangle(mesh, face, point) {
+  function showTriangle(mesh, face, point, part = null) {
     clearOverlay();
-    const part = mesh.userData.part;
     const h = triangleHighlight(mesh, face);
     overlay.add(h.mesh);
     const rows = [];
@@ -419,7 +485,7 @@
         if (state.kind === 'library') {
           // The part the ray meets first (three.js), asked of sylcol in its own frame.
           const hit = new THREE.Raycaster(o, d.clone().normalize()).intersectObjects(state.pickables, false)[0];
-          const part = hit && hit.object.userData.part;
+          const part = hit && resolve(hit.object, hit.faceIndex).part;
           if (!part) throw new Error('the ray meets no part');
           mesh = part.name;
           offset = part.position.clone();
@@ -457,7 +523,7 @@
     const n = hit.face.normal.clone().transformDirection(hit.object.matrixWorld);
     return {
       query: 'ray', hit: true, time_of_impact: hit.distance / len,
-      point: hit.point.toArray(), normal: n.toArray(), triangle: hit.faceIndex,
+      point: hit.point.toArray(), normal: n.toArray(), triangle: resolve(hit.object, hit.faceIndex).face,
     };
   }
 
@@ -501,7 +567,10 @@
     const moved = Math.hypot(ev.clientX - p.x, ev.clientY - p.y);
     if (p.tool === 'pick' && moved < 4) {
       const hit = pickAt(ev);
-      if (hit) showTriangle(hit.object, hit.faceIndex, hit.point);
+      if (hit) {
+        const r = resolve(hit.object, hit.faceIndex);
+        showTriangle(r.mesh, r.face, hit.point, r.part);
+      }
     } else if (p.tool === 'ray' && p.start) {
       const end = planePoint(ev, p.start);
       let dir = end ? end.clone().sub(p.start) : null;
@@ -568,10 +637,18 @@
     requestRender();
   }
 
+  // The world box of a library part (its node is hidden: from its mesh).
+  function partBox(name) {
+    const p = state.parts.get(name);
+    if (!p) return null;
+    p.mesh.geometry.computeBoundingBox();
+    return p.mesh.geometry.boundingBox.clone().applyMatrix4(p.mesh.matrixWorld);
+  }
+
   function focusPart(name) {
-    const node = (state.layers.hull || []).find((n) => n.name === name);
-    if (!node) return;
-    const sphere = new THREE.Box3().setFromObject(node).getBoundingSphere(new THREE.Sphere());
+    const box = partBox(name);
+    if (!box) return;
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
     const off = camera.position.clone().sub(controls.target).setLength(sphere.radius * 3);
     controls.target.copy(sphere.center);
     camera.position.copy(sphere.center).add(off);
@@ -628,10 +705,13 @@
       if (box && box.checked !== on) box.click();
     },
     cameraPosition: () => camera.position.toArray(),
+    // The translation the library layout gave part `name`.
+    partOffset: (name) => state.parts.get(name).node.position.toArray(),
+    focusPart: (name) => focusPart(name),
     // Frames the library parts whose names start with `prefix`.
     focusFamily: (prefix) => {
       const box = new THREE.Box3();
-      for (const n of state.layers.hull || []) if (n.name.startsWith(prefix)) box.expandByObject(n);
+      for (const name of state.parts.keys()) if (name.startsWith(prefix)) box.union(partBox(name));
       if (box.isEmpty()) return;
       const sphere = box.getBoundingSphere(new THREE.Sphere());
       const off = camera.position.clone().sub(controls.target).setLength(sphere.radius * 2.2);
@@ -640,11 +720,14 @@
       controls.update();
       requestRender();
     },
-    triangleCount: () => (state.pickables[0] ? state.pickables[0].geometry.index.count / 3 : 0),
-    // The world centroid of triangle `t` of the first hull mesh, and where
-    // it is on screen: what a test clicks.
-    triangleCentroid: (t) => {
-      const h = triangleHighlight(state.pickables[0], t);
+    triangleCount: (part) => {
+      const mesh = part ? state.parts.get(part).mesh : state.pickables[0];
+      return mesh ? mesh.geometry.index.count / 3 : 0;
+    },
+    // The world centroid of triangle `t` of the map's hull (or of library
+    // part `part`), and where it is on screen: what a test clicks.
+    triangleCentroid: (t, part) => {
+      const h = triangleHighlight(part ? state.parts.get(part).mesh : state.pickables[0], t);
       h.mesh.geometry.dispose();
       const c = h.world[0].clone().add(h.world[1]).add(h.world[2]).multiplyScalar(1 / 3);
       const p = c.clone().project(camera);
