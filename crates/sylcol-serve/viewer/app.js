@@ -98,6 +98,11 @@
   let dirty = true;
   const requestRender = () => { dirty = true; };
   controls.addEventListener('change', requestRender);
+  // A software renderer is bound by pixels: while the camera moves it
+  // draws at half resolution, and at full resolution once it stops.
+  let moving = false;
+  controls.addEventListener('start', () => { moving = true; });
+  controls.addEventListener('end', () => { moving = false; requestRender(); });
   function resize() {
     const w = canvas.clientWidth, h = canvas.clientHeight;
     if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
@@ -109,6 +114,11 @@
   }
   let spin = null; // {angle per frame} while measuring
   function frame() {
+    const ratio = software && (moving || (spin && !spin.full)) ? 0.5 : 1;
+    if (software && renderer.getPixelRatio() !== ratio) {
+      renderer.setPixelRatio(ratio);
+      dirty = true;
+    }
     resize();
     if (spin) {
       const off = camera.position.clone().sub(controls.target);
@@ -740,16 +750,18 @@
       controls.update();
       requestRender();
     },
-    // Renders continuously for `ms`, the camera orbiting: frames drawn and
-    // the mean time between them.
-    measure: (ms) => new Promise((done) => {
-      spin = { step: (2 * Math.PI) / 600, frames: 0 };
+    // Renders continuously for `ms`, the camera orbiting (as when you drag
+    // it; `full` keeps full resolution on a software renderer): frames
+    // drawn and the mean time between them.
+    measure: (ms, full = false) => new Promise((done) => {
+      spin = { step: (2 * Math.PI) / 600, frames: 0, full };
       const t0 = performance.now();
       setTimeout(() => {
         const elapsed = performance.now() - t0;
         const frames = spin.frames;
         spin = null;
-        done({ frames, ms: elapsed, frame_ms: elapsed / Math.max(frames, 1), fps: (1000 * frames) / elapsed });
+        requestRender();
+        done({ software, full, frames, ms: elapsed, frame_ms: elapsed / Math.max(frames, 1), fps: (1000 * frames) / elapsed });
       }, ms);
     }),
   };
