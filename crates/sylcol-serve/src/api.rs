@@ -230,17 +230,14 @@ mod tests {
             Source {
                 path: "a/$2CF7EB47.MCOL".into(),
                 bytes: bytes.clone(),
-                info: Some(json!({ "format": "MCOL" })),
             },
             Source {
                 path: "b/copy.MCOL".into(),
                 bytes,
-                info: None,
             },
             Source {
                 path: "junk.bin".into(),
                 bytes: b"nothing".to_vec(),
-                info: None,
             },
         ]);
         assert_eq!(skipped.len(), 1);
@@ -259,6 +256,7 @@ mod tests {
         assert_eq!(v[0]["name"], "$2CF7EB47");
         assert_eq!(v[0]["aliases"][0], "b/copy.MCOL");
         assert_eq!(v[0]["info"]["format"], "MCOL");
+        assert_eq!(v[0]["info"]["triangles"], 12);
         assert_eq!(v.as_array().unwrap().len(), 1);
     }
 

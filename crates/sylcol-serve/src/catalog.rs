@@ -11,10 +11,10 @@ use sylcol::export::gltf::{
 };
 use sylcol::export::object_name;
 use sylcol::query::Collider;
-use sylcol::verify::{self, collisionset, flags, mcol};
-use sylcol_format::Format;
-use sylcol_format::collisionset::CollisionSet;
-use sylcol_format::mcol::Mcol;
+use sylcol::report::info::info_of;
+use sylcol::report::verify::verify_object;
+use sylcol::verify::{self, collisionset, flags};
+use sylcol_format::{Object as Data, decode_any};
 
 /// One object as the caller read it.
 #[derive(Debug, Clone)]
@@ -23,17 +23,6 @@ pub struct Source {
     pub path: String,
     /// Its bytes.
     pub bytes: Vec<u8>,
-    /// What `info --json` says of it (the caller's summary).
-    pub info: Option<Value>,
-}
-
-/// What an object decodes to.
-#[derive(Debug)]
-pub enum Data {
-    /// An MCOL map.
-    Map(Box<Mcol>),
-    /// A CollisionSet library.
-    Library(CollisionSet),
 }
 
 /// A decoded object of the catalog.
@@ -45,8 +34,10 @@ pub struct Object {
     pub source: Source,
     /// Other sources with the same bytes (the disc's eighteen library copies).
     pub aliases: Vec<String>,
-    /// The decoded object.
+    /// The decoded object (an MCOL map or a CollisionSet library).
     pub data: Data,
+    /// What `info --json` says of it.
+    pub info: Value,
 }
 
 /// Why a source is not in the catalog.
@@ -78,17 +69,17 @@ impl Catalog {
                 first.aliases.push(source.path);
                 continue;
             }
-            let data = match sylcol_format::detect(&source.bytes) {
-                Format::Mcol => sylcol_format::mcol::decode(&source.bytes)
-                    .map(|m| Data::Map(Box::new(m)))
-                    .map_err(|e| format!("invalid MCOL: {e}")),
-                Format::CollisionSet => sylcol_format::collisionset::decode(&source.bytes)
-                    .map(Data::Library)
-                    .map_err(|e| format!("invalid CollisionSet: {e}")),
-                Format::Unknown(_) => Err("not an MCOL or a CollisionSet".to_string()),
-            };
-            match data {
+            let decoded = decode_any(&source.bytes).map_err(|e| e.to_string());
+            let shown = decoded.and_then(|d| match d {
+                Data::Mcol(_) | Data::CollisionSet(_) => Ok(d),
+                _ => Err("not an MCOL map or a CollisionSet library".to_string()),
+            });
+            match shown {
                 Ok(data) => {
+                    let info = info_of(&source.path, &source.bytes)
+                        .ok()
+                        .and_then(|i| serde_json::to_value(i).ok())
+                        .unwrap_or_default();
                     let base = object_name(&source.path);
                     let mut name = base.clone();
                     let mut k = 1;
@@ -101,6 +92,7 @@ impl Catalog {
                         source,
                         aliases: Vec::new(),
                         data,
+                        info,
                     });
                 }
                 Err(reason) => skipped.push(Skipped {
@@ -140,14 +132,14 @@ impl Catalog {
             return Ok(c.clone());
         }
         let built = match (&object.data, mesh) {
-            (Data::Map(m), None) => Collider::from_mcol(m).map_err(|e| e.to_string())?,
-            (Data::Map(_), Some(part)) => {
+            (Data::Mcol(m), None) => Collider::from_mcol(m).map_err(|e| e.to_string())?,
+            (Data::Mcol(_), Some(part)) => {
                 return Err(format!(
                     "{} is a map; \"mesh\": {part:?} picks a library part",
                     object.name
                 ));
             }
-            (Data::Library(set), Some(part)) => {
+            (Data::CollisionSet(set), Some(part)) => {
                 let r = set
                     .records
                     .iter()
@@ -156,13 +148,14 @@ impl Catalog {
                 Collider::from_mesh(&TriMesh::from_collision_record(r))
                     .map_err(|e| e.to_string())?
             }
-            (Data::Library(set), None) => {
+            (Data::CollisionSet(set), None) => {
                 return Err(format!(
                     "{} is a library of {} parts: name one with \"mesh\"",
                     object.name,
                     set.records.len()
                 ));
             }
+            _ => return Err(format!("{} has no collision mesh to query", object.name)),
         };
         let built = Arc::new(built);
         cache.insert(key, built.clone());
@@ -174,8 +167,9 @@ impl Object {
     /// `map` or `library`.
     pub fn kind(&self) -> &'static str {
         match self.data {
-            Data::Map(_) => "map",
-            Data::Library(_) => "library",
+            Data::Mcol(_) => "map",
+            Data::CollisionSet(_) => "library",
+            _ => "other",
         }
     }
 
@@ -187,9 +181,9 @@ impl Object {
             "kind": self.kind(),
             "path": self.source.path,
             "aliases": self.aliases,
-            "info": self.source.info,
+            "info": self.info,
         });
-        if let Data::Library(set) = &self.data {
+        if let Data::CollisionSet(set) = &self.data {
             v["parts"] = json!(set.records.iter().map(|r| r.name()).collect::<Vec<_>>());
         }
         v
@@ -201,11 +195,15 @@ impl Object {
         let opts = SceneOptions {
             layers,
             scale: 1.0,
-            extras: self.source.info.clone(),
+            extras: Some(self.info.clone()),
         };
         match &self.data {
-            Data::Map(m) => map_scene(&self.name, m, &opts),
-            Data::Library(set) => library_scene(&self.name, set, &opts),
+            Data::Mcol(m) => map_scene(&self.name, m, &opts),
+            Data::CollisionSet(set) => library_scene(&self.name, set, &opts),
+            _ => Err(GltfExportError::Layer(format!(
+                "{}: no mesh to export",
+                self.name
+            ))),
         }
     }
 
@@ -213,44 +211,36 @@ impl Object {
     /// for a library.
     pub fn layers(&self) -> Layers {
         match self.data {
-            Data::Map(_) => Layers::all(),
-            Data::Library(_) => Layers::parse("hull,failures").unwrap_or_default(),
+            Data::Mcol(_) => Layers::all(),
+            Data::CollisionSet(_) => Layers::parse("hull,failures").unwrap_or_default(),
+            _ => Layers::HULL,
         }
     }
 
-    /// What `verify --json` says of the object, plus `flagged`: the
-    /// triangles and cells (a library: the parts) the failing checks count
-    /// against.
+    /// What `verify --json` says of the object, plus `name` and
+    /// `flagged`: the triangles and cells (a library: the parts) the
+    /// failing checks count against.
     pub fn verify(&self) -> Value {
         let seed = verify::DEFAULT_SEED;
         let bytes = &self.source.bytes;
-        let (report, flagged) = match &self.data {
-            Data::Map(m) => (
-                serde_json::to_value(mcol::verify(m, Some(bytes), seed)),
-                serde_json::to_value(flags::mcol_flags(m)),
-            ),
-            Data::Library(set) => {
+        let report = verify_object(&self.source.path, bytes, &self.data, None, seed);
+        let mut v = serde_json::to_value(report).unwrap_or_default();
+        let flagged = match &self.data {
+            Data::Mcol(m) => serde_json::to_value(flags::mcol_flags(m)).unwrap_or_default(),
+            Data::CollisionSet(set) => {
                 let bad: Vec<Value> = set
                     .records
                     .iter()
                     .enumerate()
                     .filter(|(_, r)| !TriMesh::from_collision_record(r).indices_in_range())
-                    .map(|(i, r)| json!({ "record": i, "name": r.name(), "checks": [collisionset::names::INDICES] }))
+                    .map(|(i, r)| json!({ "record": i, "name": r.name(), "checks": [collisionset::names::INDICES.id] }))
                     .collect();
-                (
-                    serde_json::to_value(collisionset::verify_library(bytes, set, None, seed)),
-                    Ok(json!({ "parts": bad })),
-                )
+                json!({ "parts": bad })
             }
+            _ => json!({}),
         };
-        let mut v = report.unwrap_or_else(|e| json!({ "error": e.to_string() }));
-        v["path"] = json!(self.source.path);
         v["name"] = json!(self.name);
-        v["format"] = json!(match self.data {
-            Data::Map(_) => "MCOL",
-            Data::Library(_) => "CollisionSet",
-        });
-        v["flagged"] = flagged.unwrap_or_default();
+        v["flagged"] = flagged;
         v
     }
 }

@@ -8,7 +8,6 @@ use anyhow::bail;
 use sylcol_serve::{Catalog, Source, serve};
 
 use crate::Outcome;
-use crate::cmd::export::object_extras;
 use crate::input::inputs;
 
 /// Arguments of `sylcol serve`.
@@ -44,22 +43,17 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// The objects of `paths` (every entry of an archive), each with what
-/// `info --json` says of it. Entries of other formats are skipped; a path
+/// The objects of `paths` (every entry of an archive). Entries of other formats are skipped; a path
 /// that cannot be read at all is an error.
 pub fn catalog(paths: &[String]) -> anyhow::Result<Catalog> {
     let mut sources = Vec::new();
     for path in paths {
         for item in inputs(path)? {
             match item {
-                Ok(input) => {
-                    let info = object_extras(&input);
-                    sources.push(Source {
-                        path: input.name,
-                        bytes: input.bytes,
-                        info,
-                    });
-                }
+                Ok(input) => sources.push(Source {
+                    path: input.name,
+                    bytes: input.bytes,
+                }),
                 Err(e) => eprintln!("sylcol: skipped: {e:#}"),
             }
         }

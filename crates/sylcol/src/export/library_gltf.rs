@@ -88,7 +88,7 @@ pub fn library_scene(
             .zip(&names)
             .enumerate()
             .filter(|(_, (m, _))| !m.indices_in_range())
-            .map(|(i, (_, n))| json!({ "record": i, "name": n, "checks": [crate::verify::collisionset::names::INDICES] }))
+            .map(|(i, (_, n))| json!({ "record": i, "name": n, "checks": [crate::verify::collisionset::names::INDICES.id] }))
             .collect();
         children.push(doc.node(json!({
             "name": format!("{name} failures"),

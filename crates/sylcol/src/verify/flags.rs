@@ -15,6 +15,7 @@ use sylcol_format::mcol::Mcol;
 
 use super::geometry::{self, file_lists, names as geo};
 use super::mcol::names;
+use super::report::CheckId;
 use crate::geom::{Aabb, enclosing_radius};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::mesh::TriMesh;
@@ -25,7 +26,7 @@ pub struct Flag<T> {
     /// The element: a triangle index, or a cell's (x, y, z).
     #[serde(flatten)]
     pub at: T,
-    /// Names of the checks it breaks (the `verify` check names).
+    /// The ids of the checks it breaks (as `verify` reports them).
     pub checks: Vec<&'static str>,
 }
 
@@ -66,14 +67,16 @@ struct Collect {
 }
 
 impl Collect {
-    fn triangle(&mut self, t: usize, check: &'static str) {
+    fn triangle(&mut self, t: usize, check: CheckId) {
+        let check = check.id;
         let list = self.triangles.entry(t as u32).or_default();
         if !list.contains(&check) {
             list.push(check);
         }
     }
 
-    fn cell(&mut self, c: [usize; 3], check: &'static str) {
+    fn cell(&mut self, c: [usize; 3], check: CheckId) {
+        let check = check.id;
         let list = self.cells.entry(c).or_default();
         if !list.contains(&check) {
             list.push(check);
@@ -248,16 +251,16 @@ mod tests {
         let dropped = m.records[rec].triangles.remove(0);
         let f = mcol_flags(&m);
         let loose = f.triangles.iter().find(|t| t.at.triangle == 3).unwrap();
-        assert_eq!(loose.checks, vec![geo::SPHERE_TIGHT]);
+        assert_eq!(loose.checks, vec![geo::SPHERE_TIGHT.id]);
         let spec = GridSpec::from_header(&m.header);
         let flagged_cell = f.cells.iter().find(|c| c.at.cell == spec.coords(cell));
         let still_listed = m.records.iter().any(|r| r.triangles.contains(&dropped));
         assert!(
-            flagged_cell.is_some_and(|c| c.checks == vec![geometry::names::MISSING]),
+            flagged_cell.is_some_and(|c| c.checks == vec![geometry::names::MISSING.id]),
             "{f:?}"
         );
         let unlisted = f.triangles.iter().any(|t| {
-            t.at.triangle == u32::from(dropped) && t.checks.contains(&names::EVERY_LISTED)
+            t.at.triangle == u32::from(dropped) && t.checks.contains(&names::EVERY_LISTED.id)
         });
         assert_eq!(unlisted, !still_listed);
     }
