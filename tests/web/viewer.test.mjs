@@ -141,6 +141,9 @@ test('sylcol view: one offline HTML file, picking, three.js ray cast, layers', a
   answer.point.forEach((p, k) => assert.ok(Math.abs(p - cli.point[k]) <= 1e-3 * scale, `point ${answer.point} vs ${cli.point}`));
   await toggleChanges(page, 'tri-spheres');
   assert.equal(requests, 0, 'the file fetches nothing');
+  const loaded = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)
+    .filter((u) => !u.startsWith('data:') && !u.startsWith('file:')));
+  assert.deepEqual(loaded, [], 'nor did it while loading');
   assert.deepEqual(page.errors, []);
 });
 
