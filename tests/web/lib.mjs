@@ -1,7 +1,8 @@
 // Shared helpers of the web tests: the sylcol binary, the samples, free
 // ports, a server started and stopped per test, and Chromium.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,8 +151,6 @@ export async function visibleTriangle(page, file, part) {
     const past = c.world.map((w, k) => w + (w - cam[k]) * 1e-3);
     candidates.push({ t, c, line: `segment ${local(cam).join(',')} ${local(past).join(',')}` });
   }
-  const { writeFileSync, mkdtempSync } = await import('node:fs');
-  const { tmpdir } = await import('node:os');
   const dir = mkdtempSync(join(tmpdir(), 'sylcol-pick-'));
   writeFileSync(join(dir, 'q.txt'), candidates.map((c) => c.line).join('\n'));
   const args = ['query', file, ...(part ? ['--mesh', part] : []), 'batch', join(dir, 'q.txt')];
@@ -166,7 +165,6 @@ export async function visibleTriangle(page, file, part) {
  *  triangles (in the built map's order) that sit on an open edge, counted
  *  here from the OBJ itself. */
 export function holedMap(dir) {
-  const { readFileSync, writeFileSync } = globalThis.process.getBuiltinModule('node:fs');
   const source = `${SAMPLES}+$DC4B0896`;
   sylcol(['export', source, '-o', join(dir, 'whole.obj')]);
   let face = 0;
