@@ -2,7 +2,7 @@
 //! kept in `fuzz/regressions/<target>/`: the typed error the fixed decoder
 //! gives, naming where and which invariant broke.
 
-use sylcol::import::{ImportErrorKind, ImportOptions, MeshFormat, import_bytes};
+use sylcol::import::{ImportErrorKind, ImportOptions, MeshFormat, import_bytes, read_parts};
 use sylcol_format::{DecodeErrorKind, collisionset};
 use sylcol_fuzz::Target;
 
@@ -108,4 +108,19 @@ fn obj_relative_index_before_the_first_element_is_refused() {
         ),
         "{e}"
     );
+}
+
+/// The glTF parts reader (`build collisionset LIBRARY.glb`) opens a
+/// document through the same guarded path as the mesh importer: the inputs
+/// that panicked inside gltf are refused there too.
+#[test]
+fn gltf_parts_reader_refuses_the_same_inputs() {
+    for name in [
+        "glb_length_below_header",
+        "position_accessor_out_of_range.glb",
+        "indices_accessor_vec3.gltf",
+    ] {
+        let data = regression(Target::Gltf, name);
+        assert!(read_parts(&data, None).is_err(), "{name}");
+    }
 }

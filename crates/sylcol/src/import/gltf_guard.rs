@@ -2,14 +2,33 @@
 //! (`fuzz/regressions/import_gltf/`), each a panic or an unchecked
 //! overflow inside the gltf crates on a hostile file.
 
+use std::path::Path;
+
 use gltf::accessor::{DataType, Dimensions};
 
 use super::{ImportErrorKind, MeshFormat};
 
+/// Parses a glTF or GLB document and loads its buffers, with the checks
+/// below made before gltf would trip over what they check. `base` is the
+/// folder external buffers are resolved against (`None` refuses them).
+pub(super) fn open(
+    bytes: &[u8],
+    base: Option<&Path>,
+) -> Result<(gltf::Document, Vec<gltf::buffer::Data>), ImportErrorKind> {
+    let parse = |e: gltf::Error| ImportErrorKind::parse(MeshFormat::Gltf, e);
+    check_glb_length(bytes)?;
+    let gltf::Gltf { document, blob } =
+        gltf::Gltf::from_slice_without_validation(bytes).map_err(parse)?;
+    check_position_accessors(document.as_json())?;
+    let document = gltf::Document::from_json(document.into_json()).map_err(parse)?;
+    let buffers = gltf::import_buffers(&document, base, blob).map_err(parse)?;
+    Ok((document, buffers))
+}
+
 /// A GLB's total length (bytes 8..12) must cover its own 12-byte header:
 /// gltf 1.4 subtracts 12 from it unchecked (an overflow panic in checked
 /// builds, a wrapped length otherwise).
-pub(super) fn check_glb_length(bytes: &[u8]) -> Result<(), ImportErrorKind> {
+fn check_glb_length(bytes: &[u8]) -> Result<(), ImportErrorKind> {
     let Some(word) = bytes.get(8..12).filter(|_| bytes.starts_with(b"glTF")) else {
         return Ok(());
     };
@@ -28,7 +47,7 @@ pub(super) fn check_glb_length(bytes: &[u8]) -> Result<(), ImportErrorKind> {
 /// gltf-json 1.4's validation looks up every primitive's POSITION accessor
 /// before checking that it exists, and panics on `"POSITION": 5` in a file
 /// with two accessors: those indices are checked here first.
-pub(super) fn check_position_accessors(root: &gltf::json::Root) -> Result<(), ImportErrorKind> {
+fn check_position_accessors(root: &gltf::json::Root) -> Result<(), ImportErrorKind> {
     use gltf::json::mesh::Semantic;
     use gltf::json::validation::Checked;
     for (m, mesh) in root.meshes.iter().enumerate() {

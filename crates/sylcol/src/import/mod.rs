@@ -18,6 +18,7 @@
 mod check;
 mod gltf;
 mod gltf_guard;
+mod gltf_parts;
 mod obj;
 mod obj_guard;
 mod ply;
@@ -25,6 +26,7 @@ mod ply;
 use std::path::Path;
 
 pub use check::{MeshError, check_mesh, weld};
+pub use gltf_parts::{import_parts_file, read_parts};
 
 use crate::mesh::TriMesh;
 

@@ -11,6 +11,7 @@
 
 mod chunk;
 pub mod collisionset;
+pub mod flags;
 mod geometry;
 pub mod mcol;
 pub mod report;

@@ -7,7 +7,7 @@ use anyhow::{Context as _, bail};
 use sylcol::build::collisionset::{
     Edit, ManifestEntry, apply_edits, build_collisionset, read_manifest, scan_folder,
 };
-use sylcol::import::{ImportOptions, import_file};
+use sylcol::import::{ImportOptions, MeshFormat, import_file, import_parts_file, weld};
 use sylcol::report::build::CollisionSetBuilt;
 use sylcol::report::error::{Unsupported, UsageError};
 use sylcol_format::Object;
@@ -21,8 +21,10 @@ use crate::{Context, Outcome};
 /// Arguments of `sylcol build collisionset`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A folder of meshes (file stem = record name) or a manifest (text
-    /// `NAME = MESH` lines, or a `.json` list of {"name", "mesh"}).
+    /// A folder of meshes (file stem = record name), a manifest (text
+    /// `NAME = MESH` lines, or a `.json` list of {"name", "mesh"}), or one
+    /// `.glb` / `.gltf` scene whose mesh nodes are the records (the file
+    /// `sylcol export LIBRARY -o lib.glb` writes, in its record order).
     #[arg(required_unless_present = "from", conflicts_with = "from")]
     source: Option<PathBuf>,
     /// Edit this library instead (a file or `ARCHIVE.pak+INNER`).
@@ -88,6 +90,16 @@ pub fn run(a: Args, ctx: Context) -> anyhow::Result<Outcome> {
 }
 
 fn fresh(source: &Path, little: bool, import: &ImportOptions) -> anyhow::Result<CollisionSet> {
+    let endian = if little { Endian::Little } else { Endian::Big };
+    if source.is_file() && is_scene(source) {
+        let mut parts = import_parts_file(source)?;
+        if import.weld {
+            for (_, mesh) in &mut parts {
+                *mesh = weld(mesh);
+            }
+        }
+        return build_collisionset(&parts, endian).with_context(|| source.display().to_string());
+    }
     let entries = if source.is_dir() {
         scan_folder(source)?
     } else {
@@ -97,8 +109,13 @@ fn fresh(source: &Path, little: bool, import: &ImportOptions) -> anyhow::Result<
         .iter()
         .map(|ManifestEntry { name, mesh }| Ok((name.clone(), import_file(mesh, import)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let endian = if little { Endian::Little } else { Endian::Big };
     build_collisionset(&meshes, endian).with_context(|| source.display().to_string())
+}
+
+/// Whether `path` is a glTF scene (`.glb` / `.gltf`), read as one part per
+/// mesh node rather than as a manifest.
+fn is_scene(path: &Path) -> bool {
+    MeshFormat::from_path(path) == Some(MeshFormat::Gltf)
 }
 
 fn edited(from: &str, a: &Args, import: &ImportOptions) -> anyhow::Result<CollisionSet> {
