@@ -104,7 +104,7 @@ fn obj_relative_index_before_the_first_element_is_refused() {
     );
     assert!(
         e.contains(
-            "line 3: face corner \"1//-4\" names normal -4, but 1 normals are defined before it"
+            "line 3: face corner \"1//-4\" is out of bounds: it names normal -4, but 1 normals are defined before it"
         ),
         "{e}"
     );

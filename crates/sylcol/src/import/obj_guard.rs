@@ -58,7 +58,7 @@ pub(super) fn check_corner_indices(bytes: &[u8]) -> Result<(), ImportErrorKind> 
                     return Err(ImportErrorKind::parse(
                         MeshFormat::Obj,
                         format!(
-                            "line {line}: face corner {corner:?} names {} {index}, but {limit} {} are defined{}",
+                            "line {line}: face corner {corner:?} is out of bounds: it names {} {index}, but {limit} {} are defined{}",
                             KINDS[k].1,
                             KINDS[k].2,
                             if index < 0 { " before it" } else { "" }
