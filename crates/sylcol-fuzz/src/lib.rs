@@ -137,6 +137,24 @@ impl Target {
     }
 }
 
+/// One `#[test]` per target, named after it, each calling `$run(Target)`:
+/// the corpus replay and the mutation test share this list.
+#[macro_export]
+macro_rules! test_per_target {
+    ($run:path) => {
+        $crate::test_per_target!($run;
+            mcol => Mcol, pof0 => Pof0, collisionset => CollisionSet,
+            ipfb_index => IpfbIndex, z1 => Z1, chunk => Chunk,
+            import_obj => Obj, import_ply => Ply, import_gltf => Gltf);
+    };
+    ($run:path; $($name:ident => $variant:ident),*) => {$(
+        #[test]
+        fn $name() {
+            $run($crate::Target::$variant);
+        }
+    )*};
+}
+
 /// The files of `dir`, sorted by name (none when it does not exist).
 pub fn files_in(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -131,23 +131,4 @@ fn report(target: Target) {
     assert!(tally.len() > 1, "{}: no mutant is refused", target.name());
 }
 
-macro_rules! mutation_tests {
-    ($($name:ident => $target:expr,)*) => {$(
-        #[test]
-        fn $name() {
-            report($target);
-        }
-    )*};
-}
-
-mutation_tests! {
-    mcol => Target::Mcol,
-    pof0 => Target::Pof0,
-    collisionset => Target::CollisionSet,
-    ipfb_index => Target::IpfbIndex,
-    z1 => Target::Z1,
-    chunk => Target::Chunk,
-    import_obj => Target::Obj,
-    import_ply => Target::Ply,
-    import_gltf => Target::Gltf,
-}
+sylcol_fuzz::test_per_target!(report);

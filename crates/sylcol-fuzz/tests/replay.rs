@@ -49,26 +49,7 @@ fn replay_target(target: Target) {
     );
 }
 
-macro_rules! replay_tests {
-    ($($name:ident => $target:expr,)*) => {$(
-        #[test]
-        fn $name() {
-            replay_target($target);
-        }
-    )*};
-}
-
-replay_tests! {
-    mcol => Target::Mcol,
-    pof0 => Target::Pof0,
-    collisionset => Target::CollisionSet,
-    ipfb_index => Target::IpfbIndex,
-    z1 => Target::Z1,
-    chunk => Target::Chunk,
-    import_obj => Target::Obj,
-    import_ply => Target::Ply,
-    import_gltf => Target::Gltf,
-}
+sylcol_fuzz::test_per_target!(replay_target);
 
 #[test]
 fn every_target_has_a_fuzz_binary() {

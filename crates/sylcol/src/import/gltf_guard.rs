@@ -212,12 +212,17 @@ mod tests {
     }
 
     const VIEW: &str = r#"{"buffer":0,"byteLength":36}"#;
-    const MINMAX: &str = r#""min":[0,0,0],"max":[0,0,0]"#;
+
+    /// A POSITION accessor on view 0 with `count` and `component_type`.
+    fn positions(count: &str, component_type: u32) -> String {
+        format!(
+            r#"{{"bufferView":0,"count":{count},"componentType":{component_type},"type":"VEC3","min":[0,0,0],"max":[0,0,0]}}"#
+        )
+    }
 
     #[test]
     fn a_sound_accessor_passes_the_guard() {
-        let accessor =
-            format!(r#"{{"bufferView":0,"count":3,"componentType":5126,"type":"VEC3",{MINMAX}}}"#);
+        let accessor = positions("3", 5126);
         // Three zero vertices and no indices: one (degenerate) triangle.
         let text = document(&accessor, VIEW);
         let mesh = import_bytes(
@@ -232,24 +237,21 @@ mod tests {
 
     #[test]
     fn positions_must_be_vec3_float() {
-        let accessor =
-            format!(r#"{{"bufferView":0,"count":3,"componentType":5125,"type":"VEC3",{MINMAX}}}"#);
+        let accessor = positions("3", 5125);
         let e = error(&accessor, VIEW);
         assert!(e.contains("POSITION accessor 0 is Vec3 of U32"), "{e}");
     }
 
     #[test]
     fn count_zero_is_refused() {
-        let accessor =
-            format!(r#"{{"bufferView":0,"count":0,"componentType":5126,"type":"VEC3",{MINMAX}}}"#);
+        let accessor = positions("0", 5126);
         let e = error(&accessor, VIEW);
         assert!(e.contains("POSITION accessor 0 has count 0"), "{e}");
     }
 
     #[test]
     fn a_stride_shorter_than_an_element_is_refused() {
-        let accessor =
-            format!(r#"{{"bufferView":0,"count":3,"componentType":5126,"type":"VEC3",{MINMAX}}}"#);
+        let accessor = positions("3", 5126);
         let e = error(&accessor, r#"{"buffer":0,"byteLength":36,"byteStride":4}"#);
         assert!(
             e.contains("buffer view 0 has stride 4, less than its 12-byte elements"),
@@ -259,9 +261,7 @@ mod tests {
 
     #[test]
     fn a_range_that_overflows_is_refused() {
-        let accessor = format!(
-            r#"{{"bufferView":0,"count":4611686018427387904,"componentType":5126,"type":"VEC3",{MINMAX}}}"#
-        );
+        let accessor = positions("4611686018427387904", 5126);
         let e = error(&accessor, VIEW);
         assert!(
             e.contains("4611686018427387904 elements at offset 0 (stride 12)"),
