@@ -7,8 +7,12 @@
 //! triangles), each bucket — a handful of entries — is sorted in place, and
 //! components come from a union-find over the vertices with path halving.
 
+mod faults;
+
 use glam::Vec3;
 use serde::Serialize;
+
+pub use faults::{EdgeFault, EdgeFaults, edge_faults, triangle_components};
 
 /// What the topology pass found. Counts are exact.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -142,8 +146,8 @@ fn half_edges(&[a, b, c]: &[u32; 3]) -> [(u32, u32); 3] {
 }
 
 /// A repeated index, or three corners on one line (zero cross product,
-/// computed in f64 from the f32 inputs).
-fn is_degenerate(vertices: &[Vec3], t: &[u32; 3]) -> bool {
+/// computed in f64 from the f32 inputs). The indices must be in range.
+pub fn is_degenerate(vertices: &[Vec3], t: &[u32; 3]) -> bool {
     let [a, b, c] = *t;
     if a == b || b == c || a == c {
         return true;
@@ -193,31 +197,44 @@ impl EdgeBuckets {
         EdgeBuckets { start, keys }
     }
 
+    /// Calls `f(lower, run)` for every edge, in order of (lower, higher)
+    /// vertex: `run` holds one key per half-edge, `higher << 1 | reversed`,
+    /// sorted.
+    fn for_each_edge(&mut self, mut f: impl FnMut(u32, &[u32])) {
+        for (v, w) in self.start.windows(2).enumerate() {
+            let bucket = &mut self.keys[w[0] as usize..w[1] as usize];
+            insertion_sort(bucket);
+            for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
+                f(v as u32, run);
+            }
+        }
+    }
+
     /// Counts edges by how many triangles share them, joining the two ends
     /// of every edge in `sets`.
     fn classify(mut self, sets: &mut UnionFind) -> EdgeCounts {
         let mut counts = EdgeCounts::default();
-        for (v, w) in self.start.windows(2).enumerate() {
-            let bucket = &mut self.keys[w[0] as usize..w[1] as usize];
-            insertion_sort(bucket);
-            // The root of `v`, kept current across its bucket's unions.
-            let mut root = sets.find(v as u32);
-            for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
-                let other = sets.find(run[0] >> 1);
-                root = sets.link(root, other);
-                counts.edges += 1;
-                match run.len() {
-                    1 => counts.boundary += 1,
-                    2 => {
-                        counts.shared_by_two += 1;
-                        if (run[0] ^ run[1]) & 1 == 1 {
-                            counts.consistent += 1;
-                        }
-                    }
-                    _ => counts.nonmanifold += 1,
-                }
+        // The root of the current lower vertex, kept current across its
+        // bucket's unions.
+        let (mut current, mut root) = (u32::MAX, 0);
+        self.for_each_edge(|v, run| {
+            if v != current {
+                (current, root) = (v, sets.find(v));
             }
-        }
+            let other = sets.find(run[0] >> 1);
+            root = sets.link(root, other);
+            counts.edges += 1;
+            match run.len() {
+                1 => counts.boundary += 1,
+                2 => {
+                    counts.shared_by_two += 1;
+                    if (run[0] ^ run[1]) & 1 == 1 {
+                        counts.consistent += 1;
+                    }
+                }
+                _ => counts.nonmanifold += 1,
+            }
+        });
         counts
     }
 }
