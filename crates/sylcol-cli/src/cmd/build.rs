@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use serde::Serialize;
+use sylcol::TriMesh;
+use sylcol::build::hull::{HullFault, check_hull, weld_hint};
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::import::{ImportOptions, import_file};
 
@@ -47,9 +49,16 @@ struct McolArgs {
     /// `ARCHIVE.pak+INNER`. Keeps a modded map on the original's grid.
     #[arg(long, value_name = "MCOL", conflicts_with_all = ["bbox", "cell"])]
     grid_from: Option<String>,
-    /// Merge vertices with identical coordinates before building.
+    /// Merge vertices with identical coordinates (and drop unused ones)
+    /// before building.
     #[arg(long)]
     weld: bool,
+    /// Write the map even when the mesh is not a closed, consistently
+    /// oriented hull (open, degenerate, turned over...): a warning on
+    /// stderr names what is wrong. Without it such a mesh is refused
+    /// (exit 1), as `sylcol verify` would fail the map.
+    #[arg(long)]
+    allow_open: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -82,6 +91,8 @@ struct McolSummary {
     occupied_cells: usize,
     list_entries: usize,
     bytes: usize,
+    /// What is wrong with the hull, when written with --allow-open.
+    warnings: Vec<String>,
 }
 
 /// Runs the command.
@@ -102,6 +113,16 @@ fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
         },
     };
     let mcol = build_mcol(&mesh, &options).with_context(|| format!("{}", a.mesh.display()))?;
+    let hull = screen_hull(
+        &a.mesh.display().to_string(),
+        &mesh,
+        |_| true,
+        a.allow_open,
+        a.weld,
+    );
+    if hull.refused {
+        return Ok(Outcome::ChecksFailed);
+    }
     let bytes = sylcol::format::mcol::encode(&mcol)
         .with_context(|| format!("{}: cannot encode the built MCOL", a.mesh.display()))?;
     write_atomic(&a.output, &bytes)?;
@@ -117,6 +138,7 @@ fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
         occupied_cells: mcol.occupied_cells(),
         list_entries: mcol.list_entries(),
         bytes: bytes.len(),
+        warnings: hull.warnings,
     };
     if a.json {
         println!("{}", serde_json::to_string_pretty(&summary)?);
@@ -124,6 +146,53 @@ fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
         print_mcol_summary(&summary);
     }
     Ok(Outcome::Ok)
+}
+
+/// What the hull checks decided about one mesh.
+struct HullVerdict {
+    /// A fault `refuses` names was found and `--allow-open` was not given:
+    /// nothing may be written.
+    refused: bool,
+    /// Every fault found, in words.
+    warnings: Vec<String>,
+}
+
+/// Runs the hull checks on `mesh` (called `name` in messages) and prints
+/// what they found on stderr: a refusal when a fault `refuses` holds for
+/// is found without `allow_open`, else a warning.
+fn screen_hull(
+    name: &str,
+    mesh: &TriMesh,
+    refuses: impl Fn(&HullFault) -> bool,
+    allow_open: bool,
+    welded: bool,
+) -> HullVerdict {
+    let faults = check_hull(mesh);
+    let refused = !allow_open && faults.iter().any(&refuses);
+    if !faults.is_empty() {
+        let what = "is not a closed, consistently oriented hull";
+        eprintln!(
+            "{}",
+            match (refused, faults.iter().any(&refuses)) {
+                (true, _) => format!(
+                    "sylcol: {name} {what}; nothing written (--allow-open writes it anyway):"
+                ),
+                (false, true) =>
+                    format!("sylcol: warning: {name} {what}; written anyway (--allow-open):"),
+                (false, false) => format!("sylcol: warning: {name} {what}:"),
+            }
+        );
+        for f in &faults {
+            eprintln!("  {f}");
+        }
+        if let Some(h) = (!welded).then(|| weld_hint(mesh, &refuses)).flatten() {
+            eprintln!("  hint: {h}");
+        }
+    }
+    HullVerdict {
+        refused,
+        warnings: faults.iter().map(ToString::to_string).collect(),
+    }
 }
 
 /// The bbox and cell size of an existing MCOL.

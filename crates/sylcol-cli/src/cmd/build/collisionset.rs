@@ -1,16 +1,20 @@
 //! `sylcol build collisionset`: a CollisionSet library from a folder or
 //! manifest of meshes, or an existing library edited in place.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use serde::Serialize;
+use sylcol::TriMesh;
 use sylcol::build::collisionset::{
     Edit, ManifestEntry, apply_edits, build_collisionset, read_manifest, scan_folder,
 };
+use sylcol::build::hull::HullFault;
 use sylcol::import::{ImportOptions, import_file};
 use sylcol_format::collisionset::{self, CollisionSet, Endian};
 
+use super::screen_hull;
 use crate::Outcome;
 use crate::input::read_input;
 use crate::output::write_atomic;
@@ -40,9 +44,14 @@ pub struct Args {
     /// Write a new library little-endian (the game's is big-endian).
     #[arg(long, conflicts_with = "from")]
     little_endian: bool,
-    /// Merge vertices with identical coordinates in every mesh read.
+    /// Merge vertices with identical coordinates (and drop unused ones) in
+    /// every mesh read.
     #[arg(long)]
     weld: bool,
+    /// Write parts that are degenerate or turned over anyway (a warning
+    /// names what is wrong). Open parts are always written, with a warning.
+    #[arg(long)]
+    allow_open: bool,
     /// Print the summary as JSON.
     #[arg(long)]
     json: bool,
@@ -68,12 +77,19 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     if editing && a.from.is_none() {
         bail!("--replace, --add and --remove edit an existing library: give it with --from");
     }
-    let import = ImportOptions { weld: a.weld };
+    let import = Parts {
+        options: ImportOptions { weld: a.weld },
+        allow_open: a.allow_open,
+        refused: Cell::new(false),
+    };
     let set = match (&a.from, &a.source) {
         (Some(from), _) => edited(from, &a, &import)?,
         (None, Some(source)) => fresh(source, a.little_endian, &import)?,
         (None, None) => bail!("give a folder or manifest, or --from OLD.bin"),
     };
+    if import.refused.get() {
+        return Ok(Outcome::ChecksFailed);
+    }
     let bytes = collisionset::encode(&set)
         .with_context(|| format!("{}: cannot encode the library", a.output.display()))?;
     write_atomic(&a.output, &bytes)?;
@@ -101,7 +117,35 @@ pub fn run(a: Args) -> anyhow::Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-fn fresh(source: &Path, little: bool, import: &ImportOptions) -> anyhow::Result<CollisionSet> {
+/// How the meshes of parts are read and screened.
+struct Parts {
+    options: ImportOptions,
+    allow_open: bool,
+    /// A part failed a hull check that refuses it.
+    refused: Cell<bool>,
+}
+
+impl Parts {
+    /// Reads the mesh of the part `name` and runs the hull checks a part
+    /// must pass ([`HullFault::refused_in_parts`]), printing what they find.
+    fn read(&self, name: &str, path: &Path) -> anyhow::Result<TriMesh> {
+        let mesh = import_file(path, &self.options)?;
+        let label = format!("part {name:?} ({})", path.display());
+        let verdict = screen_hull(
+            &label,
+            &mesh,
+            HullFault::refused_in_parts,
+            self.allow_open,
+            self.options.weld,
+        );
+        if verdict.refused {
+            self.refused.set(true);
+        }
+        Ok(mesh)
+    }
+}
+
+fn fresh(source: &Path, little: bool, import: &Parts) -> anyhow::Result<CollisionSet> {
     let entries = if source.is_dir() {
         scan_folder(source)?
     } else {
@@ -109,13 +153,13 @@ fn fresh(source: &Path, little: bool, import: &ImportOptions) -> anyhow::Result<
     };
     let meshes = entries
         .iter()
-        .map(|ManifestEntry { name, mesh }| Ok((name.clone(), import_file(mesh, import)?)))
+        .map(|ManifestEntry { name, mesh }| Ok((name.clone(), import.read(name, mesh)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let endian = if little { Endian::Little } else { Endian::Big };
     build_collisionset(&meshes, endian).with_context(|| source.display().to_string())
 }
 
-fn edited(from: &str, a: &Args, import: &ImportOptions) -> anyhow::Result<CollisionSet> {
+fn edited(from: &str, a: &Args, import: &Parts) -> anyhow::Result<CollisionSet> {
     let input = read_input(from)?;
     let mut set = collisionset::decode(&input.bytes)
         .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
@@ -128,10 +172,7 @@ fn edited(from: &str, a: &Args, import: &ImportOptions) -> anyhow::Result<Collis
             let (name, mesh) = spec
                 .split_once('=')
                 .with_context(|| format!("{spec:?}: expected NAME=MESH"))?;
-            edits.push(make(
-                name.to_string(),
-                import_file(Path::new(mesh), import)?,
-            ));
+            edits.push(make(name.to_string(), import.read(name, Path::new(mesh))?));
         }
     }
     edits.extend(a.remove.iter().cloned().map(Edit::Remove));
