@@ -33,8 +33,8 @@ pub struct Facing {
     pub outward: u64,
     /// Shells facing the way the majority does, once nesting is counted.
     pub agreeing: u64,
-    /// Shells that, turned over alone, would still agree with the rest:
-    /// the control (all of them when there is one shell, none otherwise).
+    /// The control: shells that, set against all the others, the rule
+    /// would not catch (the one shell of a one-shell mesh, none otherwise).
     pub flips_undetected: u64,
     /// The first triangle of the first shell that disagrees.
     pub first_disagreeing: Option<u32>,
@@ -71,14 +71,13 @@ pub fn facing(vertices: &[Vec3], triangles: &[[u32; 3]], faults: &EdgeFaults) ->
         .iter()
         .position(|&s| s != majority)
         .map(|i| shells[i].triangles[0]);
-    // One shell turned over alone goes unnoticed only when every other
-    // shell already disagrees with it.
-    let positive = signs.iter().filter(|&&s| s).count() as u64;
-    let flips_undetected = signs
-        .iter()
-        .filter(|&&s| {
-            let after = if s { positive - 1 } else { positive + 1 };
-            after == 0 || after == n
+    // The control: each shell in turn set against all the others (made
+    // to agree), decided by the same rule.
+    let flips_undetected = (0..signs.len())
+        .filter(|&i| {
+            let planted: Vec<bool> = (0..signs.len()).map(|j| (j == i) != majority).collect();
+            let m = majority_sign(&shells, &planted);
+            planted.iter().all(|&s| s == m)
         })
         .count() as u64;
     Facing {
@@ -160,16 +159,19 @@ fn encloses(
     false
 }
 
-/// The facing most shells have; on a tie, that of the largest shell.
+/// The facing most shells have; on a tie, that of the largest shell (the
+/// first of equals).
 fn majority_sign(shells: &[Shell], signs: &[bool]) -> bool {
     let positive = signs.iter().filter(|&&s| s).count();
     let negative = signs.len() - positive;
     if positive != negative {
         return positive > negative;
     }
+    // `max_by` keeps the last of equals: reversed, the first shell wins.
     shells
         .iter()
         .zip(signs)
+        .rev()
         .max_by(|a, b| a.0.volume6.abs().total_cmp(&b.0.volume6.abs()))
         .is_none_or(|(_, &s)| s)
 }

@@ -64,6 +64,9 @@ fn an_open_mesh_builds_but_fails_only_topology() {
     assert_eq!(missing, 0);
     assert_eq!(
         failed,
-        vec!["edges shared by exactly two triangles".to_string()]
+        vec![
+            "edges shared by exactly two triangles".to_string(),
+            "edges used once in each direction (closed, oriented)".to_string()
+        ]
     );
 }

@@ -5,6 +5,7 @@
 //!   broad phase);
 //! - [`collisionset`]: the per-part collision library (walk, indices, mesh
 //!   topology, families, resource ids);
+//! - [`orientation`]: winding and facing, for both;
 //! - [`report`]: the [`Check`] every test reports.
 //!
 //! See `docs/verify.md` for what each check proves.
@@ -13,6 +14,7 @@ mod chunk;
 pub mod collisionset;
 mod geometry;
 pub mod mcol;
+pub mod orientation;
 pub mod report;
 #[doc(hidden)]
 pub mod testmaps;
