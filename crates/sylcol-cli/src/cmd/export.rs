@@ -1,11 +1,13 @@
 //! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, or glTF when OUT
-//! ends in `.gltf` / `.glb`.
+//! ends in `.gltf` / `.glb`; a CollisionSet as a folder of meshes with a
+//! manifest of the records' order.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use sylcol::TriMesh;
+use sylcol::build::collisionset::{ManifestEntry, write_manifest};
 use sylcol::export::gltf::{to_glb, to_gltf};
 use sylcol::export::obj::write_obj;
 use sylcol_format::collisionset::{self, Record};
@@ -200,6 +202,9 @@ fn export_collisionset(
         }
         write_record(r, path)?;
     }
+    if mesh.is_none() {
+        write_order(output, &chosen, &paths)?;
+    }
     eprintln!(
         "{}: wrote {} meshes to {}",
         input.name,
@@ -207,6 +212,22 @@ fn export_collisionset(
         output.display()
     );
     Ok(Outcome::Ok)
+}
+
+/// Writes the library's record order and names beside its meshes, as the
+/// manifest `build collisionset DIR` follows (so the folder builds back to
+/// the same bytes, not in file-name order).
+fn write_order(dir: &Path, records: &[&Record], paths: &[PathBuf]) -> anyhow::Result<()> {
+    let entries: Vec<ManifestEntry> = records
+        .iter()
+        .zip(paths)
+        .map(|(r, p)| ManifestEntry {
+            name: r.name(),
+            mesh: p.file_name().map(PathBuf::from).unwrap_or_default(),
+        })
+        .collect();
+    let (file, text) = write_manifest(&entries);
+    write_atomic(&join_inside(dir, file)?, text.as_bytes())
 }
 
 /// `DIR/NAME.obj` for each record (`NAME~2.obj` ... for repeated names,
