@@ -197,16 +197,14 @@ impl EdgeBuckets {
         EdgeBuckets { start, keys }
     }
 
-    /// Calls `f(lower, run)` for every edge, in order of (lower, higher)
-    /// vertex: `run` holds one key per half-edge, `higher << 1 | reversed`,
-    /// sorted.
-    fn for_each_edge(&mut self, mut f: impl FnMut(u32, &[u32])) {
+    /// Calls `f(lower, bucket)` for every vertex in order, `bucket` holding
+    /// one key per half-edge whose lower end it is, `higher << 1 |
+    /// reversed`, sorted: the runs of equal `higher` are its edges.
+    fn for_each_bucket(&mut self, mut f: impl FnMut(u32, &[u32])) {
         for (v, w) in self.start.windows(2).enumerate() {
             let bucket = &mut self.keys[w[0] as usize..w[1] as usize];
             insertion_sort(bucket);
-            for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
-                f(v as u32, run);
-            }
+            f(v as u32, bucket);
         }
     }
 
@@ -214,25 +212,23 @@ impl EdgeBuckets {
     /// of every edge in `sets`.
     fn classify(mut self, sets: &mut UnionFind) -> EdgeCounts {
         let mut counts = EdgeCounts::default();
-        // The root of the current lower vertex, kept current across its
-        // bucket's unions.
-        let (mut current, mut root) = (u32::MAX, 0);
-        self.for_each_edge(|v, run| {
-            if v != current {
-                (current, root) = (v, sets.find(v));
-            }
-            let other = sets.find(run[0] >> 1);
-            root = sets.link(root, other);
-            counts.edges += 1;
-            match run.len() {
-                1 => counts.boundary += 1,
-                2 => {
-                    counts.shared_by_two += 1;
-                    if (run[0] ^ run[1]) & 1 == 1 {
-                        counts.consistent += 1;
+        self.for_each_bucket(|v, bucket| {
+            // The root of `v`, kept current across its bucket's unions.
+            let mut root = sets.find(v);
+            for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
+                let other = sets.find(run[0] >> 1);
+                root = sets.link(root, other);
+                counts.edges += 1;
+                match run.len() {
+                    1 => counts.boundary += 1,
+                    2 => {
+                        counts.shared_by_two += 1;
+                        if (run[0] ^ run[1]) & 1 == 1 {
+                            counts.consistent += 1;
+                        }
                     }
+                    _ => counts.nonmanifold += 1,
                 }
-                _ => counts.nonmanifold += 1,
             }
         });
         counts

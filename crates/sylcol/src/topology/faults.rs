@@ -65,23 +65,25 @@ pub fn edge_faults(vertex_count: usize, triangles: &[[u32; 3]]) -> EdgeFaults {
         ..EdgeFaults::default()
     };
     let mut found: [Option<[u32; 2]>; 3] = [None; 3];
-    buckets.for_each_edge(|v, run| {
-        let w = run[0] >> 1;
-        let kind = match run.len() {
-            1 => 0,
-            2 if (run[0] ^ run[1]) & 1 == 1 => return,
-            2 => 2,
-            _ => 1,
-        };
-        let count = [
-            &mut faults.open,
-            &mut faults.overshared,
-            &mut faults.same_direction,
-        ];
-        *count[kind] += 1;
-        found[kind].get_or_insert([v, w]);
-        faults.faulty_vertex[v as usize] = true;
-        faults.faulty_vertex[w as usize] = true;
+    buckets.for_each_bucket(|v, bucket| {
+        for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
+            let w = run[0] >> 1;
+            let kind = match run.len() {
+                1 => 0,
+                2 if (run[0] ^ run[1]) & 1 == 1 => continue,
+                2 => 2,
+                _ => 1,
+            };
+            let count = [
+                &mut faults.open,
+                &mut faults.overshared,
+                &mut faults.same_direction,
+            ];
+            *count[kind] += 1;
+            found[kind].get_or_insert([v, w]);
+            faults.faulty_vertex[v as usize] = true;
+            faults.faulty_vertex[w as usize] = true;
+        }
     });
     let locate = |e: Option<[u32; 2]>| e.and_then(|e| locate_edge(triangles, e));
     faults.first_open = locate(found[0]);
