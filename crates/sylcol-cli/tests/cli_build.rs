@@ -355,19 +355,23 @@ fn degenerate_and_turned_over_triangles_are_refused() {
     assert!(!out.exists());
 }
 
+/// OBJ text with every face's corners in reverse order.
+fn turned_over(obj: &str) -> String {
+    obj.lines()
+        .map(|l| match l.strip_prefix("f ") {
+            Some(f) => format!("f {}\n", f.split(' ').rev().collect::<Vec<_>>().join(" ")),
+            None => format!("{l}\n"),
+        })
+        .collect()
+}
+
 #[test]
 fn a_part_facing_against_the_rest_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.mcol");
     // An inward-facing wall (the player inside) holding an outward box is
     // a good map; the same box turned inside out is not.
-    let wall = box_obj(100.0)
-        .lines()
-        .map(|l| match l.strip_prefix("f ") {
-            Some(f) => format!("f {}\n", f.split(' ').rev().collect::<Vec<_>>().join(" ")),
-            None => format!("{l}\n"),
-        })
-        .collect::<String>();
+    let wall = turned_over(&box_obj(100.0));
     let inner = box_obj(10.0)
         .lines()
         .filter_map(|l| {
@@ -388,13 +392,7 @@ fn a_part_facing_against_the_rest_is_refused() {
         .args(["build", "mcol", path(&good), "-o", path(&out)])
         .assert()
         .success();
-    let inside_out = inner
-        .lines()
-        .map(|l| match l.strip_prefix("f ") {
-            Some(f) => format!("f {}\n", f.split(' ').rev().collect::<Vec<_>>().join(" ")),
-            None => format!("{l}\n"),
-        })
-        .collect::<String>();
+    let inside_out = turned_over(&inner);
     let bad = dir.path().join("bad.obj");
     std::fs::write(&bad, wall + &inside_out).unwrap();
     let err = build_fails(&[path(&bad), "-o", path(&out)], 1);

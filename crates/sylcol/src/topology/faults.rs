@@ -145,16 +145,15 @@ pub fn triangle_components(vertex_count: usize, triangles: &[[u32; 3]]) -> (Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::verify::testmaps::cube;
     use glam::Vec3;
-
-    fn cube() -> (Vec<Vec3>, Vec<[u32; 3]>) {
-        let m = crate::verify::testmaps::cube(1.0);
-        (m.vertices, m.triangles)
-    }
 
     #[test]
     fn edge_faults_name_the_first_of_each_kind() {
-        let (v, mut t) = cube();
+        let crate::TriMesh {
+            vertices: v,
+            triangles: mut t,
+        } = cube(1.0);
         let clean = edge_faults(v.len(), &t);
         assert!(clean.closed_and_oriented());
         assert!(clean.faulty_vertex.iter().all(|&f| !f));
@@ -182,7 +181,10 @@ mod tests {
 
     #[test]
     fn components_by_triangle() {
-        let (mut v, mut t) = cube();
+        let crate::TriMesh {
+            vertices: mut v,
+            triangles: mut t,
+        } = cube(1.0);
         let n = v.len() as u32;
         v.extend(v.clone().iter().map(|p| *p + Vec3::splat(10.0)));
         t.extend(t.clone().iter().map(|x| x.map(|i| i + n)));
