@@ -25,7 +25,7 @@ use crate::query::point_inside::{Crossing, crossing};
 use crate::topology::{EdgeFaults, triangle_components};
 
 /// How the closed components of a mesh face.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Facing {
     /// Shells: closed, consistently oriented components with a volume.
     pub shells: u64,

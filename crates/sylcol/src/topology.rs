@@ -15,7 +15,7 @@ use serde::Serialize;
 pub use faults::{EdgeFault, EdgeFaults, edge_faults, triangle_components};
 
 /// What the topology pass found. Counts are exact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Topology {
     /// Vertices in the mesh (referenced or not).
     pub vertices: u64,

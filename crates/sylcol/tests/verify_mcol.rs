@@ -5,7 +5,7 @@ use sylcol::verify::mcol::{
     self, McolReport, geometry_names as geo, names, orientation_names as orient,
 };
 use sylcol::verify::testmaps::{box_map, drop_list_entry, sphere_map};
-use sylcol::verify::{DEFAULT_SEED, Expect};
+use sylcol::verify::{CheckId, DEFAULT_SEED, Expect};
 
 fn run(m: &sylcol::format::mcol::Mcol) -> McolReport {
     mcol::verify(m, None, DEFAULT_SEED)
@@ -53,7 +53,7 @@ fn sphere_map_passes_and_its_controls_have_power() {
     assert!(bp.extra > 0, "a margin leaves harmless extras");
     for c in &r.checks {
         if let Some(ctrl) = &c.control {
-            if c.name == orient::FACING {
+            if c.check_id() == orient::FACING {
                 // One shell: its facing cannot disagree with another's, and
                 // the control says the check had no power here.
                 assert_eq!((ctrl.passed, ctrl.total), (1, 1));
@@ -78,7 +78,7 @@ fn controls_repeat_with_the_same_seed_and_move_with_another() {
             let c = r
                 .checks
                 .iter()
-                .find(|c| c.name == geo::LISTED_SPHERE)
+                .find(|c| c.id == geo::LISTED_SPHERE.id)
                 .unwrap();
             c.control.as_ref().unwrap().passed
         })
@@ -132,7 +132,7 @@ fn turned_over_triangle() {
     let c = r
         .checks
         .iter()
-        .find(|c| c.name == orient::ORIENTED)
+        .find(|c| c.check_id() == orient::ORIENTED)
         .unwrap();
     assert_eq!(c.total - c.passed, 3);
     // Its control, every triangle's winding at random, keeps about half.
@@ -158,7 +158,11 @@ fn inside_out_component() {
     let bad = build_mcol(&merged(&big, &small), &McolBuildOptions::default()).unwrap();
     let r = run(&bad);
     assert_eq!(mcol::failing(&r), vec![orient::FACING]);
-    let c = r.checks.iter().find(|c| c.name == orient::FACING).unwrap();
+    let c = r
+        .checks
+        .iter()
+        .find(|c| c.check_id() == orient::FACING)
+        .unwrap();
     assert_eq!((c.passed, c.total), (1, 2));
     assert_eq!(
         c.note.as_deref(),
@@ -242,7 +246,7 @@ mod encoded {
             let bytes = encode(&m).unwrap();
             let r = verify_bytes(&bytes);
             assert_all_pass(&r);
-            let names: Vec<&str> = r.checks.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<CheckId> = r.checks.iter().map(|c| c.check_id()).collect();
             for n in [
                 chunk_names::POF0_AT,
                 chunk_names::HEADER_SLOTS,
@@ -290,7 +294,7 @@ mod encoded {
         shift_pointer(&mut bytes, layout.records[k]);
         let r = verify_bytes(&bytes);
         assert_eq!(mcol::failing(&r), vec![names::ADVANCE]);
-        let c = r.checks.iter().find(|c| c.name == names::ADVANCE).unwrap();
+        let c = r.checks.iter().find(|c| c.id == names::ADVANCE.id).unwrap();
         assert_eq!(
             c.total - c.passed,
             2,

@@ -12,20 +12,45 @@ use glam::Vec3;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
-use super::report::Check;
+use super::report::{Check, CheckId};
 use crate::orientation::{Facing, facing};
 use crate::topology::{Topology, edge_faults, topology};
 
 /// Names of the orientation checks (stable: tests and scripts match on them).
 pub mod names {
+    use crate::verify::report::CheckId;
+
     /// MCOL: every edge used by exactly two triangles running it opposite ways.
-    pub const ORIENTED: &str = "edges used once in each direction (closed, oriented)";
-    /// CollisionSet: every edge shared by two is run once each way (parts may be open).
-    pub const SHARED_ORIENTED: &str = "shared edges run once in each direction";
-    /// Closed components face one way, nesting counted.
-    pub const FACING: &str = "closed components face one way (nesting counted)";
-    /// Closed components whose normals point out of them.
-    pub const OUTWARD: &str = "closed components facing outward (positive volume)";
+    pub const ORIENTED: CheckId = CheckId::new(
+        "mcol.mesh.oriented",
+        "edges used once in each direction (closed, oriented)",
+    );
+    /// MCOL: closed components face one way, nesting counted.
+    pub const FACING: CheckId = CheckId::new(
+        "mcol.mesh.facing",
+        "closed components face one way (nesting counted)",
+    );
+    /// MCOL: closed components whose normals point out of them.
+    pub const OUTWARD: CheckId = CheckId::new(
+        "mcol.mesh.outward",
+        "closed components facing outward (positive volume)",
+    );
+    /// CollisionSet: every edge shared by two is run once each way (parts
+    /// may be open).
+    pub const SHARED_ORIENTED: CheckId = CheckId::new(
+        "cs.mesh.shared_oriented",
+        "shared edges run once in each direction",
+    );
+    /// CollisionSet: each part's closed components face one way.
+    pub const CS_FACING: CheckId = CheckId::new(
+        "cs.mesh.facing",
+        "closed components face one way (nesting counted)",
+    );
+    /// CollisionSet: closed components whose normals point out of them.
+    pub const CS_OUTWARD: CheckId = CheckId::new(
+        "cs.mesh.outward",
+        "closed components facing outward (positive volume)",
+    );
 }
 
 /// Consistently wound edges of the mesh with each triangle's winding
@@ -63,19 +88,19 @@ pub fn hull_checks(topo: &Topology, control: &Topology, facing: &Facing) -> Vec<
                 topo.nonmanifold_edges,
                 topo.edges_shared_by_two - topo.consistently_wound_edges
             )),
-        facing_check(facing, None),
-        outward_check(facing),
+        facing_check(names::FACING, facing, None),
+        outward_check(names::OUTWARD, facing),
     ]
 }
 
 /// The check that closed components face one way, with its control (each
 /// shell turned over alone); `first` names where the first disagreement is.
-pub fn facing_check(f: &Facing, first: Option<String>) -> Check {
+pub fn facing_check(id: CheckId, f: &Facing, first: Option<String>) -> Check {
     let note = first.or_else(|| {
         f.first_disagreeing
             .map(|t| format!("first against: the component of triangle {t}"))
     });
-    Check::all(names::FACING, f.agreeing, f.shells)
+    Check::all(id, f.agreeing, f.shells)
         .with_control(
             "one component turned over alone",
             f.flips_undetected,
@@ -85,8 +110,8 @@ pub fn facing_check(f: &Facing, first: Option<String>) -> Check {
 }
 
 /// How many closed components face outward (info).
-pub fn outward_check(f: &Facing) -> Check {
-    Check::info(names::OUTWARD, f.outward, f.shells)
+pub fn outward_check(id: CheckId, f: &Facing) -> Check {
+    Check::info(id, f.outward, f.shells)
 }
 
 /// Adds up the facing figures of several meshes.
