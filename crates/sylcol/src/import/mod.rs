@@ -23,6 +23,7 @@
 
 mod check;
 mod gltf;
+mod gltf_parts;
 mod obj;
 mod ply;
 pub mod polygon;
@@ -30,6 +31,7 @@ pub mod polygon;
 use std::path::Path;
 
 pub use check::{MeshError, check_mesh, weld};
+pub use gltf_parts::{import_parts_file, read_parts};
 pub use polygon::PolygonError;
 
 use crate::mesh::TriMesh;

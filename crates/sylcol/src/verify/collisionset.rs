@@ -198,6 +198,27 @@ pub fn verify(
     }
 }
 
+/// [`verify`] over a decoded library: its records as the meshes.
+pub fn verify_library(
+    bytes: &[u8],
+    set: &sylcol_format::collisionset::CollisionSet,
+    resource_ids: Option<&[String]>,
+    seed: u64,
+) -> CollisionSetReport {
+    let names: Vec<String> = set.records.iter().map(|r| r.name()).collect();
+    let meshes: Vec<MeshRef> = set
+        .records
+        .iter()
+        .zip(&names)
+        .map(|(r, name)| MeshRef {
+            name,
+            vertices: &r.vertices,
+            triangles: &r.triangles,
+        })
+        .collect();
+    verify(bytes, &meshes, resource_ids, seed)
+}
+
 fn mesh_report(m: &MeshRef) -> MeshReport {
     let vertices: Vec<Vec3> = m.vertices.iter().map(|&v| Vec3::from_array(v)).collect();
     MeshReport {

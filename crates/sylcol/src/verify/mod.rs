@@ -12,6 +12,7 @@
 
 mod chunk;
 pub mod collisionset;
+pub mod flags;
 mod geometry;
 pub mod mcol;
 pub mod orientation;

@@ -10,7 +10,7 @@ use sylcol::build::collisionset::{
     Edit, ManifestEntry, apply_edits, build_collisionset, read_manifest, scan_folder,
 };
 use sylcol::build::hull::HullFault;
-use sylcol::import::{ImportOptions, import_file};
+use sylcol::import::{ImportOptions, MeshFormat, import_file, import_parts_file, weld};
 use sylcol::report::build::CollisionSetBuilt;
 use sylcol::report::error::{Unsupported, UsageError};
 use sylcol_format::Object;
@@ -24,8 +24,10 @@ use crate::{Context, Outcome};
 /// Arguments of `sylcol build collisionset`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A folder of meshes (file stem = record name) or a manifest (text
-    /// `NAME = MESH` lines, or a `.json` list of {"name", "mesh"}).
+    /// A folder of meshes (file stem = record name), a manifest (text
+    /// `NAME = MESH` lines, or a `.json` list of {"name", "mesh"}), or one
+    /// `.glb` / `.gltf` scene whose mesh nodes are the records (the file
+    /// `sylcol export LIBRARY -o lib.glb` writes, in its record order).
     #[arg(required_unless_present = "from", conflicts_with = "from")]
     source: Option<PathBuf>,
     /// Edit this library instead (a file or `ARCHIVE.pak+INNER`).
@@ -120,14 +122,21 @@ struct Parts {
 }
 
 impl Parts {
-    /// Reads the mesh of the part `name` and runs the hull checks a part
-    /// must pass ([`HullFault::refused_in_parts`]), printing what they find.
+    /// Reads the mesh of the part `name` from its own file and screens it.
     fn read(&self, name: &str, path: &Path) -> anyhow::Result<TriMesh> {
         let mesh = import_file(path, &self.options)?;
+        self.screen(name, path, &mesh);
+        Ok(mesh)
+    }
+
+    /// Runs the hull checks a part must pass
+    /// ([`HullFault::refused_in_parts`]) on the part `name` read from
+    /// `path`, printing what they find.
+    fn screen(&self, name: &str, path: &Path, mesh: &TriMesh) {
         let label = format!("part {name:?} ({})", path.display());
         let verdict = screen_hull(
             &label,
-            &mesh,
+            mesh,
             HullFault::refused_in_parts,
             &self.hull,
             self.ctx,
@@ -141,11 +150,21 @@ impl Parts {
                 .into_iter()
                 .map(|w| format!("part {name:?}: {w}")),
         );
-        Ok(mesh)
     }
 }
 
 fn fresh(source: &Path, little: bool, import: &Parts) -> anyhow::Result<CollisionSet> {
+    let endian = if little { Endian::Little } else { Endian::Big };
+    if source.is_file() && is_scene(source) {
+        let mut parts = import_parts_file(source)?;
+        for (name, mesh) in &mut parts {
+            if import.options.weld {
+                *mesh = weld(mesh);
+            }
+            import.screen(name, source, mesh);
+        }
+        return build_collisionset(&parts, endian).with_context(|| source.display().to_string());
+    }
     let entries = if source.is_dir() {
         scan_folder(source)?
     } else {
@@ -155,8 +174,13 @@ fn fresh(source: &Path, little: bool, import: &Parts) -> anyhow::Result<Collisio
         .iter()
         .map(|ManifestEntry { name, mesh }| Ok((name.clone(), import.read(name, mesh)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let endian = if little { Endian::Little } else { Endian::Big };
     build_collisionset(&meshes, endian).with_context(|| source.display().to_string())
+}
+
+/// Whether `path` is a glTF scene (`.glb` / `.gltf`), read as one part per
+/// mesh node rather than as a manifest.
+fn is_scene(path: &Path) -> bool {
+    MeshFormat::from_path(path) == Some(MeshFormat::Gltf)
 }
 
 fn edited(from: &str, a: &Args, import: &Parts) -> anyhow::Result<CollisionSet> {
