@@ -1,6 +1,8 @@
 //! The README's main job on the shipped sample archive: decode every
 //! object, verify it, export it.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -62,17 +64,7 @@ fn export_writes_every_map_and_the_library_once() {
         "the 18 identical libraries are written once"
     );
     let library = folders[0].as_ref().unwrap().path();
-    let meshes = std::fs::read_dir(&library)
-        .unwrap()
-        .filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .path()
-                .extension()
-                .is_some_and(|x| x == "obj")
-        })
-        .count();
-    assert_eq!(meshes, 158);
+    assert_eq!(common::count_with_extension(&library, "obj"), 158);
     assert!(library.join("manifest.txt").is_file());
     // --mesh needs one library, not a whole archive.
     sylcol()
