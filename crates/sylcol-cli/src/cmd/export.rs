@@ -2,14 +2,16 @@
 //! `.glb`; `--format` where the extension cannot say, `-o -` for standard
 //! output). glTF takes debug layers (`--layers`) and a display scale
 //! (`--scale`); a whole CollisionSet goes to one glTF scene, a whole
-//! archive to one file per map plus one for the library. The report is
-//! `sylcol::report::files::ExportReport`.
+//! archive to one file per map plus one for the library; a CollisionSet to
+//! a folder gets a manifest of the records' order beside its meshes. The
+//! report is `sylcol::report::files::ExportReport`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use sylcol::TriMesh;
+use sylcol::build::collisionset::{ManifestEntry, write_manifest};
 use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene, mesh_scene};
 use sylcol::export::obj::write_obj;
 use sylcol::export::object_name;
@@ -405,7 +407,26 @@ fn export_library(
             .files
             .push(written(&input.name, Some(r.name()), path, &mesh));
     }
+    if args.mesh.is_none() {
+        write_order(output, &chosen, &paths)?;
+    }
     Ok(())
+}
+
+/// Writes the library's record order and names beside its meshes, as the
+/// manifest `build collisionset DIR` follows (so the folder builds back to
+/// the same bytes, not in file-name order).
+fn write_order(dir: &Path, records: &[&Record], paths: &[PathBuf]) -> anyhow::Result<()> {
+    let entries: Vec<ManifestEntry> = records
+        .iter()
+        .zip(paths)
+        .map(|(r, p)| ManifestEntry {
+            name: r.name(),
+            mesh: p.file_name().map(PathBuf::from).unwrap_or_default(),
+        })
+        .collect();
+    let (file, text) = write_manifest(&entries);
+    write_output(&join_inside(dir, file)?, text.as_bytes())
 }
 
 /// The glTF format a whole library is written in as one scene: an output

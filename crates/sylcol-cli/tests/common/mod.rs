@@ -37,3 +37,17 @@ pub fn run(args: &[&str]) -> Vec<u8> {
 pub fn run_json(args: &[&str]) -> Value {
     serde_json::from_slice(&run(args)).unwrap()
 }
+
+/// How many files in `dir` end in `.EXT`.
+pub fn count_with_extension(dir: &Path, ext: &str) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == ext)
+        })
+        .count()
+}

@@ -5,6 +5,7 @@
 //!   broad phase);
 //! - [`collisionset`]: the per-part collision library (walk, indices, mesh
 //!   topology, families, resource ids);
+//! - [`orientation`]: winding and facing, for both;
 //! - [`report`]: the [`Check`] every test reports.
 //!
 //! See `docs/verify.md` for what each check proves.
@@ -14,6 +15,7 @@ pub mod collisionset;
 pub mod flags;
 mod geometry;
 pub mod mcol;
+pub mod orientation;
 pub mod report;
 #[doc(hidden)]
 pub mod testmaps;
