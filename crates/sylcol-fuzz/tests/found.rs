@@ -131,3 +131,16 @@ fn gltf_parts_reader_refuses_the_same_inputs() {
         assert!(read_parts(&data, None).is_err(), "{name}");
     }
 }
+
+/// A buffer URI without a scheme that percent-decodes to bytes that are
+/// not UTF-8: gltf unwrapped the decoding inside `import_buffers`.
+#[test]
+fn gltf_buffer_uri_that_is_not_utf8_is_refused() {
+    let e = import_error(Target::Gltf, "buffer_uri_not_utf8.gltf", MeshFormat::Gltf);
+    assert!(
+        e.contains("buffers[0].uri") && e.contains("percent-decodes to bytes that are not UTF-8"),
+        "{e}"
+    );
+    let data = regression(Target::Gltf, "buffer_uri_not_utf8.gltf");
+    assert!(read_parts(&data, None).is_err());
+}

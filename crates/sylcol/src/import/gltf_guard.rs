@@ -20,6 +20,7 @@ pub(super) fn open(
     let gltf::Gltf { document, blob } =
         gltf::Gltf::from_slice_without_validation(bytes).map_err(parse)?;
     check_position_accessors(document.as_json())?;
+    check_buffer_uris(document.as_json())?;
     let document = gltf::Document::from_json(document.into_json()).map_err(parse)?;
     let buffers = gltf::import_buffers(&document, base, blob).map_err(parse)?;
     Ok((document, buffers))
@@ -42,6 +43,49 @@ fn check_glb_length(bytes: &[u8]) -> Result<(), ImportErrorKind> {
         ));
     }
     Ok(())
+}
+
+/// A buffer URI without a scheme is a relative path that gltf 1.4
+/// percent-decodes and unwraps as UTF-8: a panic on `%CB` alone. Such a
+/// URI is refused here, naming the buffer.
+fn check_buffer_uris(root: &gltf::json::Root) -> Result<(), ImportErrorKind> {
+    for (i, buffer) in root.buffers.iter().enumerate() {
+        let Some(uri) = buffer.uri.as_deref().filter(|u| !u.contains(':')) else {
+            continue;
+        };
+        if String::from_utf8(percent_decoded(uri)).is_err() {
+            return Err(ImportErrorKind::parse(
+                MeshFormat::Gltf,
+                format!("buffers[{i}].uri {uri:?} percent-decodes to bytes that are not UTF-8"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `%XX` (two hex digits) replaced by its byte, everything else kept.
+fn percent_decoded(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .filter(|_| bytes[i] == b'%')
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// gltf-json 1.4's validation looks up every primitive's POSITION accessor
