@@ -16,6 +16,7 @@
 //!
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
 
+pub mod atomic;
 pub mod bytes;
 pub mod chunk;
 pub mod collisionset;

@@ -269,3 +269,51 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn rebuilding_into_fewer_parts_removes_the_stale_ones() {
+    use sylcol_format::ipfb::ArchiveWriter;
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, index) = build(dir.path());
+    let parts = usize::from(index.iter().map(|e| e.part).max().unwrap()) + 1;
+    assert!(parts >= 3);
+    // An unrelated file and a part-like name of another stem stay.
+    std::fs::write(dir.path().join("Other.p01"), b"other").unwrap();
+    // Upper case counts: parts are found in any letter case.
+    std::fs::rename(dir.path().join("Test.p02"), dir.path().join("TEST.P02")).unwrap();
+    let mut writer = ArchiveWriter::create(&pak, WriteOptions::default());
+    writer
+        .add(&sylcol_format::ipfb::EntryKey::Name("one.bin".into()), b"1", true)
+        .unwrap();
+    let done = writer.finish().unwrap();
+    let mut removed: Vec<String> = done
+        .stale_parts_removed
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    removed.sort();
+    let mut expected: Vec<String> = (1..parts).map(|n| format!("Test.p{n:02}")).collect();
+    expected[1] = "TEST.P02".into();
+    expected.sort();
+    assert_eq!(removed, expected);
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["Other.p01", "Test.p00", "Test.pak"]);
+    let archive = Archive::open(&pak).unwrap();
+    assert_eq!(read(&archive, make_entry_id("one.bin")).unwrap(), b"1");
+}
+
+#[test]
+fn write_errors_name_the_final_file_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = dir.path().join("missing").join("X.pak");
+    let err = build_archive(&pak, entries(), WriteOptions::default()).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("X.p00: cannot write"), "{msg}");
+    assert!(!msg.contains("sylcol-tmp"), "{msg}");
+    assert!(std::error::Error::source(&err).is_none(), "whole message");
+    assert!(!dir.path().join("missing").exists());
+}
