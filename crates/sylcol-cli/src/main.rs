@@ -4,9 +4,29 @@
 //! `cmd/<name>.rs`. Exit codes: 0 ok, 1 a check failed, 2 usage error or
 //! unreadable / invalid input.
 
+/// `println!` for human-readable text: control characters that names from
+/// the data may hold are shown escaped (`\x1b`), line breaks kept
+/// (`sylcol_format::text::escape_lines`). JSON is printed with `println!`.
+macro_rules! say {
+    () => {
+        println!()
+    };
+    ($($arg:tt)*) => {
+        println!("{}", sylcol_format::text::escape_lines(&format!($($arg)*)))
+    };
+}
+
+/// `eprintln!` for human-readable messages, escaped as [`say!`] does.
+macro_rules! note {
+    ($($arg:tt)*) => {
+        eprintln!("{}", sylcol_format::text::escape_lines(&format!($($arg)*)))
+    };
+}
+
 mod cmd;
 mod input;
 mod output;
+mod signals;
 
 use std::process::ExitCode;
 
@@ -51,6 +71,7 @@ pub enum Outcome {
 
 fn main() -> ExitCode {
     restore_sigpipe();
+    signals::clean_up_on_signals();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a),
@@ -66,7 +87,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::ChecksFailed) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("sylcol: error: {e:#}");
+            note!("sylcol: error: {e:#}");
             ExitCode::from(2)
         }
     }

@@ -246,7 +246,9 @@ mod tests {
     fn sweep_removes_only_dead_writers_files() {
         let dir = tempfile::tempdir().unwrap();
         let dead = dir.path().join(".a.bin.sylcol-tmp-2147483646");
-        let alive = dir.path().join(format!(".b.bin.sylcol-tmp-{}", std::process::id()));
+        let alive = dir
+            .path()
+            .join(format!(".b.bin.sylcol-tmp-{}", std::process::id()));
         let parent = dir.path().join(".c.bin.sylcol-tmp-1"); // init: alive
         let other = dir.path().join(".d.bin.tmp-2147483646");
         for p in [&dead, &alive, &parent, &other] {

@@ -25,6 +25,7 @@ pub mod ipfb;
 pub mod mcol;
 pub mod pof0;
 pub mod probe;
+pub mod text;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 

@@ -283,7 +283,11 @@ fn rebuilding_into_fewer_parts_removes_the_stale_ones() {
     std::fs::rename(dir.path().join("Test.p02"), dir.path().join("TEST.P02")).unwrap();
     let mut writer = ArchiveWriter::create(&pak, WriteOptions::default());
     writer
-        .add(&sylcol_format::ipfb::EntryKey::Name("one.bin".into()), b"1", true)
+        .add(
+            &sylcol_format::ipfb::EntryKey::Name("one.bin".into()),
+            b"1",
+            true,
+        )
         .unwrap();
     let done = writer.finish().unwrap();
     let mut removed: Vec<String> = done

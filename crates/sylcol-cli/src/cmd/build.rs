@@ -146,12 +146,13 @@ fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
 
 fn print_mcol_summary(s: &McolSummary) {
     let v3 = |v: [f32; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
-    println!("wrote {} ({} bytes)", s.output, s.bytes);
-    println!(
+    say!("wrote {} ({} bytes)", s.output, s.bytes);
+    say!(
         "  mesh      {} vertices, {} triangles",
-        s.vertices, s.triangles
+        s.vertices,
+        s.triangles
     );
-    println!(
+    say!(
         "  grid      {}x{}x{} cells of {} from {} to {}",
         s.grid[0],
         s.grid[1],
@@ -160,8 +161,9 @@ fn print_mcol_summary(s: &McolSummary) {
         v3(s.bbox_min),
         v3(s.bbox_max)
     );
-    println!(
+    say!(
         "  lists     {} occupied cells, {} entries",
-        s.occupied_cells, s.list_entries
+        s.occupied_cells,
+        s.list_entries
     );
 }

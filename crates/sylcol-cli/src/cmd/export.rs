@@ -13,7 +13,7 @@ use sylcol_format::{Format, mcol};
 
 use crate::Outcome;
 use crate::input::{Input, inputs, is_archive, read_input};
-use crate::output::{join_inside, write_atomic, write_atomic_with};
+use crate::output::{OutputDir, safe_components, write_atomic, write_atomic_with};
 
 /// Arguments of `sylcol export`.
 #[derive(clap::Args)]
@@ -65,7 +65,7 @@ fn export_one(input: &Input, output: &Path, mesh: Option<&str>) -> anyhow::Resul
     };
     let name = object_name(&input.name);
     write_mesh(output, &tri_mesh, &name)?;
-    eprintln!(
+    note!(
         "{}: wrote {} vertices, {} triangles to {}",
         input.name,
         tri_mesh.vertices.len(),
@@ -81,59 +81,21 @@ fn export_one(input: &Input, output: &Path, mesh: Option<&str>) -> anyhow::Resul
 /// library eighteen times) is named, not written again. Entries that
 /// fail to read or decode are reported and the rest still exported (exit 1).
 fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
+    let out = OutputDir::create(dir)?;
     let mut seen: HashMap<u64, String> = HashMap::new();
     let (mut written, mut failed) = (0usize, 0usize);
     for input in inputs(pak)? {
-        let result = input.and_then(|input| {
-            let entry = input
-                .name
-                .rsplit('+')
-                .next()
-                .unwrap_or(&input.name)
-                .to_string();
-            let is_map = match sylcol_format::detect(&input.bytes) {
-                Format::Mcol => true,
-                Format::CollisionSet => false,
-                Format::Unknown(_) => {
-                    eprintln!("{}: skipped, not a format sylcol exports", input.name);
-                    return Ok(false);
-                }
-            };
-            if !is_map {
-                let digest = fingerprint(&input.bytes);
-                if let Some(first) = seen.get(&digest) {
-                    eprintln!(
-                        "{}: same bytes as {first}, its meshes are not written again",
-                        input.name
-                    );
-                    return Ok(false);
-                }
-                seen.insert(digest, entry.clone());
-            }
-            let target = join_inside(
-                dir,
-                &if is_map {
-                    format!("{entry}.obj")
-                } else {
-                    entry
-                },
-            )?;
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)
-                    .with_context(|| format!("{}: cannot create folder", parent.display()))?;
-            }
-            export_one(&input, &target, None).map(|_| true)
-        });
+        let result = input.and_then(|input| export_entry(&input, &out, &mut seen));
         match result {
             Ok(true) => written += 1,
             Ok(false) => {}
             Err(e) => {
                 failed += 1;
-                eprintln!("sylcol: error: {e:#}");
+                note!("sylcol: error: {e:#}");
             }
         }
     }
-    eprintln!(
+    note!(
         "{pak}: exported {written} objects to {}, {failed} failed",
         dir.display()
     );
@@ -142,6 +104,49 @@ fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
     } else {
         Outcome::ChecksFailed
     })
+}
+
+/// Exports one archive entry into `out` (see [`export_archive`]); false
+/// when it was skipped.
+fn export_entry(
+    input: &Input,
+    out: &OutputDir,
+    seen: &mut HashMap<u64, String>,
+) -> anyhow::Result<bool> {
+    let entry = input
+        .name
+        .rsplit('+')
+        .next()
+        .unwrap_or(&input.name)
+        .to_string();
+    let is_map = match sylcol_format::detect(&input.bytes) {
+        Format::Mcol => true,
+        Format::CollisionSet => false,
+        Format::Unknown(_) => {
+            note!("{}: skipped, not a format sylcol exports", input.name);
+            return Ok(false);
+        }
+    };
+    if !is_map {
+        let digest = fingerprint(&input.bytes);
+        if let Some(first) = seen.get(&digest) {
+            note!(
+                "{}: same bytes as {first}, its meshes are not written again",
+                input.name
+            );
+            return Ok(false);
+        }
+        seen.insert(digest, entry.clone());
+    }
+    let name = if is_map {
+        format!("{entry}.obj")
+    } else {
+        entry.clone()
+    };
+    let target = out
+        .prepare(&name)
+        .with_context(|| format!("entry {entry}"))?;
+    export_one(input, &target, None).map(|_| true)
 }
 
 /// A 64-bit digest of an entry's bytes, to spot repeated copies.
@@ -183,7 +188,7 @@ fn export_collisionset(
             })?;
             if !output.is_dir() {
                 write_record(r, output)?;
-                eprintln!("{}: wrote {name} to {}", input.name, output.display());
+                note!("{}: wrote {name} to {}", input.name, output.display());
                 return Ok(Outcome::Ok);
             }
             vec![r]
@@ -191,16 +196,24 @@ fn export_collisionset(
         None => set.records.iter().collect(),
     };
     // Every name is checked before anything is written.
-    let paths = mesh_paths(output, &chosen)
-        .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
-    for (r, path) in chosen.iter().zip(&paths) {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("{}: cannot create folder", parent.display()))?;
-        }
-        write_record(r, path)?;
+    let names = mesh_file_names(&chosen);
+    for (i, name) in names.iter().enumerate() {
+        safe_components(name, output).with_context(|| {
+            format!(
+                "{}: mesh {i} ({}) is not a safe file name",
+                input.name,
+                chosen[i].name()
+            )
+        })?;
     }
-    eprintln!(
+    let out = OutputDir::create(output)?;
+    for (r, name) in chosen.iter().zip(&names) {
+        let path = out
+            .prepare(name)
+            .with_context(|| format!("mesh {}", r.name()))?;
+        write_record(r, &path)?;
+    }
+    note!(
         "{}: wrote {} meshes to {}",
         input.name,
         chosen.len(),
@@ -209,9 +222,9 @@ fn export_collisionset(
     Ok(Outcome::Ok)
 }
 
-/// `DIR/NAME.obj` for each record (`NAME~2.obj` ... for repeated names,
-/// `record_N.obj` for an empty one), every path inside `dir`.
-fn mesh_paths(dir: &Path, records: &[&Record]) -> anyhow::Result<Vec<PathBuf>> {
+/// `NAME.obj` for each record (`NAME~2.obj` ... for repeated names,
+/// `record_N.obj` for an empty one), relative to the export folder.
+fn mesh_file_names(records: &[&Record]) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     records
         .iter()
@@ -225,12 +238,11 @@ fn mesh_paths(dir: &Path, records: &[&Record]) -> anyhow::Result<Vec<PathBuf>> {
             };
             let n = seen.entry(stem.clone()).or_default();
             *n += 1;
-            let file = if *n == 1 {
+            if *n == 1 {
                 format!("{stem}.obj")
             } else {
                 format!("{stem}~{n}.obj")
-            };
-            join_inside(dir, &file).with_context(|| format!("mesh {i}"))
+            }
         })
         .collect()
 }
@@ -247,6 +259,6 @@ fn write_mesh(path: &Path, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
     match ext.as_deref() {
         Some("gltf") => write_atomic(path, &to_gltf(mesh, name)?),
         Some("glb") => write_atomic(path, &to_glb(mesh, name)?),
-        _ => write_atomic_with(path, |w| write_obj(w, mesh, name)),
+        _ => write_atomic_with(path, |mut w| write_obj(&mut w, mesh, name)),
     }
 }

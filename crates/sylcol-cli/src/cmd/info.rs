@@ -7,6 +7,8 @@ use sylcol_format::chunk::Chunk;
 use sylcol_format::collisionset::{self, CollisionSet};
 use sylcol_format::mcol::{self, Mcol};
 
+use sylcol_format::text::escape_lines;
+
 use crate::Outcome;
 use crate::input::{Input, inputs, is_archive, read_input};
 
@@ -30,7 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary.json)?);
     } else {
-        print!("{}", summary.text);
+        print!("{}", escape_lines(&summary.text));
     }
     Ok(Outcome::Ok)
 }
@@ -87,7 +89,7 @@ fn print_archive_rows(
     other: &[serde_json::Value],
     failures: &[String],
 ) {
-    println!(
+    say!(
         "{path}: IPFB archive, {} decoded, {} of other formats, {} failed",
         rows.len(),
         other.len(),
@@ -98,7 +100,7 @@ fn print_archive_rows(
             .iter()
             .filter_map(|k| r["summary"][k].as_u64().map(|n| format!("{n} {k}")))
             .collect();
-        println!(
+        say!(
             "  {:<32} {:<13} {}",
             r["entry"].as_str().unwrap_or("?"),
             r["format"].as_str().unwrap_or("?"),
@@ -106,14 +108,14 @@ fn print_archive_rows(
         );
     }
     for o in other {
-        println!(
+        say!(
             "  {:<32} not decoded (magic {})",
             o["entry"].as_str().unwrap_or("?"),
             o["magic"].as_str().unwrap_or("not printable")
         );
     }
     for f in failures {
-        eprintln!("{path}: {f}");
+        note!("{path}: {f}");
     }
 }
 

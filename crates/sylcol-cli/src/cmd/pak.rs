@@ -1,5 +1,6 @@
 //! `sylcol pak list | extract | build`: IPFB archives (`.pak` + `.pNN`).
 
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
@@ -9,10 +10,11 @@ use sylcol_format::ipfb::names::{inner_hash, parse_dollar_hash};
 use sylcol_format::ipfb::{
     Archive, ArchiveError, ArchiveWriter, EntryInfo, EntryKey, IndexEntry, WriteOptions,
 };
+use sylcol_format::text::escape;
 
 use crate::Outcome;
 use crate::input::open_archive;
-use crate::output::{join_inside, write_atomic_with};
+use crate::output::{OutputDir, ensure_folder, folder_of};
 
 /// Arguments of `sylcol pak`.
 #[derive(clap::Args)]
@@ -136,7 +138,7 @@ fn row(archive: &Archive, e: &IndexEntry, verify: bool) -> Row {
 fn list(a: ListArgs) -> anyhow::Result<Outcome> {
     let archive = open_archive(&a.archive, a.names.as_deref())?;
     for p in &archive.index.problems {
-        eprintln!("{}: index {p}", a.archive);
+        note!("{}: index {p}", a.archive);
     }
     let rows: Vec<Row> = archive
         .entries()
@@ -157,14 +159,20 @@ fn list(a: ListArgs) -> anyhow::Result<Outcome> {
 }
 
 fn print_table(path: &str, archive: &Archive, rows: &[Row]) {
-    println!(
+    say!(
         "{path}: {} entries (index declares {})",
         rows.len(),
         archive.index.declared_count
     );
-    println!(
+    say!(
         "{:<8} {:>4} {:>10} {:>10} {:>10} {:<3} {:<5} name",
-        "hash", "part", "offset", "stored", "size", "z1", "magic"
+        "hash",
+        "part",
+        "offset",
+        "stored",
+        "size",
+        "z1",
+        "magic"
     );
     for r in rows {
         let size = r.size.map_or_else(|| "?".into(), |s| s.to_string());
@@ -174,29 +182,60 @@ fn print_table(path: &str, archive: &Archive, rows: &[Row]) {
             None => "?",
         };
         let magic = r.magic.as_deref().unwrap_or("-");
-        println!(
+        say!(
             "{} {:>4} {:>#10x} {:>10} {:>10} {:<3} {:<5} {}",
-            r.hash, r.part, r.offset, r.stored_size, size, z1, magic, r.display
+            r.hash,
+            r.part,
+            r.offset,
+            r.stored_size,
+            size,
+            z1,
+            magic,
+            escape(&r.display)
         );
         if let Some(err) = &r.error {
-            println!("    error: {err}");
+            say!("    error: {err}");
         }
     }
 }
 
-/// The entries `names` select (all when empty); unknown names are failures.
+/// The entries `names` select (all when empty; every entry of a hash that
+/// several share); unknown names are failures.
 fn select(archive: &Archive, names: &[String], failures: &mut Vec<String>) -> Vec<IndexEntry> {
     if names.is_empty() {
         return archive.entries().to_vec();
     }
     let mut chosen = Vec::new();
     for n in names {
-        match archive.index.find(inner_hash(n)) {
-            Some(e) => chosen.push(*e),
-            None => failures.push(format!("{n}: no such entry (hash {:08X})", inner_hash(n))),
+        let hash = inner_hash(n);
+        let before = chosen.len();
+        chosen.extend(archive.entries().iter().filter(|e| e.hash == hash));
+        if chosen.len() == before {
+            failures.push(format!("{n}: no such entry (hash {hash:08X})"));
         }
     }
     chosen
+}
+
+/// The name each entry is written under: its display name, or for an
+/// entry whose name an earlier one has (a duplicated hash; letter case
+/// ignored, as on a case-blind disk) that name plus `~2`, `~3`...
+fn file_names(infos: &[EntryInfo]) -> Vec<String> {
+    let key = |n: &str| n.replace('\\', "/").to_lowercase();
+    let natural: HashSet<String> = infos.iter().map(|i| key(&i.display)).collect();
+    let mut used = HashSet::new();
+    infos
+        .iter()
+        .map(|i| {
+            if used.insert(key(&i.display)) {
+                return i.display.clone();
+            }
+            (2..)
+                .map(|n| format!("{}~{n}", i.display))
+                .find(|c| !natural.contains(&key(c)) && used.insert(key(c)))
+                .expect("some suffix is free")
+        })
+        .collect()
 }
 
 fn extract(a: ExtractArgs) -> anyhow::Result<Outcome> {
@@ -215,25 +254,24 @@ fn extract(a: ExtractArgs) -> anyhow::Result<Outcome> {
             Err(err) => failures.push(err.to_string()),
         }
     }
-    std::fs::create_dir_all(&a.output)
-        .with_context(|| format!("{}: cannot create", a.output.display()))?;
+    let out = OutputDir::create(&a.output)?;
     let bar = progress_bar(probed.iter().map(|i| i.size).sum());
     let mut written = 0usize;
-    for info in &probed {
-        match extract_one(&archive, info, &a.output, &bar) {
+    for (info, name) in probed.iter().zip(file_names(&probed)) {
+        match extract_one(&archive, info, &name, &out, &bar) {
             Ok(()) => written += 1,
             Err(err) => failures.push(format!("{err:#}")),
         }
     }
     bar.finish_and_clear();
-    println!(
+    say!(
         "{}: extracted {written} of {} entries to {}",
         a.archive,
         selected.len(),
         a.output.display()
     );
     for f in &failures {
-        eprintln!("{}: {f}", a.archive);
+        note!("{}: {f}", a.archive);
     }
     Ok(if failures.is_empty() {
         Outcome::Ok
@@ -255,21 +293,18 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
+/// Streams one entry into `name` under `out`, saying so when the file
+/// name differs from the entry's (a duplicated hash, control characters).
 fn extract_one(
     archive: &Archive,
     info: &EntryInfo,
-    root: &Path,
+    name: &str,
+    out: &OutputDir,
     bar: &indicatif::ProgressBar,
 ) -> anyhow::Result<()> {
-    let path =
-        join_inside(root, &info.display).with_context(|| format!("entry {}", info.display))?;
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)
-            .with_context(|| format!("{}: cannot create", parent.display()))?;
-    }
-    bar.set_message(info.display.clone());
+    bar.set_message(escape(&info.display).into_owned());
     let mut failure: Option<ArchiveError> = None;
-    let written = write_atomic_with(&path, |w| {
+    let written = out.write_with(name, |w| {
         let mut counted = bar.wrap_write(w);
         archive
             .copy_entry(info, &mut counted)
@@ -279,16 +314,33 @@ fn extract_one(
                 std::io::Error::other("entry unreadable")
             })
     });
-    match (failure, written) {
-        (Some(err), _) => Err(err.into()),
-        (None, result) => result,
+    let path = match (failure, written) {
+        (Some(err), _) => return Err(err.into()),
+        (None, result) => result.with_context(|| format!("entry {}", info.display))?,
+    };
+    let relative = path.strip_prefix(out.root()).unwrap_or(&path);
+    let relative = relative.to_string_lossy().replace('\\', "/");
+    if relative != info.display.replace('\\', "/") {
+        let why = if name == info.display {
+            "its name has control characters"
+        } else {
+            "an earlier entry has the same name (a duplicated hash)"
+        };
+        note!(
+            "entry {} (hash {:08X}): {why}, written as {relative}",
+            info.display,
+            info.entry.hash
+        );
     }
+    Ok(())
 }
 
 fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
     let store = store_matcher(&a.store)?;
     let mut files = Vec::new();
-    walk(&a.dir, &a.dir, &mut files)?;
+    let root = std::fs::canonicalize(&a.dir)
+        .with_context(|| format!("{}: cannot read the folder", a.dir.display()))?;
+    walk(&root, &a.dir, &a.dir, &mut files)?;
     let mut keyed: Vec<(EntryKey, PathBuf, String)> = files
         .into_iter()
         .map(|(path, rel)| (key_of(&rel), path, rel))
@@ -298,30 +350,39 @@ fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
         part_limit: a.part_limit,
         level: a.level,
     };
+    ensure_folder(&folder_of(&a.output))?;
     let mut writer = ArchiveWriter::create(&a.output, options);
     for (key, path, rel) in &keyed {
         let bytes =
             std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
         let mut compress = !store.is_match(rel.replace('\\', "/"));
         if !compress && bytes.starts_with(b"Z1") {
-            eprintln!(
-                "{rel}: starts with \"Z1\", so it is compressed (a raw copy would read back as Z1)"
+            note!(
+                "{}: starts with \"Z1\", so it is compressed (a raw copy would read back as Z1)",
+                rel
             );
             compress = true;
         }
         writer.add(key, &bytes, compress)?;
     }
-    let entries = writer.finish()?;
-    let parts = entries
+    let done = writer.finish()?;
+    let parts = done
+        .entries
         .iter()
         .map(|e| usize::from(e.part) + 1)
         .max()
         .unwrap_or(0);
-    println!(
+    say!(
         "{}: {} entries in {parts} part(s)",
         a.output.display(),
-        entries.len()
+        done.entries.len()
     );
+    for stale in &done.stale_parts_removed {
+        note!(
+            "{}: removed, a part of the archive this one replaces (the new index does not use it)",
+            stale.display()
+        );
+    }
     Ok(Outcome::Ok)
 }
 
@@ -341,9 +402,16 @@ fn store_matcher(globs: &[String]) -> anyhow::Result<globset::GlobSet> {
     Ok(set.build()?)
 }
 
-/// Collects the regular files under `dir` with their `\`-separated paths
-/// relative to `root`, in name order.
-fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> anyhow::Result<()> {
+/// Collects the files under `dir` with their `\`-separated paths relative
+/// to `top` (whose resolved path is `root`), in name order. A symbolic
+/// link to a file inside the folder is packed under the link's name; any
+/// other link (out of the folder, dangling, to a folder) stops the build.
+fn walk(
+    root: &Path,
+    top: &Path,
+    dir: &Path,
+    out: &mut Vec<(PathBuf, String)>,
+) -> anyhow::Result<()> {
     let mut items: Vec<_> = std::fs::read_dir(dir)
         .with_context(|| format!("{}: cannot read the folder", dir.display()))?
         .collect::<Result<_, _>>()?;
@@ -351,19 +419,50 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, String)>) -> anyhow::Re
     for item in items {
         let path = item.path();
         let kind = item.file_type()?;
-        if kind.is_dir() {
-            walk(root, &path, out)?;
+        let source = if kind.is_dir() {
+            walk(root, top, &path, out)?;
+            continue;
+        } else if kind.is_symlink() {
+            linked_file_inside(root, &path)?
         } else if kind.is_file() {
-            let rel = path.strip_prefix(root)?;
-            let parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if parts.is_empty() {
-                bail!("{}: no relative name", path.display());
-            }
-            out.push((path, parts.join("\\")));
+            path.clone()
+        } else {
+            continue;
+        };
+        let rel = path.strip_prefix(top)?;
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.is_empty() {
+            bail!("{}: no relative name", path.display());
         }
+        out.push((source, parts.join("\\")));
     }
     Ok(())
+}
+
+/// The file a symbolic link in the input folder resolves to, when that is
+/// a regular file inside the folder (`root`, resolved); else a refusal
+/// naming the link and its target.
+fn linked_file_inside(root: &Path, link: &Path) -> anyhow::Result<PathBuf> {
+    let target = std::fs::read_link(link)
+        .with_context(|| format!("{}: cannot read the link", link.display()))?;
+    let refuse = |why: &str| {
+        anyhow::anyhow!(
+            "{}: refused, a symbolic link to {} {why}; copy the file into the folder if it belongs in the archive",
+            link.display(),
+            target.display()
+        )
+    };
+    let Ok(real) = std::fs::canonicalize(link) else {
+        return Err(refuse("which does not exist"));
+    };
+    if !real.starts_with(root) {
+        return Err(refuse("outside the input folder"));
+    }
+    if !real.is_file() {
+        return Err(refuse("(links are followed to files only)"));
+    }
+    Ok(real)
 }

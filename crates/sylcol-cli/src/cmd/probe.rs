@@ -6,6 +6,8 @@
 use serde_json::{Value, json};
 use sylcol_format::probe::{HeaderWord, Probe, probe};
 
+use sylcol_format::text::escape_lines;
+
 use crate::Outcome;
 use crate::input::read_input;
 
@@ -28,12 +30,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let p = probe(&input.bytes)
         .map_err(|e| anyhow::anyhow!("{}: not a POF0 chunk: {e}", input.name))?;
     if args.json {
-        println!(
+        say!(
             "{}",
             serde_json::to_string_pretty(&to_json(&input.name, &p))?
         );
     } else {
-        print!("{}", to_text(&input.name, &p, args.limit));
+        print!("{}", escape_lines(&to_text(&input.name, &p, args.limit)));
     }
     Ok(Outcome::Ok)
 }

@@ -127,7 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if args.json {
         println!("{}", serde_json::to_string(&answer)?);
     } else {
-        println!("{}", answer.text());
+        say!("{}", answer.text());
     }
     Ok(Outcome::Ok)
 }
@@ -241,29 +241,33 @@ fn grid_report(c: &Collider, json: bool) -> anyhow::Result<Outcome> {
         return Ok(Outcome::Ok);
     }
     let [x, y, z] = s.dims;
-    println!(
+    say!(
         "grid {x} x {y} x {z} ({:?}): {} of {} cells occupied",
-        s.source, s.occupied, s.cells
+        s.source,
+        s.occupied,
+        s.cells
     );
-    println!(
+    say!(
         "lists: {} entries, mean {:.1}, longest {}",
-        s.entries, s.mean_list, s.max_list
+        s.entries,
+        s.mean_list,
+        s.max_list
     );
-    println!("{} triangles, {} in no list", s.triangles, s.unlisted);
+    say!("{} triangles, {} in no list", s.triangles, s.unlisted);
     if s.spheres_replaced > 0 {
-        println!(
+        say!(
             "{} bounding spheres did not enclose their triangle (recomputed)",
             s.spheres_replaced
         );
     }
     if !missing.is_empty() {
-        println!(
+        say!(
             "{} (cell, triangle) pairs touch but are not listed: queries there can miss; --grid derived has complete lists",
             missing.len()
         );
     }
     if s.too_coarse() {
-        println!(
+        say!(
             "too coarse for this mesh: try --grid derived ({suggested} cells along the longest axis)"
         );
     }

@@ -45,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 /// Says whether the re-encoded bytes equal the input; exit 1 when not.
 pub fn report_identity(name: &str, original: &[u8], encoded: &[u8]) -> anyhow::Result<Outcome> {
     if original == encoded {
-        eprintln!(
+        note!(
             "{name}: rewritten, byte-identical ({} bytes)",
             encoded.len()
         );
@@ -56,7 +56,7 @@ pub fn report_identity(name: &str, original: &[u8], encoded: &[u8]) -> anyhow::R
         .zip(encoded)
         .position(|(a, b)| a != b)
         .unwrap_or(original.len().min(encoded.len()));
-    eprintln!(
+    note!(
         "{name}: rewritten, but NOT byte-identical: first difference at byte {first:#x} ({} bytes in, {} out)",
         original.len(),
         encoded.len()

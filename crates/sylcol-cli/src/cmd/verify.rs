@@ -9,6 +9,8 @@ use serde::Serialize;
 use sylcol::verify::{self, collisionset, mcol, text};
 use sylcol_format::Format;
 
+use sylcol_format::text::escape_lines;
+
 use crate::Outcome;
 use crate::input::{Input, inputs};
 
@@ -97,7 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         print_text(&run);
     }
     for e in &run.errors {
-        eprintln!("sylcol: error: {e}");
+        note!("sylcol: error: {e}");
     }
     if !run.errors.is_empty() {
         anyhow::bail!("{} input(s) could not be verified", run.errors.len());
@@ -198,13 +200,15 @@ impl Object {
 }
 
 fn print_text(run: &Run) {
-    println!("controls seeded with {} (--seed to change)", run.seed);
+    say!("controls seeded with {} (--seed to change)", run.seed);
     for o in &run.objects {
-        println!();
+        say!();
         match o {
-            Object::Mcol { path, report, .. } => print!("{}", text::mcol_text(path, report)),
+            Object::Mcol { path, report, .. } => {
+                print!("{}", escape_lines(&text::mcol_text(path, report)))
+            }
             Object::CollisionSet { path, report, .. } => {
-                print!("{}", text::collisionset_text(path, report))
+                print!("{}", escape_lines(&text::collisionset_text(path, report)))
             }
         }
     }
@@ -216,15 +220,15 @@ fn print_text(run: &Run) {
             .map(Object::checks)
             .collect();
         if of_format.len() > 1 {
-            println!("\nsummary over {} {format} objects", of_format.len());
-            print!("{}", text::summary_table(of_format));
+            say!("\nsummary over {} {format} objects", of_format.len());
+            print!("{}", escape_lines(&text::summary_table(of_format)));
         }
     }
     if !run.skipped.is_empty() {
-        println!("\nskipped {} entries in other formats", run.skipped.len());
+        say!("\nskipped {} entries in other formats", run.skipped.len());
     }
     let failed = run.objects.iter().filter(|o| !o.ok()).count();
-    println!(
+    say!(
         "\n{} object(s) verified: {} ok, {failed} failed, {} unreadable",
         run.objects.len(),
         run.objects.len() - failed,

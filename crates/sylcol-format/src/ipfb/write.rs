@@ -301,7 +301,8 @@ impl ArchiveWriter {
         let parts_used = self.closed.len();
         self.closed.push((index, pak));
         for (file, dest) in std::mem::take(&mut self.closed) {
-            file.persist(&dest).map_err(|cause| io_error(&dest, cause))?;
+            file.persist(&dest)
+                .map_err(|cause| io_error(&dest, cause))?;
         }
         let stale_parts_removed = remove_stale_parts(&self.pak_path, &self.stem, parts_used)
             .map_err(|cause| io_error(&self.pak_path, cause))?;
@@ -329,7 +330,8 @@ fn remove_stale_parts(pak: &Path, stem: &str, used: usize) -> io::Result<Vec<Pat
     for item in std::fs::read_dir(dir)? {
         let item = item?;
         let name = item.file_name();
-        let stale = part_number(stem, &name.to_string_lossy()).is_some_and(|n| usize::from(n) >= used);
+        let stale =
+            part_number(stem, &name.to_string_lossy()).is_some_and(|n| usize::from(n) >= used);
         if stale && item.file_type()?.is_file() {
             std::fs::remove_file(item.path())?;
             removed.push(item.path());

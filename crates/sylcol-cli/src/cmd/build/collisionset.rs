@@ -140,13 +140,17 @@ fn edited(from: &str, a: &Args, import: &ImportOptions) -> anyhow::Result<Collis
 }
 
 fn print_summary(s: &Summary) {
-    println!(
+    say!(
         "wrote {} ({} bytes, {}-endian)",
-        s.output, s.bytes, s.endian
+        s.output,
+        s.bytes,
+        s.endian
     );
-    println!(
+    say!(
         "  records   {} ({} vertices, {} triangles)",
-        s.records, s.vertices, s.triangles
+        s.records,
+        s.vertices,
+        s.triangles
     );
     for (what, names) in [
         ("replaced", &s.replaced),
@@ -154,7 +158,7 @@ fn print_summary(s: &Summary) {
         ("removed", &s.removed),
     ] {
         if !names.is_empty() {
-            println!("  {what:<9} {}", names.join(", "));
+            say!("  {what:<9} {}", names.join(", "));
         }
     }
 }
