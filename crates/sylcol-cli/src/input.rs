@@ -4,13 +4,18 @@
 //! name a file inside an archive (`dat\tables.pak+eng\GP_TITLE.tbl`). INNER
 //! is a name (`\` or `/`, hashed as `\`, any letter case) or `$XXXXXXXX`,
 //! optionally followed by `.MAGIC`. [`inputs`] walks every entry of a whole
-//! `.pak`, one result per entry, so one bad entry does not stop the rest.
+//! `.pak`, one result per entry, so one bad entry does not stop the rest,
+//! and holds an entry whole only when its first bytes show a format sylcol
+//! decodes (`sylcol_format::worth_decoding`): a 1 GiB entry of another
+//! format costs a fixed buffer, not 1 GiB.
 
 use std::path::Path;
 
 use anyhow::{Context, anyhow};
+use sylcol_format::bytes::printable_magic;
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, IndexEntry};
+use sylcol_format::{SNIFF_LEN, worth_decoding};
 
 /// An input object: where it came from and its bytes.
 pub struct Input {
@@ -90,6 +95,39 @@ fn read_entry(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Resul
     })
 }
 
+/// One object of a FILE argument.
+pub enum Item {
+    /// Read whole: it may be a format sylcol decodes.
+    Whole(Input),
+    /// An archive entry whose first bytes show no format sylcol decodes:
+    /// never held whole (a Z1 entry was still inflated to check it).
+    Other {
+        /// How to name it in messages and reports (`pak+entry`).
+        name: String,
+        /// Its first four bytes, when printable.
+        magic: Option<String>,
+    },
+}
+
+/// Reads entry `entry` of an archive walk: whole, or only its head.
+fn sniff_entry(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Result<Item> {
+    let info = archive
+        .probe(entry)
+        .with_context(|| format!("{pak}: cannot read"))?;
+    let mut magic = None;
+    let whole = archive
+        .read_entry_if(&info, SNIFF_LEN, |head| {
+            magic = printable_magic(head, 0);
+            worth_decoding(head, info.size)
+        })
+        .with_context(|| format!("{pak}: cannot read"))?;
+    let name = format!("{pak}+{}", info.display);
+    Ok(match whole {
+        Some(bytes) => Item::Whole(Input { name, bytes }),
+        None => Item::Other { name, magic },
+    })
+}
+
 /// Every object a FILE argument holds: each entry of a whole archive (in
 /// index order), or the one object [`read_input`] reads.
 pub fn inputs(path: &str) -> anyhow::Result<Inputs> {
@@ -101,13 +139,13 @@ pub fn inputs(path: &str) -> anyhow::Result<Inputs> {
             next: 0,
         });
     }
-    Ok(Inputs::Single(Some(read_input(path))))
+    Ok(Inputs::Single(Some(read_input(path).map(Item::Whole))))
 }
 
 /// An iterator over the objects of a FILE argument; see [`inputs`].
 pub enum Inputs {
     /// A plain file or one archive entry.
-    Single(Option<anyhow::Result<Input>>),
+    Single(Option<anyhow::Result<Item>>),
     /// The entries of a whole archive.
     Archive {
         /// The archive path as given.
@@ -130,7 +168,7 @@ impl Inputs {
 }
 
 impl Iterator for Inputs {
-    type Item = anyhow::Result<Input>;
+    type Item = anyhow::Result<Item>;
 
     fn next(&mut self) -> Option<Self::Item> {
         match self {
@@ -138,7 +176,7 @@ impl Iterator for Inputs {
             Inputs::Archive { pak, archive, next } => {
                 let entry = *archive.entries().get(*next)?;
                 *next += 1;
-                Some(read_entry(archive, pak, &entry))
+                Some(sniff_entry(archive, pak, &entry))
             }
         }
     }

@@ -40,13 +40,35 @@ pub enum Format {
     Unknown(Option<String>),
 }
 
+/// The formats sylcol decodes by magic, with the format each magic names:
+/// [`detect`] and [`worth_decoding`] both read this one list (a new format
+/// with a magic joins here).
+const MAGIC_FORMATS: &[(&[u8; 4], Format)] = &[(b"MCOL", Format::Mcol)];
+
+/// How many leading bytes of an object [`worth_decoding`] looks at: an
+/// archive entry that is not worth decoding is never held whole.
+pub const SNIFF_LEN: usize = 4096;
+
 /// Guesses the format of `data` from its magic, or for the magic-less
 /// CollisionSet from a record walk that consumes it exactly (no geometry
 /// is decoded).
 pub fn detect(data: &[u8]) -> Format {
-    match data.get(..4) {
-        Some(b"MCOL") => Format::Mcol,
-        _ if collisionset::looks_like(data) => Format::CollisionSet,
-        _ => Format::Unknown(bytes::printable_magic(data, 0)),
+    let magic = data.get(..4);
+    if let Some((_, format)) = MAGIC_FORMATS.iter().find(|(m, _)| magic == Some(&m[..])) {
+        return format.clone();
     }
+    if collisionset::looks_like(data) {
+        return Format::CollisionSet;
+    }
+    Format::Unknown(bytes::printable_magic(data, 0))
+}
+
+/// Whether an object of `size` bytes whose first bytes are `head` (at
+/// least `min(size, SNIFF_LEN)` of them) may be a format sylcol decodes:
+/// one of [`MAGIC_FORMATS`], or a CollisionSet by [`collisionset::may_start`].
+/// When false, [`detect`] on the whole object would say
+/// `Format::Unknown` with the head's magic, so the object need not be read.
+pub fn worth_decoding(head: &[u8], size: u64) -> bool {
+    let magic = head.get(..4);
+    MAGIC_FORMATS.iter().any(|(m, _)| magic == Some(&m[..])) || collisionset::may_start(head, size)
 }

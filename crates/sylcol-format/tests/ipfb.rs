@@ -321,3 +321,31 @@ fn write_errors_name_the_final_file_once() {
     assert!(std::error::Error::source(&err).is_none(), "whole message");
     assert!(!dir.path().join("missing").exists());
 }
+
+#[test]
+fn sniffing_reads_a_head_and_holds_the_whole_only_when_wanted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, _) = build(dir.path());
+    let archive = Archive::open(&pak).unwrap();
+    let z1 = archive.probe(&entry_of(&archive, make_entry_id("CollisionSet_S01.bin")));
+    let z1 = z1.unwrap();
+    let raw = archive.probe(&entry_of(&archive, make_entry_id("stored_big.bin")));
+    let raw = raw.unwrap();
+    for (info, whole) in [(&z1, payload(1, 9000)), (&raw, payload(3, 6000))] {
+        let mut seen = 0;
+        let skipped = archive.read_entry_if(info, 100, |head| {
+            seen = head.len();
+            false
+        });
+        assert_eq!((skipped.unwrap(), seen), (None, 100));
+        let kept = archive.read_entry_if(info, 100, |head| head == &whole[..100]);
+        assert_eq!(kept.unwrap().unwrap(), whole);
+    }
+    // A Z1 entry not wanted is still checked to its end.
+    let mut part = std::fs::read(pak.with_extension(format!("p{:02}", z1.entry.part))).unwrap();
+    part[z1.entry.offset as usize + 6] ^= 1; // the Z1 header's Adler-32
+    std::fs::write(pak.with_extension(format!("p{:02}", z1.entry.part)), part).unwrap();
+    let z1 = archive.probe(&z1.entry).unwrap();
+    let err = archive.read_entry_if(&z1, 100, |_| false).unwrap_err();
+    assert!(err.to_string().contains("Adler-32"), "{err}");
+}

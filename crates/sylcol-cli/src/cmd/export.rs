@@ -12,7 +12,7 @@ use sylcol_format::collisionset::{self, Record};
 use sylcol_format::{Format, mcol};
 
 use crate::Outcome;
-use crate::input::{Input, inputs, is_archive, read_input};
+use crate::input::{Input, Item, inputs, is_archive, read_input};
 use crate::output::{OutputDir, safe_components, write_atomic, write_atomic_with};
 
 /// Arguments of `sylcol export`.
@@ -85,7 +85,13 @@ fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
     let mut seen: HashMap<u64, String> = HashMap::new();
     let (mut written, mut failed) = (0usize, 0usize);
     for input in inputs(pak)? {
-        let result = input.and_then(|input| export_entry(&input, &out, &mut seen));
+        let result = input.and_then(|object| match object {
+            Item::Whole(input) => export_entry(&input, &out, &mut seen),
+            Item::Other { name, .. } => {
+                note!("{name}: skipped, not a format sylcol exports");
+                Ok(false)
+            }
+        });
         match result {
             Ok(true) => written += 1,
             Ok(false) => {}

@@ -10,7 +10,7 @@ use sylcol_format::mcol::{self, Mcol};
 use sylcol_format::text::escape_lines;
 
 use crate::Outcome;
-use crate::input::{Input, inputs, is_archive, read_input};
+use crate::input::{Input, Item, inputs, is_archive, read_input};
 
 /// Arguments of `sylcol info`.
 #[derive(clap::Args)]
@@ -51,17 +51,17 @@ fn archive_info(args: &Args) -> anyhow::Result<Outcome> {
     let (mut rows, mut other) = (Vec::new(), Vec::new());
     for item in entries {
         let input = match item {
-            Ok(input) => input,
+            Ok(Item::Whole(input)) => input,
+            Ok(Item::Other { name, magic }) => {
+                other.push(serde_json::json!({ "entry": entry_of(&name), "magic": magic }));
+                continue;
+            }
             Err(e) => {
                 failures.push(format!("{e:#}"));
                 continue;
             }
         };
-        let entry = input
-            .name
-            .split_once('+')
-            .map_or(&*input.name, |(_, inner)| inner)
-            .to_string();
+        let entry = entry_of(&input.name);
         // A format without a magic may still decode, so try every entry;
         // an entry nothing decodes is "other" only when its magic is unknown.
         match (summarize(&input), sylcol_format::detect(&input.bytes)) {
@@ -117,6 +117,13 @@ fn print_archive_rows(
     for f in failures {
         note!("{path}: {f}");
     }
+}
+
+/// The entry part of an `ARCHIVE.pak+ENTRY` name.
+fn entry_of(name: &str) -> String {
+    name.split_once('+')
+        .map_or(name, |(_, inner)| inner)
+        .to_string()
 }
 
 /// One object's summary, as JSON and as text.

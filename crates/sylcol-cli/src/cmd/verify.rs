@@ -12,7 +12,7 @@ use sylcol_format::Format;
 use sylcol_format::text::escape_lines;
 
 use crate::Outcome;
-use crate::input::{Input, inputs};
+use crate::input::{Input, Item, inputs};
 
 /// Arguments of `sylcol verify`.
 #[derive(clap::Args)]
@@ -87,7 +87,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         for item in objects {
             match item {
-                Ok(input) => verify_input(&input, in_archive, ids.as_deref(), &mut run),
+                Ok(Item::Whole(input)) => {
+                    verify_input(&input, in_archive, ids.as_deref(), &mut run)
+                }
+                Ok(Item::Other { name, .. }) => run.skipped.push(name),
                 Err(e) => run.errors.push(format!("{e:#}")),
             }
         }

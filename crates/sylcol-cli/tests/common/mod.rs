@@ -1,6 +1,8 @@
 //! Helpers shared by the binary tests.
 #![allow(dead_code)]
 
+pub mod handmade;
+
 use std::path::Path;
 
 use assert_cmd::Command;

@@ -31,10 +31,23 @@ pub fn decode(data: &[u8]) -> Result<CollisionSet, DecodeError> {
 /// very unlikely by chance; a library damaged further on still counts, so
 /// that [`decode`] can name the record that breaks the walk.
 pub fn looks_like(data: &[u8]) -> bool {
-    !data.is_empty()
-        && [Endian::Big, Endian::Little]
-            .into_iter()
-            .any(|e| read_framing(data, e, 0, 0).is_ok())
+    may_start(data, data.len() as u64)
+}
+
+/// Whether an object of `size` bytes whose first bytes are `head` may be a
+/// CollisionSet: [`looks_like`] judged from the head alone, the first
+/// record's framing checked against `size`. When that record's counts lie
+/// past the head only the whole can tell, and the answer is yes. So
+/// `looks_like(whole)` implies `may_start(head, whole.len())`.
+pub fn may_start(head: &[u8], size: u64) -> bool {
+    let partial = (head.len() as u64) < size;
+    size != 0
+        && [Endian::Big, Endian::Little].into_iter().any(|e| {
+            match read_framing_in(head, size, e, 0, 0) {
+                Ok(_) => true,
+                Err(err) => partial && matches!(err.kind, DecodeErrorKind::Truncated { .. }),
+            }
+        })
 }
 
 /// Decodes a library in the given byte order.
@@ -93,8 +106,20 @@ fn read_framing(
     index: usize,
     offset: u64,
 ) -> Result<Framing, DecodeError> {
+    read_framing_in(data, data.len() as u64, endian, index, offset)
+}
+
+/// [`read_framing`] for an input of `end` bytes of which `data` holds the
+/// first ones (a word past `data` is a truncation error).
+fn read_framing_in(
+    data: &[u8],
+    end: u64,
+    endian: Endian,
+    index: usize,
+    offset: u64,
+) -> Result<Framing, DecodeError> {
     let e = endian.as_str();
-    let remaining = data.len() as u64 - offset;
+    let remaining = end - offset;
     if remaining < 8 {
         return Err(bad(
             offset,

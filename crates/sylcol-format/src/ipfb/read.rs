@@ -267,6 +267,16 @@ impl Archive {
     /// checks (declared size, both Adler-32 values) pass before it returns Ok.
     pub fn copy_entry(&self, info: &EntryInfo, out: &mut dyn Write) -> Result<u64, ArchiveError> {
         let mut r = self.open_entry(info)?;
+        self.pump(info, &mut r, out)
+    }
+
+    /// Copies the rest of `r` (entry `info`) into `out`.
+    fn pump(
+        &self,
+        info: &EntryInfo,
+        r: &mut EntryReader,
+        out: &mut dyn Write,
+    ) -> Result<u64, ArchiveError> {
         let mut buf = vec![0u8; BUFFER];
         let mut total = 0u64;
         loop {
@@ -287,12 +297,44 @@ impl Archive {
 
     /// Reads a whole entry into memory (checked like [`Archive::copy_entry`]).
     pub fn read_entry(&self, info: &EntryInfo) -> Result<Vec<u8>, ArchiveError> {
-        // The declared size is only a hint: it is capped, and the vector grows
-        // with the bytes actually produced.
-        let mut out = Vec::with_capacity(info.size.min(64 << 20) as usize);
+        let mut out = Vec::with_capacity(capacity_hint(info.size));
         self.copy_entry(info, &mut out)?;
         Ok(out)
     }
+
+    /// Reads an entry's first `head_len` bytes (or all, if fewer) and lets
+    /// `want` decide from them: wanted, the whole entry is read into memory
+    /// (`Some`); not wanted, the rest is never held: a Z1 entry is inflated
+    /// through a fixed buffer into nothing, so its size and both Adler-32
+    /// values are still checked, and a raw entry is left unread (`None`).
+    pub fn read_entry_if(
+        &self,
+        info: &EntryInfo,
+        head_len: usize,
+        want: impl FnOnce(&[u8]) -> bool,
+    ) -> Result<Option<Vec<u8>>, ArchiveError> {
+        let mut r = self.open_entry(info)?;
+        let mut head = Vec::with_capacity(capacity_hint(info.size).min(head_len));
+        (&mut r)
+            .take(head_len as u64)
+            .read_to_end(&mut head)
+            .map_err(|source| self.read_error(&info.entry, &info.display, source))?;
+        if want(&head) {
+            head.reserve(capacity_hint(info.size.saturating_sub(head.len() as u64)));
+            self.pump(info, &mut r, &mut head)?;
+            return Ok(Some(head));
+        }
+        if info.compressed {
+            self.pump(info, &mut r, &mut io::sink())?;
+        }
+        Ok(None)
+    }
+}
+
+/// A first allocation for `size` declared bytes: only a hint, capped, since
+/// the vector grows with the bytes actually produced.
+fn capacity_hint(size: u64) -> usize {
+    size.min(64 << 20) as usize
 }
 
 /// The uncompressed bytes of one entry, as a stream.
