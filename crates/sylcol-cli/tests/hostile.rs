@@ -293,3 +293,212 @@ fn duplicated_hashes_are_all_extracted() {
     let o = run(args!["pak", "extract", &pak, "-o", &some, "$2CF7EB47"]);
     assert!(stdout(&o).contains("extracted 3 of 3"), "{}", stdout(&o));
 }
+
+#[test]
+fn entries_past_the_part_end_and_overlapping_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut past = RawEntry::new(0x10, 0, 0x800, b"DATA short".to_vec());
+    past.size = 0x10_0000; // declares 1 MiB, the part ends after 10 bytes
+    let pak = write_archive(
+        d,
+        "Odd",
+        &[
+            RawEntry::new(0x01, 0, 0, b"DATA shared bytes".to_vec()),
+            // Starts inside the first entry's bytes: read as declared.
+            RawEntry::new(0x02, 0, 5, b"shared bytes".to_vec()),
+            past,
+        ],
+    );
+    let out = d.join("out");
+    let o = run(args!["pak", "extract", &pak, "-o", &out]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("entry $00000010 (Odd.p00 at byte 0x800)")
+            && err
+                .contains("it runs past the end of its part) needs 1048576 bytes, only 10 remain"),
+        "{err}"
+    );
+    assert_eq!(files_under(&out), ["$00000001.DATA", "$00000002.shar"]);
+    assert_eq!(
+        std::fs::read(out.join("$00000002.shar")).unwrap(),
+        b"shared bytes"
+    );
+}
+
+#[test]
+fn a_z1_bomb_stops_at_its_declared_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Declares 1 MiB; the stream would inflate to 64 MiB.
+    let bomb = z1_zeros(1 << 20, 64 << 20);
+    assert!(bomb.len() < 600_000);
+    let pak = write_archive(d, "Bomb", &[RawEntry::new(0x42, 0, 0, bomb)]);
+    let out = d.join("out");
+    let o = run(args!["pak", "extract", &pak, "-o", &out]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("inflates past it (stopped there)"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(files_under(&out), Vec::<String>::new(), "no file, no temp");
+    // An honest entry of the same stream inflates and checks out.
+    let honest = z1_zeros(8 << 20, 8 << 20);
+    let z = sylcol_format::ipfb::z1::decompress(&honest).unwrap();
+    assert!(z.len() == 8 << 20 && z.iter().all(|&b| b == 0));
+}
+
+/// An archive with a 256 MiB raw entry (a sparse part file) and a 128 MiB
+/// Z1 entry of zeros (0.85 MB stored) beside a small MCOL: big entries of
+/// formats sylcol does not decode.
+fn big_entries_archive(dir: &Path) -> PathBuf {
+    let mcol = std::fs::read(fixture("box.mcol")).unwrap();
+    let pak = write_archive(
+        dir,
+        "Big",
+        &[
+            RawEntry {
+                hash: 0x10,
+                part: 0,
+                offset: 0,
+                size: 256 << 20,
+                bytes: b"DATA".to_vec(),
+            },
+            RawEntry::new(0x20, 1, 0, z1_zeros(128 << 20, 128 << 20)),
+            RawEntry::new(0x30, 2, 0, mcol),
+        ],
+    );
+    let part = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("Big.p00"))
+        .unwrap();
+    part.set_len(256 << 20).unwrap();
+    pak
+}
+
+/// Runs `sylcol ARGS` with its address space capped at `mib` MiB.
+#[cfg(unix)]
+fn run_capped(mib: u64, args: &[&str]) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("sylcol");
+    let mut quoted = vec![bin.display().to_string()];
+    quoted.extend(args.iter().map(|a| a.to_string()));
+    let line = quoted
+        .iter()
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {}; exec {line}", mib * 1024))
+        .output()
+        .unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn info_and_verify_never_hold_an_entry_they_do_not_decode() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = big_entries_archive(dir.path());
+    let pak = pak.to_str().unwrap();
+    // 100 MiB of address space: less than either big entry.
+    let o = run_capped(100, &["info", pak, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["entries"].as_array().unwrap().len(), 1, "the MCOL");
+    let other: Vec<&str> = v["other"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["entry"].as_str().unwrap())
+        .collect();
+    assert_eq!(other, ["$00000010.DATA", "$00000020"]);
+    let o = run_capped(100, &["verify", pak]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("skipped 2 entries"), "{}", stdout(&o));
+}
+
+/// Names of sylcol's temporary files under `dir`.
+fn temps_under(dir: &Path) -> Vec<String> {
+    files_under(dir)
+        .into_iter()
+        .filter(|f| f.contains(".sylcol-tmp-"))
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn a_signal_during_extraction_leaves_no_temporary_file() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pak = write_archive(
+        d,
+        "Slow",
+        &[RawEntry::new(0x42, 0, 0, z1_zeros(256 << 20, 256 << 20))],
+    );
+    for signal in [libc::SIGTERM, libc::SIGINT] {
+        let out = d.join(format!("out{signal}"));
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sylcol"))
+            .args(["pak", "extract"])
+            .arg(&pak)
+            .arg("-o")
+            .arg(&out)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while !out.exists() || temps_under(&out).is_empty() {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "finished before a temporary file was seen"
+            );
+            assert!(
+                started.elapsed().as_secs() < 60,
+                "no temporary file appeared"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        // SAFETY: sends a signal to the child this test started.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(signal), "dies of the signal");
+        assert_eq!(temps_under(&out), Vec::<String>::new());
+        assert_eq!(files_under(&out), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn a_later_run_removes_stale_temporary_files_of_dead_runs_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (pak, names) = named_archive(d, &[("sub\\x.bin", b"x"), ("y.bin", b"y")]);
+    let out = d.join("out");
+    std::fs::create_dir_all(out.join("sub")).unwrap();
+    // PIDs above the kernel's limit (2^22) are never alive.
+    let dead = [
+        ".y.bin.sylcol-tmp-2147483000",
+        "sub/.x.bin.sylcol-tmp-2147483001",
+    ];
+    let alive = format!(".z.bin.sylcol-tmp-{}", std::process::id());
+    let unrelated = ".y.bin.tmp-2147483000";
+    for f in dead.iter().chain([&alive.as_str(), &unrelated]) {
+        std::fs::write(out.join(f), b"stale").unwrap();
+    }
+    let o = run(args!["pak", "extract", &pak, "-o", &out, "--names", &names]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("y.bin: removed the unfinished copy an interrupted sylcol (pid 2147483000)"),
+        "{err}"
+    );
+    assert!(
+        !err.contains(".sylcol-tmp"),
+        "never names a temp file: {err}"
+    );
+    let mut expected = [alive.as_str(), unrelated, "sub/x.bin", "y.bin"];
+    expected.sort();
+    assert_eq!(files_under(&out), expected);
+}
