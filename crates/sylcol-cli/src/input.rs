@@ -57,7 +57,8 @@ pub fn open_archive(path: &str, names_file: Option<&Path>) -> anyhow::Result<Arc
     Ok(archive)
 }
 
-/// Reads the object a FILE argument names.
+/// Reads the object a FILE argument names, whole whatever it is (for
+/// `probe`, which analyses any chunk, and readers of one expected format).
 pub fn read_input(path: &str) -> anyhow::Result<Input> {
     match split_archive_path(path) {
         Some((pak, inner)) => read_inner(pak, inner),
@@ -71,14 +72,57 @@ pub fn read_input(path: &str) -> anyhow::Result<Input> {
     }
 }
 
+/// Reads the object a FILE argument names, whole only when its first
+/// bytes show a format sylcol decodes (see [`Item`]).
+pub fn read_object(path: &str) -> anyhow::Result<Item> {
+    match split_archive_path(path) {
+        Some((pak, inner)) => {
+            let archive = open_archive(pak, None)?;
+            let entry = find_inner(&archive, pak, inner)?;
+            sniff_entry(&archive, pak, entry)
+        }
+        None => sniff_file(path),
+    }
+}
+
+/// A plain file as an [`Item`]: its head first, the rest only when worth
+/// decoding (a pipe or device is read whole: its size is unknown).
+fn sniff_file(path: &str) -> anyhow::Result<Item> {
+    use std::io::Read;
+    let cannot = || format!("{path}: cannot read");
+    let mut file = std::fs::File::open(path).with_context(cannot)?;
+    let meta = file.metadata().with_context(cannot)?;
+    let mut bytes = Vec::new();
+    if meta.is_file() {
+        (&mut file)
+            .take(SNIFF_LEN as u64)
+            .read_to_end(&mut bytes)
+            .with_context(cannot)?;
+        let size = meta.len().max(bytes.len() as u64);
+        if !worth_decoding(&bytes, size) {
+            let magic = printable_magic(&bytes, 0);
+            let name = path.to_string();
+            return Ok(Item::Other { name, magic });
+        }
+    }
+    file.read_to_end(&mut bytes).with_context(cannot)?;
+    let name = path.to_string();
+    Ok(Item::Whole(Input { name, bytes }))
+}
+
+/// Entry INNER of archive `pak`.
+fn find_inner<'a>(archive: &'a Archive, pak: &str, inner: &str) -> anyhow::Result<&'a IndexEntry> {
+    let hash = inner_hash(inner);
+    archive
+        .index
+        .find(hash)
+        .ok_or_else(|| anyhow!("{pak}: no entry {inner} (hash {hash:08X}) in the archive"))
+}
+
 /// Reads entry INNER of archive `pak`.
 fn read_inner(pak: &str, inner: &str) -> anyhow::Result<Input> {
     let archive = open_archive(pak, None)?;
-    let hash = inner_hash(inner);
-    let entry = archive
-        .index
-        .find(hash)
-        .ok_or_else(|| anyhow!("{pak}: no entry {inner} (hash {hash:08X}) in the archive"))?;
+    let entry = find_inner(&archive, pak, inner)?;
     read_entry(&archive, pak, entry)
 }
 
@@ -99,14 +143,28 @@ fn read_entry(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Resul
 pub enum Item {
     /// Read whole: it may be a format sylcol decodes.
     Whole(Input),
-    /// An archive entry whose first bytes show no format sylcol decodes:
-    /// never held whole (a Z1 entry was still inflated to check it).
+    /// An object whose first bytes show no format sylcol decodes: never
+    /// held whole (a Z1 entry was still inflated, to check it).
     Other {
-        /// How to name it in messages and reports (`pak+entry`).
+        /// How to name it in messages and reports.
         name: String,
         /// Its first four bytes, when printable.
         magic: Option<String>,
     },
+}
+
+impl Item {
+    /// The object read whole, or the refusal of a command that only
+    /// `does` something (`"decodes"`, `"can export"`) to sylcol's formats.
+    pub fn whole(self, does: &str) -> anyhow::Result<Input> {
+        match self {
+            Item::Whole(input) => Ok(input),
+            Item::Other { name, magic } => anyhow::bail!(
+                "{name}: not a format sylcol {does} (magic {}); `sylcol probe` analyses any POF0 chunk",
+                magic.as_deref().unwrap_or("not printable")
+            ),
+        }
+    }
 }
 
 /// Reads entry `entry` of an archive walk: whole, or only its head.
@@ -139,7 +197,7 @@ pub fn inputs(path: &str) -> anyhow::Result<Inputs> {
             next: 0,
         });
     }
-    Ok(Inputs::Single(Some(read_input(path).map(Item::Whole))))
+    Ok(Inputs::Single(Some(read_object(path))))
 }
 
 /// An iterator over the objects of a FILE argument; see [`inputs`].

@@ -417,6 +417,18 @@ fn info_and_verify_never_hold_an_entry_they_do_not_decode() {
     let o = run_capped(100, &["verify", pak]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("skipped 2 entries"), "{}", stdout(&o));
+    // One named entry, or a plain file, of another format: refused from its head.
+    let plain = dir.path().join("Big.p00");
+    for one in [format!("{pak}+$00000020"), plain.display().to_string()] {
+        for cmd in ["info", "export", "verify"] {
+            let o = run_capped(
+                100,
+                &[cmd, &one, "-o", "unused"][..if cmd == "export" { 4 } else { 2 }],
+            );
+            assert_eq!(o.status.code(), Some(2), "{cmd} {one}: {}", stderr(&o));
+            assert!(stderr(&o).contains("not a format sylcol"), "{}", stderr(&o));
+        }
+    }
 }
 
 /// Names of sylcol's temporary files under `dir`.

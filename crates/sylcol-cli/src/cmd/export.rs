@@ -12,7 +12,7 @@ use sylcol_format::collisionset::{self, Record};
 use sylcol_format::{Format, mcol};
 
 use crate::Outcome;
-use crate::input::{Input, Item, inputs, is_archive, read_input};
+use crate::input::{Input, Item, inputs, is_archive, read_object};
 use crate::output::{OutputDir, safe_components, write_atomic, write_atomic_with};
 
 /// Arguments of `sylcol export`.
@@ -41,7 +41,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         return export_archive(&args.file, &args.output);
     }
-    let input = read_input(&args.file)?;
+    let input = read_object(&args.file)?.whole("can export")?;
     export_one(&input, &args.output, args.mesh.as_deref())
 }
 

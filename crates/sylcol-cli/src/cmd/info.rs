@@ -10,7 +10,7 @@ use sylcol_format::mcol::{self, Mcol};
 use sylcol_format::text::escape_lines;
 
 use crate::Outcome;
-use crate::input::{Input, Item, inputs, is_archive, read_input};
+use crate::input::{Input, Item, inputs, is_archive, read_object};
 
 /// Arguments of `sylcol info`.
 #[derive(clap::Args)]
@@ -27,7 +27,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if is_archive(&args.file) {
         return archive_info(&args);
     }
-    let input = read_input(&args.file)?;
+    let input = read_object(&args.file)?.whole("decodes")?;
     let summary = summarize(&input)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&summary.json)?);

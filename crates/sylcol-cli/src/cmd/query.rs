@@ -11,7 +11,7 @@ use sylcol::query::{Collider, Query, Ray};
 use sylcol_format::{Format, collisionset, mcol};
 
 use crate::Outcome;
-use crate::input::{Input, read_input};
+use crate::input::{Input, read_object};
 
 /// Arguments of `sylcol query`.
 #[derive(clap::Args)]
@@ -99,7 +99,7 @@ fn vec3(s: &str) -> Result<Vec3, String> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let input = read_input(&args.file)?;
+    let input = read_object(&args.file)?.whole("can query")?;
     let collider = load(&input, args.mesh.as_deref(), &args.grid)?;
     let query = match args.query {
         Kind::Batch { queries } => return batch(&collider, &queries),

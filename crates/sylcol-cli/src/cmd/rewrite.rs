@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use sylcol_format::{Format, collisionset, mcol};
 
 use crate::Outcome;
-use crate::input::read_input;
+use crate::input::read_object;
 use crate::output::write_atomic;
 
 /// Arguments of `sylcol rewrite`.
@@ -23,7 +23,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let input = read_input(&args.file)?;
+    let input = read_object(&args.file)?.whole("can rewrite")?;
     let encoded = match sylcol_format::detect(&input.bytes) {
         Format::Mcol => {
             let m = mcol::decode(&input.bytes)

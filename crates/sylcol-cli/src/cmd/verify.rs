@@ -90,7 +90,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 Ok(Item::Whole(input)) => {
                     verify_input(&input, in_archive, ids.as_deref(), &mut run)
                 }
-                Ok(Item::Other { name, .. }) => run.skipped.push(name),
+                Ok(Item::Other { name, .. }) if in_archive => run.skipped.push(name),
+                Ok(Item::Other { name, magic }) => run.errors.push(format!(
+                    "{name}: not a format sylcol verifies (magic {})",
+                    magic.as_deref().unwrap_or("not printable")
+                )),
                 Err(e) => run.errors.push(format!("{e:#}")),
             }
         }
