@@ -15,6 +15,10 @@
 //! | [`ipfb`] | IPFB archives (`.pak` + `.pNN`), Z1 compression, names | `docs/formats/ipfb.md` |
 //!
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
+//! Around them: [`atomic`] (temporary files for atomic writes, removable on
+//! a signal), [`text`] (names from files shown and used as file names
+//! safely), and [`worth_decoding`] (whether an object's first bytes show a
+//! format sylcol decodes, so other objects are never held whole).
 
 pub mod atomic;
 pub mod bytes;
