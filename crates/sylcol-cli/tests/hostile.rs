@@ -159,7 +159,7 @@ fn pak_build_refuses_a_link_out_of_its_folder() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let alias = format!("${:08X}", make_entry_id("sub\\alias.bin"));
-    assert_eq!(files_under(&d.join("x")), [alias.clone()]);
+    assert_eq!(files_under(&d.join("x")), [alias.as_str()]);
     assert_eq!(std::fs::read(d.join("x").join(alias)).unwrap(), b"a");
     // A link out of the folder stops the build, naming link and target.
     std::os::unix::fs::symlink("../secret", src.join("leak.bin")).unwrap();
