@@ -79,7 +79,7 @@ pub fn read_object(path: &str) -> anyhow::Result<Item> {
         Some((pak, inner)) => {
             let archive = open_archive(pak, None)?;
             let entry = find_inner(&archive, pak, inner)?;
-            sniff_entry(&archive, pak, entry)
+            sniff_entry(&archive, pak, entry, false)
         }
         None => sniff_file(path),
     }
@@ -144,7 +144,8 @@ pub enum Item {
     /// Read whole: it may be a format sylcol decodes.
     Whole(Input),
     /// An object whose first bytes show no format sylcol decodes: never
-    /// held whole (a Z1 entry was still inflated, to check it).
+    /// held whole (in an archive walk a Z1 entry is still inflated into
+    /// nothing, to check it).
     Other {
         /// How to name it in messages and reports.
         name: String,
@@ -167,17 +168,30 @@ impl Item {
     }
 }
 
-/// Reads entry `entry` of an archive walk: whole, or only its head.
-fn sniff_entry(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Result<Item> {
+/// Reads `entry` whole, or only its head when sylcol does not decode it;
+/// `check_rest` then still inflates a Z1 entry into nothing to check it
+/// (an archive walk reports every unreadable entry; a single named object
+/// of another format is refused without that wait).
+fn sniff_entry(
+    archive: &Archive,
+    pak: &str,
+    entry: &IndexEntry,
+    check_rest: bool,
+) -> anyhow::Result<Item> {
     let info = archive
         .probe(entry)
         .with_context(|| format!("{pak}: cannot read"))?;
     let mut magic = None;
     let whole = archive
-        .read_entry_if(&info, SNIFF_LEN, |head| {
-            magic = printable_magic(head, 0);
-            worth_decoding(head, info.size)
-        })
+        .read_entry_if(
+            &info,
+            SNIFF_LEN,
+            |head| {
+                magic = printable_magic(head, 0);
+                worth_decoding(head, info.size)
+            },
+            check_rest,
+        )
         .with_context(|| format!("{pak}: cannot read"))?;
     let name = format!("{pak}+{}", info.display);
     Ok(match whole {
@@ -234,7 +248,7 @@ impl Iterator for Inputs {
             Inputs::Archive { pak, archive, next } => {
                 let entry = *archive.entries().get(*next)?;
                 *next += 1;
-                Some(sniff_entry(archive, pak, &entry))
+                Some(sniff_entry(archive, pak, &entry, true))
             }
         }
     }

@@ -333,12 +333,17 @@ fn sniffing_reads_a_head_and_holds_the_whole_only_when_wanted() {
     let raw = raw.unwrap();
     for (info, whole) in [(&z1, payload(1, 9000)), (&raw, payload(3, 6000))] {
         let mut seen = 0;
-        let skipped = archive.read_entry_if(info, 100, |head| {
-            seen = head.len();
-            false
-        });
+        let skipped = archive.read_entry_if(
+            info,
+            100,
+            |head| {
+                seen = head.len();
+                false
+            },
+            true,
+        );
         assert_eq!((skipped.unwrap(), seen), (None, 100));
-        let kept = archive.read_entry_if(info, 100, |head| head == &whole[..100]);
+        let kept = archive.read_entry_if(info, 100, |head| head == &whole[..100], true);
         assert_eq!(kept.unwrap().unwrap(), whole);
     }
     // A Z1 entry not wanted is still checked to its end.
@@ -346,6 +351,10 @@ fn sniffing_reads_a_head_and_holds_the_whole_only_when_wanted() {
     part[z1.entry.offset as usize + 6] ^= 1; // the Z1 header's Adler-32
     std::fs::write(pak.with_extension(format!("p{:02}", z1.entry.part)), part).unwrap();
     let z1 = archive.probe(&z1.entry).unwrap();
-    let err = archive.read_entry_if(&z1, 100, |_| false).unwrap_err();
+    let err = archive
+        .read_entry_if(&z1, 100, |_| false, true)
+        .unwrap_err();
     assert!(err.to_string().contains("Adler-32"), "{err}");
+    let unchecked = archive.read_entry_if(&z1, 100, |_| false, false);
+    assert!(unchecked.unwrap().is_none(), "the head alone reads fine");
 }

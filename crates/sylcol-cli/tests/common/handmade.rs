@@ -79,12 +79,6 @@ impl Bits {
             self.n -= 8;
         }
     }
-
-    /// Appends a Huffman code (written most significant bit first).
-    fn code(&mut self, code: u64, len: u32) {
-        let reversed = (0..len).fold(0, |r, i| r | ((code >> i) & 1) << (len - 1 - i));
-        self.put(reversed, len);
-    }
 }
 
 /// A raw deflate stream (one fixed-Huffman block) that inflates to `n`
@@ -96,23 +90,25 @@ pub fn deflate_zeros(n: u64) -> Vec<u8> {
         acc: 0,
         n: 0,
     };
+    // Fixed Huffman codes are sent most significant bit first, so each is
+    // put here bit-reversed: literal 0 is 00110000, length 258 (symbol 285)
+    // is 11000101, distance 1 is 00000, end of block is 0000000.
     b.put(1, 1); // BFINAL
     b.put(1, 2); // BTYPE 01: fixed Huffman
-    let literal_zero = |b: &mut Bits| b.code(0x30, 8);
+    let literal_zero = |b: &mut Bits| b.put(0b0000_1100, 8);
     let mut left = n;
     if left > 0 {
         literal_zero(&mut b);
         left -= 1;
     }
     while left >= 258 {
-        b.code(0xC5, 8); // length 258 (symbol 285)
-        b.code(0, 5); // distance 1
+        b.put(0b1010_0011, 13); // length 258, then distance 1 (five 0 bits)
         left -= 258;
     }
     for _ in 0..left {
         literal_zero(&mut b);
     }
-    b.code(0, 7); // end of block (symbol 256)
+    b.put(0, 7); // end of block (symbol 256)
     b.put(0, 7); // flush to a byte boundary
     b.out
 }

@@ -304,14 +304,16 @@ impl Archive {
 
     /// Reads an entry's first `head_len` bytes (or all, if fewer) and lets
     /// `want` decide from them: wanted, the whole entry is read into memory
-    /// (`Some`); not wanted, the rest is never held: a Z1 entry is inflated
-    /// through a fixed buffer into nothing, so its size and both Adler-32
-    /// values are still checked, and a raw entry is left unread (`None`).
+    /// (`Some`); not wanted, the rest is never held (`None`): with
+    /// `check_rest` a Z1 entry is inflated through a fixed buffer into
+    /// nothing, so its size and both Adler-32 values are still checked (a
+    /// raw entry has nothing to check).
     pub fn read_entry_if(
         &self,
         info: &EntryInfo,
         head_len: usize,
         want: impl FnOnce(&[u8]) -> bool,
+        check_rest: bool,
     ) -> Result<Option<Vec<u8>>, ArchiveError> {
         let mut r = self.open_entry(info)?;
         let mut head = Vec::with_capacity(capacity_hint(info.size).min(head_len));
@@ -324,7 +326,7 @@ impl Archive {
             self.pump(info, &mut r, &mut head)?;
             return Ok(Some(head));
         }
-        if info.compressed {
+        if check_rest && info.compressed {
             self.pump(info, &mut r, &mut io::sink())?;
         }
         Ok(None)
