@@ -87,10 +87,29 @@ fn main() -> ExitCode {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::ChecksFailed) => ExitCode::from(1),
         Err(e) => {
-            note!("sylcol: error: {e:#}");
+            note!("sylcol: error: {}", message(&e));
             ExitCode::from(2)
         }
     }
+}
+
+/// An error and its causes on one line, each said once: a cause whose text
+/// the line already holds is left out (a library error that prints its own
+/// source, as `#[error("...: {source}")]` does, would otherwise repeat the
+/// OS error). Every error a command reports goes through here.
+pub fn message(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 /// Output piped into `head` and closed early ends the process quietly, as
@@ -101,5 +120,36 @@ fn restore_sigpipe() {
     // starts; no handler of ours depends on it.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error that prints its source and also returns it as `source()`.
+    #[derive(Debug)]
+    struct SaysItsSource(std::io::Error);
+
+    impl std::fmt::Display for SaysItsSource {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "x.bin: cannot read: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for SaysItsSource {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_cause_is_said_once() {
+        let io = std::io::Error::other("disk on fire");
+        let e = anyhow::Error::new(SaysItsSource(io)).context("entry a.bin");
+        assert_eq!(format!("{e:#}").matches("disk on fire").count(), 2);
+        assert_eq!(message(&e), "entry a.bin: x.bin: cannot read: disk on fire");
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(message(&plain), "outer: inner");
     }
 }

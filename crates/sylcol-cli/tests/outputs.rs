@@ -85,6 +85,14 @@ fn write_failures_are_said_once_without_temporary_names() {
         .output()
         .unwrap();
     assert_message(&o, "nope.pak: cannot read: ", "nope.pak");
+    let o = sylcol()
+        .args(["build", "collisionset"])
+        .arg(d.join("nofolder"))
+        .arg("-o")
+        .arg(d.join("lib.bin"))
+        .output()
+        .unwrap();
+    assert_message(&o, "nofolder: cannot read: ", "nofolder");
     let leftovers: Vec<_> = std::fs::read_dir(d)
         .unwrap()
         .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())

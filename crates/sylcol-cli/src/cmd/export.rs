@@ -97,7 +97,7 @@ fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
             Ok(false) => {}
             Err(e) => {
                 failed += 1;
-                note!("sylcol: error: {e:#}");
+                note!("sylcol: error: {}", crate::message(&e));
             }
         }
     }

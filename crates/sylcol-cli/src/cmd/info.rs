@@ -57,7 +57,7 @@ fn archive_info(args: &Args) -> anyhow::Result<Outcome> {
                 continue;
             }
             Err(e) => {
-                failures.push(format!("{e:#}"));
+                failures.push(crate::message(&e));
                 continue;
             }
         };
@@ -67,7 +67,7 @@ fn archive_info(args: &Args) -> anyhow::Result<Outcome> {
         match (summarize(&input), sylcol_format::detect(&input.bytes)) {
             (Ok(s), _) => rows.push(serde_json::json!({ "entry": entry, "format": s.json["format"], "summary": s.json })),
             (Err(_), Format::Unknown(magic)) => other.push(serde_json::json!({ "entry": entry, "magic": magic })),
-            (Err(e), _) => failures.push(format!("{e:#}")),
+            (Err(e), _) => failures.push(crate::message(&e)),
         }
     }
     if args.json {

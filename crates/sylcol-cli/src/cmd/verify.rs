@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let objects = match inputs(path) {
             Ok(objects) => objects,
             Err(e) => {
-                run.errors.push(format!("{e:#}"));
+                run.errors.push(crate::message(&e));
                 continue;
             }
         };
@@ -95,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     "{name}: not a format sylcol verifies (magic {})",
                     magic.as_deref().unwrap_or("not printable")
                 )),
-                Err(e) => run.errors.push(format!("{e:#}")),
+                Err(e) => run.errors.push(crate::message(&e)),
             }
         }
     }

@@ -90,7 +90,7 @@ pub(super) fn extract(a: ExtractArgs) -> anyhow::Result<Outcome> {
     for (info, name) in probed.iter().zip(file_names(&probed)) {
         match extract_one(&archive, info, &name, &out, &bar) {
             Ok(()) => written += 1,
-            Err(err) => failures.push(format!("{err:#}")),
+            Err(err) => failures.push(crate::message(&err)),
         }
     }
     bar.finish_and_clear();
