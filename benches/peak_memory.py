@@ -39,7 +39,8 @@ def z1_zeros(size):
 
 
 def big_archive(folder):
-    """Big.pak: 1 GiB raw (part 0, sparse), 1 GiB Z1 (part 1), an MCOL (part 2)."""
+    """Big.pak: 1 GiB raw (part 0, sparse), 1 GiB Z1 (part 1), an MCOL (part 2);
+    and bigsrc/zeros.bin, a sparse 1 GiB file for `pak build`."""
     with open(os.path.join(ROOT, "tests", "fixtures", "box.mcol"), "rb") as f:
         mcol = f.read()
     z1 = z1_zeros(GIB)
@@ -56,6 +57,9 @@ def big_archive(folder):
     path = os.path.join(folder, "Big.pak")
     with open(path, "wb") as f:
         f.write(index)
+    os.mkdir(os.path.join(folder, "bigsrc"))
+    with open(os.path.join(folder, "bigsrc", "zeros.bin"), "wb") as f:
+        f.truncate(GIB)
     return path
 
 
@@ -93,6 +97,7 @@ def main():
             ("1 GiB entries", ["export", big, "-o", out("bigexp")]),
             ("1 GiB entries", ["pak", "list", big, "--verify"]),
             ("1 GiB entries", ["pak", "extract", big, "-o", out("big"), "$00000020"]),
+            ("1 GiB file", ["pak", "build", out("bigsrc"), "-o", out("bigpak/Big.pak")]),
         ]
         print("| input | command | exit | peak RSS (MiB) |")
         print("|---|---|---|---|")

@@ -514,3 +514,31 @@ fn a_later_run_removes_stale_temporary_files_of_dead_runs_only() {
     expected.sort();
     assert_eq!(files_under(&out), expected);
 }
+
+#[cfg(unix)]
+#[test]
+fn pak_build_streams_a_big_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir(&src).unwrap();
+    let big = std::fs::File::create(src.join("big.bin")).unwrap();
+    big.set_len(128 << 20).unwrap();
+    std::fs::write(src.join("small.bin"), b"small").unwrap();
+    let pak = dir.path().join("Big.pak");
+    let (src, pak) = (src.to_str().unwrap(), pak.to_str().unwrap());
+    // 80 MiB of address space: less than the file.
+    let o = run_capped(80, &["pak", "build", src, "-o", pak, "--store", "big.bin"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(args!["pak", "list", pak, "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let sizes: Vec<u64> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["size"].as_u64().unwrap())
+        .collect();
+    assert!(
+        sizes.contains(&(128 << 20)) && sizes.contains(&5),
+        "{sizes:?}"
+    );
+}

@@ -358,3 +358,45 @@ fn sniffing_reads_a_head_and_holds_the_whole_only_when_wanted() {
     let unchecked = archive.read_entry_if(&z1, 100, |_| false, false);
     assert!(unchecked.unwrap().is_none(), "the head alone reads fine");
 }
+
+#[test]
+fn streamed_entries_equal_in_memory_ones() {
+    use sylcol_format::ipfb::{ArchiveWriter, EntryKey};
+    let dir = tempfile::tempdir().unwrap();
+    let mut written = Vec::new();
+    for streamed in [false, true] {
+        let pak = dir.path().join(format!("S{}.pak", u8::from(streamed)));
+        let mut w = ArchiveWriter::create(&pak, WriteOptions::default());
+        for e in entries() {
+            if streamed {
+                let len = e.bytes.len() as u64;
+                w.add_stream(&e.key, &mut &e.bytes[..], len, e.compress)
+            } else {
+                w.add(&e.key, &e.bytes, e.compress)
+            }
+            .unwrap();
+        }
+        w.finish().unwrap();
+        let archive = Archive::open(&pak).unwrap();
+        for e in entries() {
+            assert_eq!(read(&archive, e.key.hash()).unwrap(), e.bytes);
+        }
+        written.push(std::fs::read(pak.with_extension("p00")).unwrap());
+    }
+    assert_eq!(written[0], written[1], "same bytes, same places");
+    let mut w = ArchiveWriter::create(&dir.path().join("Bad.pak"), WriteOptions::default());
+    let key = EntryKey::Name("short.bin".into());
+    let err = w.add_stream(&key, &mut &b"abc"[..], 4, true).unwrap_err();
+    assert!(
+        err.to_string().contains("gave 3 bytes, 4 were expected"),
+        "{err}"
+    );
+    let key = EntryKey::Name("z1.bin".into());
+    let err = w
+        .add_stream(&key, &mut &b"Z1 raw"[..], 6, false)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("would read back as compressed"),
+        "{err}"
+    );
+}

@@ -31,6 +31,7 @@ pub mod index;
 pub mod names;
 pub mod read;
 pub mod write;
+mod write_stream;
 pub mod z1;
 
 pub use index::{Index, IndexEntry};

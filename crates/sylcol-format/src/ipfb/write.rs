@@ -129,9 +129,9 @@ pub struct Finished {
 }
 
 /// The part being written: its buffered temporary file and final path.
-struct OpenPart {
-    writer: BufWriter<TempFile>,
-    path: PathBuf,
+pub(super) struct OpenPart {
+    pub(super) writer: BufWriter<TempFile>,
+    pub(super) path: PathBuf,
 }
 
 /// Streams entries into part files; call [`ArchiveWriter::finish`] to write
@@ -140,7 +140,7 @@ struct OpenPart {
 pub struct ArchiveWriter {
     pak_path: PathBuf,
     stem: String,
-    options: WriteOptions,
+    pub(super) options: WriteOptions,
     part: Option<OpenPart>,
     part_number: u8,
     part_len: u64,
@@ -178,23 +178,8 @@ impl ArchiveWriter {
         bytes: &[u8],
         compress_it: bool,
     ) -> Result<IndexEntry, WriteError> {
-        let hash = key.hash();
-        let encode_err = |error| WriteError::Encode {
-            entry: key.display(),
-            error,
-        };
-        if let Some(first) = self.seen.get(&hash) {
-            return Err(WriteError::DuplicateHash {
-                hash,
-                first: first.clone(),
-                second: key.display(),
-            });
-        }
-        if hash == 0 {
-            return Err(encode_err(EncodeError::Invalid(
-                "hash 00000000 ends an index; no entry may have it".into(),
-            )));
-        }
+        let hash = self.check_key(key)?;
+        let encode_err = |error| encode_error(key, error);
         let compressed;
         let stored: &[u8] = if compress_it {
             compressed = compress(bytes, self.options.level).map_err(encode_err)?;
@@ -215,7 +200,41 @@ impl ArchiveWriter {
             })
         })?;
         let offset = self.place(stored.len() as u64, key)?;
-        self.write_at(offset, stored)?;
+        let part = self.pad_to(offset)?;
+        part.writer
+            .write_all(stored)
+            .map_err(|cause| io_error(&part.path, cause))?;
+        Ok(self.record(key, hash, offset, stored_size))
+    }
+
+    /// The hash of `key`, refused when an earlier entry has it or when it
+    /// is zero (which ends an index).
+    pub(super) fn check_key(&self, key: &EntryKey) -> Result<u32, WriteError> {
+        let hash = key.hash();
+        if let Some(first) = self.seen.get(&hash) {
+            return Err(WriteError::DuplicateHash {
+                hash,
+                first: first.clone(),
+                second: key.display(),
+            });
+        }
+        if hash == 0 {
+            return Err(encode_error(
+                key,
+                EncodeError::Invalid("hash 00000000 ends an index; no entry may have it".into()),
+            ));
+        }
+        Ok(hash)
+    }
+
+    /// Records an entry written at `offset` of the current part.
+    pub(super) fn record(
+        &mut self,
+        key: &EntryKey,
+        hash: u32,
+        offset: u64,
+        stored_size: u32,
+    ) -> IndexEntry {
         let entry = IndexEntry {
             slot: self.entries.len(),
             hash,
@@ -223,14 +242,15 @@ impl ArchiveWriter {
             offset: offset as u32,
             stored_size,
         };
+        self.part_len = offset + u64::from(stored_size);
         self.entries.push(entry);
         self.seen.insert(hash, key.display());
-        Ok(entry)
+        entry
     }
 
     /// Chooses the offset for `len` stored bytes of entry `key`, moving to
     /// a new part when the entry would end past the limit.
-    fn place(&mut self, len: u64, key: &EntryKey) -> Result<u64, WriteError> {
+    pub(super) fn place(&mut self, len: u64, key: &EntryKey) -> Result<u64, WriteError> {
         let offset = align_up(self.part_len, u64::from(ALIGNMENT));
         if self.part.is_none() || offset == 0 || offset + len <= self.options.part_limit {
             return Ok(offset);
@@ -250,7 +270,8 @@ impl ArchiveWriter {
         Ok(0)
     }
 
-    fn write_at(&mut self, offset: u64, stored: &[u8]) -> Result<(), WriteError> {
+    /// The current part (opened if none is), zero-filled up to `offset`.
+    pub(super) fn pad_to(&mut self, offset: u64) -> Result<&mut OpenPart, WriteError> {
         if self.part.is_none() {
             let path = self.final_path(&part_file_name(&self.stem, self.part_number));
             let file = TempFile::beside(&path).map_err(|cause| io_error(&path, cause))?;
@@ -260,13 +281,11 @@ impl ArchiveWriter {
             });
             self.part_len = 0;
         }
-        let part = self.part.as_mut().expect("part opened above");
         let pad = offset - self.part_len;
-        let w = &mut part.writer;
-        let result = io::copy(&mut io::repeat(0).take(pad), w).and_then(|_| w.write_all(stored));
-        result.map_err(|cause| io_error(&part.path, cause))?;
-        self.part_len = offset + stored.len() as u64;
-        Ok(())
+        let part = self.part.as_mut().expect("part opened above");
+        io::copy(&mut io::repeat(0).take(pad), &mut part.writer)
+            .map_err(|cause| io_error(&part.path, cause))?;
+        Ok(part)
     }
 
     fn close_part(&mut self) -> Result<(), WriteError> {
@@ -313,7 +332,14 @@ impl ArchiveWriter {
     }
 }
 
-fn io_error(path: &Path, cause: io::Error) -> WriteError {
+pub(super) fn encode_error(key: &EntryKey, error: EncodeError) -> WriteError {
+    WriteError::Encode {
+        entry: key.display(),
+        error,
+    }
+}
+
+pub(super) fn io_error(path: &Path, cause: io::Error) -> WriteError {
     WriteError::Io {
         path: path.to_path_buf(),
         cause,

@@ -47,17 +47,8 @@ pub(super) fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
     ensure_folder(&folder_of(&a.output))?;
     let mut writer = ArchiveWriter::create(&a.output, options);
     for (key, path, rel) in &keyed {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
-        let mut compress = !store.is_match(rel.replace('\\', "/"));
-        if !compress && bytes.starts_with(b"Z1") {
-            note!(
-                "{}: starts with \"Z1\", so it is compressed (a raw copy would read back as Z1)",
-                rel
-            );
-            compress = true;
-        }
-        writer.add(key, &bytes, compress)?;
+        let compress = !store.is_match(rel.replace('\\', "/"));
+        add_file(&mut writer, key, path, rel, compress)?;
     }
     let done = writer.finish()?;
     let parts = done
@@ -78,6 +69,34 @@ pub(super) fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
         );
     }
     Ok(Outcome::Ok)
+}
+
+/// Streams the file at `path` into the archive (fixed buffers whatever its
+/// size). A file to store raw that starts with `Z1` is compressed instead:
+/// a raw copy would read back as Z1.
+fn add_file(
+    writer: &mut ArchiveWriter,
+    key: &EntryKey,
+    path: &Path,
+    rel: &str,
+    mut compress: bool,
+) -> anyhow::Result<()> {
+    use std::io::Read;
+    let cannot = || format!("{}: cannot read", path.display());
+    let mut file = std::fs::File::open(path).with_context(cannot)?;
+    let len = file.metadata().with_context(cannot)?.len();
+    let mut head = Vec::with_capacity(2);
+    (&mut file)
+        .take(2)
+        .read_to_end(&mut head)
+        .with_context(cannot)?;
+    if !compress && head.starts_with(b"Z1") {
+        note!("{rel}: starts with \"Z1\", so it is compressed (a raw copy would read back as Z1)");
+        compress = true;
+    }
+    let mut source = (&head[..]).chain(file);
+    writer.add_stream(key, &mut source, len, compress)?;
+    Ok(())
 }
 
 /// An entry key for a relative path: `$XXXXXXXX...` keeps its hash.
