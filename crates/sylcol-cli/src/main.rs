@@ -2,21 +2,11 @@
 //!
 //! This file only parses flags and dispatches; each command lives in
 //! `cmd/<name>.rs`. Exit codes: 0 ok, 1 a check failed, 2 usage error or
-//! unreadable / invalid input.
+//! unreadable / invalid input (see README "Exit codes").
 
-/// `println!` for human-readable text: control characters that names from
-/// the data may hold are shown escaped (`\x1b`), line breaks kept
-/// (`sylcol_format::text::escape_lines`). JSON is printed with `println!`.
-macro_rules! say {
-    () => {
-        println!()
-    };
-    ($($arg:tt)*) => {
-        println!("{}", sylcol_format::text::escape_lines(&format!($($arg)*)))
-    };
-}
-
-/// `eprintln!` for human-readable messages, escaped as [`say!`] does.
+/// `eprintln!` for a human-readable note: control characters that names
+/// from the data may hold are shown escaped (`\x1b`), line breaks kept
+/// (`sylcol_format::text::escape_lines`, as `print` does for reports).
 macro_rules! note {
     ($($arg:tt)*) => {
         eprintln!("{}", sylcol_format::text::escape_lines(&format!($($arg)*)))
@@ -26,16 +16,21 @@ macro_rules! note {
 mod cmd;
 mod input;
 mod output;
+mod print;
 mod signals;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Collision data of Project Sylpheed: decode, verify, query, build, export.
 #[derive(Parser)]
 #[command(name = "sylcol", version, about, long_about = None)]
-struct Cli {
+pub struct Cli {
+    /// Print the report as JSON on standard output (errors as
+    /// `{"error": {...}}` lines on standard error).
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -46,7 +41,7 @@ enum Command {
     Info(cmd::info::Args),
     /// Build game files (MCOL, CollisionSet) from OBJ / glTF / PLY meshes.
     Build(cmd::build::Args),
-    /// Write a mesh out as Wavefront OBJ (or glTF).
+    /// Write a mesh out as Wavefront OBJ or glTF.
     Export(cmd::export::Args),
     /// Decode then re-encode: byte-identical for every valid file.
     Rewrite(cmd::rewrite::Args),
@@ -59,6 +54,10 @@ enum Command {
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(cmd::meta::CompletionsArgs),
+    /// Print the manual page (roff) on standard output.
+    Man,
 }
 
 /// What a command reports back to `main`.
@@ -67,49 +66,47 @@ pub enum Outcome {
     Ok,
     /// The command ran, but a check failed (exit code 1).
     ChecksFailed,
+    /// Some inputs could not be read or decoded; they were reported and
+    /// the rest processed (exit code 2).
+    InputErrors,
+}
+
+/// What every command is told besides its own arguments.
+#[derive(Clone, Copy)]
+pub struct Context {
+    /// `--json`: reports as JSON, errors as JSON lines on standard error.
+    pub json: bool,
 }
 
 fn main() -> ExitCode {
     restore_sigpipe();
     signals::clean_up_on_signals();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return print::usage_error(e),
+    };
+    let ctx = Context { json: cli.json };
     let result = match cli.command {
-        Command::Info(a) => cmd::info::run(a),
-        Command::Build(a) => cmd::build::run(a),
-        Command::Export(a) => cmd::export::run(a),
-        Command::Rewrite(a) => cmd::rewrite::run(a),
-        Command::Probe(a) => cmd::probe::run(a),
-        Command::Verify(a) => cmd::verify::run(a),
-        Command::Pak(a) => cmd::pak::run(a),
-        Command::Query(a) => cmd::query::run(a),
+        Command::Info(a) => cmd::info::run(a, ctx),
+        Command::Build(a) => cmd::build::run(a, ctx),
+        Command::Export(a) => cmd::export::run(a, ctx),
+        Command::Rewrite(a) => cmd::rewrite::run(a, ctx),
+        Command::Probe(a) => cmd::probe::run(a, ctx),
+        Command::Verify(a) => cmd::verify::run(a, ctx),
+        Command::Pak(a) => cmd::pak::run(a, ctx),
+        Command::Query(a) => cmd::query::run(a, ctx),
+        Command::Completions(a) => cmd::meta::completions(a, Cli::command()),
+        Command::Man => cmd::meta::man(Cli::command()),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::ChecksFailed) => ExitCode::from(1),
+        Ok(Outcome::InputErrors) => ExitCode::from(2),
         Err(e) => {
-            note!("sylcol: error: {}", message(&e));
+            print::error(&e, ctx);
             ExitCode::from(2)
         }
     }
-}
-
-/// An error and its causes on one line, each said once: a cause whose text
-/// the line already holds is left out (a library error that prints its own
-/// source, as `#[error("...: {source}")]` does, would otherwise repeat the
-/// OS error). Every error a command reports goes through here.
-pub fn message(e: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line
 }
 
 /// Output piped into `head` and closed early ends the process quietly, as
@@ -120,36 +117,5 @@ fn restore_sigpipe() {
     // starts; no handler of ours depends on it.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// An error that prints its source and also returns it as `source()`.
-    #[derive(Debug)]
-    struct SaysItsSource(std::io::Error);
-
-    impl std::fmt::Display for SaysItsSource {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            write!(f, "x.bin: cannot read: {}", self.0)
-        }
-    }
-
-    impl std::error::Error for SaysItsSource {
-        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-            Some(&self.0)
-        }
-    }
-
-    #[test]
-    fn a_cause_is_said_once() {
-        let io = std::io::Error::other("disk on fire");
-        let e = anyhow::Error::new(SaysItsSource(io)).context("entry a.bin");
-        assert_eq!(format!("{e:#}").matches("disk on fire").count(), 2);
-        assert_eq!(message(&e), "entry a.bin: x.bin: cannot read: disk on fire");
-        let plain = anyhow::anyhow!("inner").context("outer");
-        assert_eq!(message(&plain), "outer: inner");
     }
 }

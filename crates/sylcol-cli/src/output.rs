@@ -17,7 +17,7 @@
 use std::io::{BufWriter, Write};
 use std::path::{Component, Path, PathBuf};
 
-use anyhow::{Context, anyhow, bail};
+use anyhow::{Context, bail};
 use sylcol_format::atomic::{TempFile, parse_temp_name, sweep_stale};
 use sylcol_format::text::visible_file_name;
 
@@ -63,12 +63,29 @@ pub fn write_atomic_with(
     write_file(path, fill)
 }
 
+/// Whether an output path means standard output (`-`).
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Writes `bytes` to standard output for `-`, else like [`write_atomic`].
+pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if is_stdout(path) {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes)?;
+        return Ok(out.flush()?);
+    }
+    write_atomic(path, bytes)
+}
+
 /// Writes `path` through its temporary file; its folder exists.
 fn write_file(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
-    let cannot = |e: std::io::Error| anyhow!("{}: cannot write: {e}", path.display());
+    let cannot = |e: std::io::Error| {
+        anyhow::Error::new(e).context(format!("{}: cannot write", path.display()))
+    };
     let mut tmp = TempFile::beside(path).map_err(cannot)?;
     let mut w = BufWriter::new(&mut tmp);
     fill(&mut w).and_then(|()| w.flush()).map_err(cannot)?;

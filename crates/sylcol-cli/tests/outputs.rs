@@ -126,12 +126,15 @@ fn rebuilding_with_fewer_parts_removes_the_stale_parts() {
     write_tree(&d.join("small"), &[("a.bin", b"a")]);
     let o = pak_build(&d.join("small"), &pak, &[]);
     assert!(o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
-        err.contains("Mod.p01: removed, a part of the archive this one replaces")
-            && err.contains("Mod.p02: removed"),
-        "{err}"
+        text.contains("Mod.p01: removed, a part of the archive this one replaces")
+            && text.contains("Mod.p02: removed"),
+        "{text}"
     );
+    let o = pak_build(&d.join("big"), &pak, &["--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["stale_parts_removed"], serde_json::json!([]));
     let mut left: Vec<String> = std::fs::read_dir(d.join("out"))
         .unwrap()
         .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())

@@ -8,6 +8,7 @@
 //!
 //! | module | format | spec |
 //! |---|---|---|
+//! | [`any`] | whichever of the formats below an object is: [`decode_any`] | — |
 //! | [`pof0`] | POF0 relocation tables | `docs/formats/pof0.md` |
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
 //! | [`mcol`] | MCOL map collision hulls | `docs/formats/mcol.md` |
@@ -17,9 +18,10 @@
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
 //! Around them: [`atomic`] (temporary files for atomic writes, removable on
 //! a signal), [`text`] (names from files shown and used as file names
-//! safely), and [`worth_decoding`] (whether an object's first bytes show a
+//! safely), and [`sniff`] (whether an object's first bytes show a
 //! format sylcol decodes, so other objects are never held whole).
 
+pub mod any;
 pub mod atomic;
 pub mod bytes;
 pub mod chunk;
@@ -31,6 +33,7 @@ pub mod pof0;
 pub mod probe;
 pub mod text;
 
+pub use any::{AnyError, Kind, Object, decode_any};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// What an object's bytes look like, decided from its first bytes.
@@ -44,35 +47,42 @@ pub enum Format {
     Unknown(Option<String>),
 }
 
-/// The formats sylcol decodes by magic, with the format each magic names:
-/// [`detect`] and [`worth_decoding`] both read this one list (a new format
-/// with a magic joins here).
-const MAGIC_FORMATS: &[(&[u8; 4], Format)] = &[(b"MCOL", Format::Mcol)];
+/// The magics of the formats sylcol decodes: [`sniff`] reads this list,
+/// [`decode_any`] tries each (a test ties the two), and a new format with a
+/// magic joins both.
+pub const DECODED_MAGICS: &[&[u8; 4]] = &[b"MCOL"];
 
-/// How many leading bytes of an object [`worth_decoding`] looks at: an
-/// archive entry that is not worth decoding is never held whole.
+/// How many leading bytes of an object [`sniff`] looks at: an object that
+/// is not worth decoding is never held whole.
 pub const SNIFF_LEN: usize = 4096;
 
 /// Guesses the format of `data` from its magic, or for the magic-less
 /// CollisionSet from a record walk that consumes it exactly (no geometry
 /// is decoded).
 pub fn detect(data: &[u8]) -> Format {
-    let magic = data.get(..4);
-    if let Some((_, format)) = MAGIC_FORMATS.iter().find(|(m, _)| magic == Some(&m[..])) {
-        return format.clone();
+    match data.get(..4) {
+        Some(b"MCOL") => Format::Mcol,
+        _ if collisionset::looks_like(data) => Format::CollisionSet,
+        _ => Format::Unknown(bytes::printable_magic(data, 0)),
     }
-    if collisionset::looks_like(data) {
-        return Format::CollisionSet;
-    }
-    Format::Unknown(bytes::printable_magic(data, 0))
 }
 
-/// Whether an object of `size` bytes whose first bytes are `head` (at
-/// least `min(size, SNIFF_LEN)` of them) may be a format sylcol decodes:
-/// one of [`MAGIC_FORMATS`], or a CollisionSet by [`collisionset::may_start`].
-/// When false, [`detect`] on the whole object would say
-/// `Format::Unknown` with the head's magic, so the object need not be read.
-pub fn worth_decoding(head: &[u8], size: u64) -> bool {
+/// What the first bytes of an object of `size` bytes say (`head` holds at
+/// least `min(size, SNIFF_LEN)` of them): `Ok` when it may be a format
+/// sylcol decodes (a [`DECODED_MAGICS`] magic, or a CollisionSet by
+/// [`collisionset::first_record_error`]), so it is worth reading whole for
+/// [`decode_any`]; else the very error `decode_any` would give on the
+/// whole object, without reading it.
+pub fn sniff(head: &[u8], size: u64) -> Result<(), AnyError> {
     let magic = head.get(..4);
-    MAGIC_FORMATS.iter().any(|(m, _)| magic == Some(&m[..])) || collisionset::may_start(head, size)
+    if DECODED_MAGICS.iter().any(|m| magic == Some(&m[..])) {
+        return Ok(());
+    }
+    match collisionset::first_record_error(head, size) {
+        None => Ok(()),
+        Some(collisionset) => Err(AnyError::Unrecognised {
+            magic: bytes::printable_magic(head, 0),
+            collisionset,
+        }),
+    }
 }

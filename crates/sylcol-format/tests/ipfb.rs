@@ -338,12 +338,17 @@ fn sniffing_reads_a_head_and_holds_the_whole_only_when_wanted() {
             100,
             |head| {
                 seen = head.len();
-                false
+                Err("not wanted")
             },
             true,
         );
-        assert_eq!((skipped.unwrap(), seen), (None, 100));
-        let kept = archive.read_entry_if(info, 100, |head| head == &whole[..100], true);
+        assert_eq!((skipped.unwrap(), seen), (Err("not wanted"), 100));
+        let kept = archive.read_entry_if(
+            info,
+            100,
+            |head| (head == &whole[..100]).then_some(()).ok_or(()),
+            true,
+        );
         assert_eq!(kept.unwrap().unwrap(), whole);
     }
     // A Z1 entry not wanted is still checked to its end.
@@ -352,11 +357,11 @@ fn sniffing_reads_a_head_and_holds_the_whole_only_when_wanted() {
     std::fs::write(pak.with_extension(format!("p{:02}", z1.entry.part)), part).unwrap();
     let z1 = archive.probe(&z1.entry).unwrap();
     let err = archive
-        .read_entry_if(&z1, 100, |_| false, true)
+        .read_entry_if(&z1, 100, |_| Err(()), true)
         .unwrap_err();
     assert!(err.to_string().contains("Adler-32"), "{err}");
-    let unchecked = archive.read_entry_if(&z1, 100, |_| false, false);
-    assert!(unchecked.unwrap().is_none(), "the head alone reads fine");
+    let unchecked = archive.read_entry_if(&z1, 100, |_| Err(()), false);
+    assert_eq!(unchecked.unwrap(), Err(()), "the head alone reads fine");
 }
 
 #[test]

@@ -1,158 +1,244 @@
-//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, or glTF when OUT
-//! ends in `.gltf` / `.glb`.
+//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ or glTF (`.gltf`,
+//! `.glb`; `--format` where the extension cannot say, `-o -` for standard
+//! output). The report is `sylcol::report::files::ExportReport`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::Context as _;
 use sylcol::TriMesh;
 use sylcol::export::gltf::{to_glb, to_gltf};
 use sylcol::export::obj::write_obj;
-use sylcol_format::collisionset::{self, Record};
-use sylcol_format::{Format, mcol};
+use sylcol::report::Skipped;
+use sylcol::report::error::{NotFound, ObjectError, Unsupported, UsageError};
+use sylcol::report::files::{ExportReport, Written};
+use sylcol_format::collisionset::{CollisionSet, Record};
+use sylcol_format::{AnyError, Object};
 
-use crate::Outcome;
 use crate::input::{Input, Item, inputs, is_archive, read_object};
-use crate::output::{OutputDir, safe_components, write_atomic, write_atomic_with};
+use crate::output::{OutputDir, is_stdout, safe_components, write_atomic_with, write_output};
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol export`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The input: a file, or `ARCHIVE.pak+INNER`.
+    /// The input: a file, `ARCHIVE.pak+INNER`, a whole `.pak`, or `-`.
     pub file: String,
-    /// Where to write: `.obj`, `.gltf` (one self-contained file) or `.glb`;
-    /// for a CollisionSet a folder that receives one `NAME.obj` per mesh
-    /// (a file with `--mesh`).
+    /// Where to write: a `.obj`, `.gltf` or `.glb` file, or `-` for
+    /// standard output (OBJ unless `--format` says otherwise); for a
+    /// CollisionSet (without `--mesh`) or a whole archive, a folder.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// The mesh format, when the output's extension cannot say (`-`, a
+    /// folder, another extension).
+    #[arg(long, value_enum)]
+    pub format: Option<MeshFormat>,
     /// CollisionSet only: export just the mesh of this name.
     #[arg(long)]
     pub mesh: Option<String>,
 }
 
+/// A mesh file format `export` writes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum MeshFormat {
+    /// Wavefront OBJ (text).
+    Obj,
+    /// glTF 2.0, one self-contained JSON file.
+    Gltf,
+    /// glTF 2.0 binary.
+    Glb,
+}
+
+impl MeshFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            MeshFormat::Obj => "obj",
+            MeshFormat::Gltf => "gltf",
+            MeshFormat::Glb => "glb",
+        }
+    }
+
+    /// The format an output file's extension names, if it names one.
+    fn of_extension(path: &Path) -> Option<MeshFormat> {
+        let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        match ext.as_str() {
+            "obj" => Some(MeshFormat::Obj),
+            "gltf" => Some(MeshFormat::Gltf),
+            "glb" => Some(MeshFormat::Glb),
+            _ => None,
+        }
+    }
+}
+
 /// Runs the command: one object, or every object of a whole archive.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    if is_stdout(&args.output) && ctx.json {
+        anyhow::bail!(UsageError(
+            "-o - writes the mesh to standard output, where --json would write the report; pick one".into()
+        ));
+    }
+    let mut report = ExportReport::new(&args.file, &args.output.display().to_string());
     if is_archive(&args.file) {
         if args.mesh.is_some() {
-            bail!(
+            anyhow::bail!(UsageError(format!(
                 "{}: --mesh picks a mesh of one CollisionSet; name the entry as ARCHIVE.pak+ENTRY",
                 args.file
-            );
+            )));
         }
-        return export_archive(&args.file, &args.output);
+        export_archive(&args, &mut report)?;
+    } else {
+        let (input, object) = read_object(&args.file)?.decode()?;
+        export_object(&input, &object, &args, &args.output, &mut report)?;
     }
-    let input = read_object(&args.file)?.whole("can export")?;
-    export_one(&input, &args.output, args.mesh.as_deref())
+    finish(ctx, &report)
 }
 
-/// Exports one decoded object to `output`: a mesh file for an MCOL, a
-/// folder of meshes (or one file with `mesh`) for a CollisionSet.
-fn export_one(input: &Input, output: &Path, mesh: Option<&str>) -> anyhow::Result<Outcome> {
-    let tri_mesh = match sylcol_format::detect(&input.bytes) {
-        Format::Mcol => {
-            let m = mcol::decode(&input.bytes)
-                .with_context(|| format!("{}: invalid MCOL", input.name))?;
-            if mesh.is_some() {
-                bail!(
-                    "{}: --mesh applies to CollisionSet libraries, this is an MCOL",
-                    input.name
-                );
-            }
-            TriMesh::from_mcol(&m)
-        }
-        Format::CollisionSet => return export_collisionset(input, output, mesh),
-        Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
-    };
-    let name = object_name(&input.name);
-    write_mesh(output, &tri_mesh, &name)?;
-    note!(
-        "{}: wrote {} vertices, {} triangles to {}",
-        input.name,
-        tri_mesh.vertices.len(),
-        tri_mesh.triangles.len(),
-        output.display()
-    );
-    Ok(Outcome::Ok)
-}
-
-/// Exports every entry of an archive it can decode into the folder `dir`:
-/// `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a CollisionSet.
-/// A CollisionSet whose bytes repeat an earlier one (the disc stores the
-/// library eighteen times) is named, not written again. Entries that
-/// fail to read or decode are reported and the rest still exported (exit 1).
-fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
-    let out = OutputDir::create(dir)?;
-    let mut seen: HashMap<u64, String> = HashMap::new();
-    let (mut written, mut failed) = (0usize, 0usize);
-    for input in inputs(pak)? {
-        let result = input.and_then(|object| match object {
-            Item::Whole(input) => export_entry(&input, &out, &mut seen),
-            Item::Other { name, .. } => {
-                note!("{name}: skipped, not a format sylcol exports");
-                Ok(false)
-            }
-        });
-        match result {
-            Ok(true) => written += 1,
-            Ok(false) => {}
-            Err(e) => {
-                failed += 1;
-                note!("sylcol: error: {}", crate::message(&e));
-            }
-        }
+fn finish(ctx: Context, report: &ExportReport) -> anyhow::Result<Outcome> {
+    if ctx.json {
+        print::report(ctx, report, String::new)?;
+    } else {
+        note!("{}", report.text().trim_end_matches('\n'));
     }
-    note!(
-        "{pak}: exported {written} objects to {}, {failed} failed",
-        dir.display()
-    );
-    Ok(if failed == 0 {
+    print::errors(&report.errors, ctx);
+    Ok(if report.errors.is_empty() {
         Outcome::Ok
     } else {
-        Outcome::ChecksFailed
+        Outcome::InputErrors
     })
 }
 
-/// Exports one archive entry into `out` (see [`export_archive`]); false
-/// when it was skipped.
-fn export_entry(
+/// The format to write `output` in: `--format`, else its extension; `-`
+/// is OBJ; any other extension is refused rather than guessed.
+fn file_format(output: &Path, format: Option<MeshFormat>) -> anyhow::Result<MeshFormat> {
+    if let Some(f) = format {
+        return Ok(f);
+    }
+    if is_stdout(output) {
+        return Ok(MeshFormat::Obj);
+    }
+    MeshFormat::of_extension(output).ok_or_else(|| {
+        anyhow::Error::new(UsageError(format!(
+            "{}: cannot tell the mesh format from the name; use .obj, .gltf or .glb, or --format obj|gltf|glb",
+            output.display()
+        )))
+    })
+}
+
+/// Exports one decoded object to `output`: a mesh file for an MCOL, a
+/// folder of meshes (or one file with `--mesh`) for a CollisionSet.
+fn export_object(
     input: &Input,
+    object: &Object,
+    args: &Args,
+    output: &Path,
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    match object {
+        Object::Mcol(m) => {
+            if args.mesh.is_some() {
+                anyhow::bail!(Unsupported {
+                    path: input.name.clone(),
+                    detail: "--mesh applies to CollisionSet libraries, this is an MCOL".into(),
+                });
+            }
+            let format = file_format(output, args.format)?;
+            let mesh = TriMesh::from_mcol(m);
+            write_mesh(output, format, &mesh, &object_name(&input.name))?;
+            report.files.push(written(&input.name, None, output, &mesh));
+            Ok(())
+        }
+        Object::CollisionSet(set) => export_library(input, set, args, output, report),
+        _ => anyhow::bail!(Unsupported {
+            path: input.name.clone(),
+            detail: "export does not write this format".into(),
+        }),
+    }
+}
+
+fn written(source: &str, mesh: Option<String>, path: &Path, m: &TriMesh) -> Written {
+    Written {
+        source: source.to_string(),
+        mesh,
+        path: path.display().to_string(),
+        vertices: m.vertices.len(),
+        triangles: m.triangles.len(),
+    }
+}
+
+/// Exports every entry of an archive it can decode into the folder
+/// `args.output`: `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a
+/// CollisionSet. A CollisionSet whose bytes repeat an earlier one (the disc
+/// stores the library eighteen times) is skipped, naming the first copy.
+/// Entries that fail to read or decode are reported and the rest still
+/// exported (exit 2).
+fn export_archive(args: &Args, report: &mut ExportReport) -> anyhow::Result<()> {
+    let out = OutputDir::create(&args.output)?;
+    let mut seen: HashMap<u64, String> = HashMap::new();
+    for item in inputs(&args.file)? {
+        let result = item.and_then(|item| export_entry(item, args, &out, &mut seen, report));
+        if let Err(e) = result {
+            report.errors.push(print::error_report(&e));
+        }
+    }
+    Ok(())
+}
+
+/// Exports one archive entry into `out` (see [`export_archive`]).
+fn export_entry(
+    item: Item,
+    args: &Args,
     out: &OutputDir,
     seen: &mut HashMap<u64, String>,
-) -> anyhow::Result<bool> {
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    let format = args.format.unwrap_or(MeshFormat::Obj);
+    let (input, object) = match item.decode() {
+        Ok(decoded) => decoded,
+        Err(ObjectError {
+            path,
+            error: AnyError::Unrecognised { magic, .. },
+        }) => {
+            report.skipped.push(Skipped {
+                path,
+                reason: "not a format sylcol exports".into(),
+                magic,
+            });
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
     let entry = input
         .name
         .rsplit('+')
         .next()
         .unwrap_or(&input.name)
         .to_string();
-    let is_map = match sylcol_format::detect(&input.bytes) {
-        Format::Mcol => true,
-        Format::CollisionSet => false,
-        Format::Unknown(_) => {
-            note!("{}: skipped, not a format sylcol exports", input.name);
-            return Ok(false);
+    let name = match &object {
+        Object::CollisionSet(_) => {
+            let digest = fingerprint(&input.bytes);
+            if let Some(first) = seen.get(&digest) {
+                report.skipped.push(Skipped {
+                    path: input.name.clone(),
+                    reason: format!("same bytes as {first}, its meshes are not written again"),
+                    magic: None,
+                });
+                return Ok(());
+            }
+            seen.insert(digest, entry.clone());
+            entry.clone()
         }
-    };
-    if !is_map {
-        let digest = fingerprint(&input.bytes);
-        if let Some(first) = seen.get(&digest) {
-            note!(
-                "{}: same bytes as {first}, its meshes are not written again",
-                input.name
-            );
-            return Ok(false);
-        }
-        seen.insert(digest, entry.clone());
-    }
-    let name = if is_map {
-        format!("{entry}.obj")
-    } else {
-        entry.clone()
+        _ => format!("{entry}.{}", format.extension()),
     };
     let target = out
         .prepare(&name)
         .with_context(|| format!("entry {entry}"))?;
-    export_one(input, &target, None).map(|_| true)
+    let one = Args {
+        file: input.name.clone(),
+        output: target.clone(),
+        format: Some(format),
+        mesh: None,
+    };
+    export_object(&input, &object, &one, &target, report)
 }
 
 /// A 64-bit digest of an entry's bytes, to spot repeated copies.
@@ -175,34 +261,39 @@ pub fn object_name(input: &str) -> String {
 
 /// Writes the meshes of a CollisionSet: all of them into the folder
 /// `output` (file names from the records, kept inside the folder), or with
-/// `mesh` the one named to a file (or into an existing folder).
-fn export_collisionset(
+/// `--mesh` the one named to a file (or into an existing folder).
+fn export_library(
     input: &Input,
+    set: &CollisionSet,
+    args: &Args,
     output: &Path,
-    mesh: Option<&str>,
-) -> anyhow::Result<Outcome> {
-    let set = collisionset::decode(&input.bytes)
-        .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
-    let chosen: Vec<&Record> = match mesh {
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    let chosen: Vec<&Record> = match &args.mesh {
         Some(name) => {
-            let r = set.get(name).with_context(|| {
-                format!(
-                    "{}: no mesh named {name:?} among {} records",
-                    input.name,
-                    set.records.len()
-                )
+            let r = set.get(name).ok_or_else(|| NotFound {
+                path: input.name.clone(),
+                detail: format!("no mesh named {name:?} among {} records", set.records.len()),
             })?;
             if !output.is_dir() {
-                write_record(r, output)?;
-                note!("{}: wrote {name} to {}", input.name, output.display());
-                return Ok(Outcome::Ok);
+                let format = file_format(output, args.format)?;
+                let mesh = TriMesh::from_collision_record(r);
+                write_mesh(output, format, &mesh, &r.name())?;
+                report
+                    .files
+                    .push(written(&input.name, Some(r.name()), output, &mesh));
+                return Ok(());
             }
             vec![r]
         }
-        None => set.records.iter().collect(),
+        None => {
+            refuse_library_file(input, set, args, output)?;
+            set.records.iter().collect()
+        }
     };
+    let format = args.format.unwrap_or(MeshFormat::Obj);
     // Every name is checked before anything is written.
-    let names = mesh_file_names(&chosen);
+    let names = mesh_file_names(&chosen, format);
     for (i, name) in names.iter().enumerate() {
         safe_components(name, output).with_context(|| {
             format!(
@@ -217,20 +308,45 @@ fn export_collisionset(
         let path = out
             .prepare(name)
             .with_context(|| format!("mesh {}", r.name()))?;
-        write_record(r, &path)?;
+        let mesh = TriMesh::from_collision_record(r);
+        write_mesh(&path, format, &mesh, &r.name())?;
+        report
+            .files
+            .push(written(&input.name, Some(r.name()), &path, &mesh));
     }
-    note!(
-        "{}: wrote {} meshes to {}",
-        input.name,
-        chosen.len(),
-        output.display()
-    );
-    Ok(Outcome::Ok)
+    Ok(())
 }
 
-/// `NAME.obj` for each record (`NAME~2.obj` ... for repeated names,
-/// `record_N.obj` for an empty one), relative to the export folder.
-fn mesh_file_names(records: &[&Record]) -> Vec<String> {
+/// A whole library goes to a folder. An output that names a mesh file
+/// (`-`, `.obj`) is refused; so is `.gltf` / `.glb` until the glTF
+/// exporter writes a library as one file with a node per mesh.
+fn refuse_library_file(
+    input: &Input,
+    set: &CollisionSet,
+    args: &Args,
+    output: &Path,
+) -> anyhow::Result<()> {
+    let file_like = is_stdout(output) || MeshFormat::of_extension(output).is_some();
+    if !file_like || output.is_dir() {
+        return Ok(());
+    }
+    let n = set.records.len();
+    let detail = match MeshFormat::of_extension(output).or(args.format) {
+        Some(MeshFormat::Gltf | MeshFormat::Glb) if !is_stdout(output) => format!(
+            "a CollisionSet of {n} meshes as one glTF file is not supported yet; export them to a folder (-o DIR --format {}) or one with --mesh NAME",
+            MeshFormat::of_extension(output).map_or("glb", MeshFormat::extension)
+        ),
+        _ => format!(
+            "a CollisionSet holds {n} meshes: export them to a folder (-o DIR) or pick one with --mesh NAME"
+        ),
+    };
+    Err(UsageError(format!("{}: {detail}", input.name)).into())
+}
+
+/// `NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
+/// `record_N.EXT` for an empty one), relative to the export folder.
+fn mesh_file_names(records: &[&Record], format: MeshFormat) -> Vec<String> {
+    let ext = format.extension();
     let mut seen: HashMap<String, usize> = HashMap::new();
     records
         .iter()
@@ -245,26 +361,24 @@ fn mesh_file_names(records: &[&Record]) -> Vec<String> {
             let n = seen.entry(stem.clone()).or_default();
             *n += 1;
             if *n == 1 {
-                format!("{stem}.obj")
+                format!("{stem}.{ext}")
             } else {
-                format!("{stem}~{n}.obj")
+                format!("{stem}~{n}.{ext}")
             }
         })
         .collect()
 }
 
-fn write_record(r: &Record, path: &Path) -> anyhow::Result<()> {
-    write_mesh(path, &TriMesh::from_collision_record(r), &r.name())
-}
-
-/// Writes `mesh` as glTF when `path` ends in `.gltf` / `.glb`, else OBJ.
-fn write_mesh(path: &Path, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("gltf") => write_atomic(path, &to_gltf(mesh, name)?),
-        Some("glb") => write_atomic(path, &to_glb(mesh, name)?),
-        _ => write_atomic_with(path, |mut w| write_obj(&mut w, mesh, name)),
+/// Writes `mesh` to `path` (`-`: standard output) in `format`.
+fn write_mesh(path: &Path, format: MeshFormat, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
+    match format {
+        MeshFormat::Gltf => write_output(path, &to_gltf(mesh, name)?),
+        MeshFormat::Glb => write_output(path, &to_glb(mesh, name)?),
+        MeshFormat::Obj if is_stdout(path) => {
+            let mut bytes = Vec::new();
+            write_obj(&mut bytes, mesh, name)?;
+            write_output(path, &bytes)
+        }
+        MeshFormat::Obj => write_atomic_with(path, |mut w| write_obj(&mut w, mesh, name)),
     }
 }

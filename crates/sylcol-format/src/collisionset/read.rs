@@ -35,19 +35,42 @@ pub fn looks_like(data: &[u8]) -> bool {
 }
 
 /// Whether an object of `size` bytes whose first bytes are `head` may be a
-/// CollisionSet: [`looks_like`] judged from the head alone, the first
-/// record's framing checked against `size`. When that record's counts lie
-/// past the head only the whole can tell, and the answer is yes. So
-/// `looks_like(whole)` implies `may_start(head, whole.len())`.
+/// CollisionSet: [`looks_like`] judged from the head alone (see
+/// [`first_record_error`]). So `looks_like(whole)` implies
+/// `may_start(head, whole.len())`.
 pub fn may_start(head: &[u8], size: u64) -> bool {
+    size != 0 && first_record_error(head, size).is_none()
+}
+
+/// Why an object of `size` bytes whose first bytes are `head` is no
+/// CollisionSet, judged from its first record's framing against `size`:
+/// the very error [`decode`] gives on the whole object. `None` when it may
+/// be one: the framing checks out, or the record's counts lie past the
+/// head (only the whole can tell), or the object is empty (an empty
+/// library).
+pub fn first_record_error(head: &[u8], size: u64) -> Option<DecodeError> {
+    if size == 0 {
+        return None;
+    }
     let partial = (head.len() as u64) < size;
-    size != 0
-        && [Endian::Big, Endian::Little].into_iter().any(|e| {
-            match read_framing_in(head, size, e, 0, 0) {
-                Ok(_) => true,
-                Err(err) => partial && matches!(err.kind, DecodeErrorKind::Truncated { .. }),
+    let mut errors = Vec::with_capacity(2);
+    for endian in [Endian::Big, Endian::Little] {
+        match read_framing_in(head, size, endian, 0, 0) {
+            Ok(_) => return None,
+            Err(e) if partial && matches!(e.kind, DecodeErrorKind::Truncated { .. }) => {
+                return None;
             }
-        })
+            Err(e) => errors.push(e),
+        }
+    }
+    let little = errors.pop()?;
+    let big = errors.pop()?;
+    // As `decode` chooses: the walk that got further.
+    Some(if little.offset > big.offset {
+        little
+    } else {
+        big
+    })
 }
 
 /// Decodes a library in the given byte order.

@@ -303,33 +303,33 @@ impl Archive {
     }
 
     /// Reads an entry's first `head_len` bytes (or all, if fewer) and lets
-    /// `want` decide from them: wanted, the whole entry is read into memory
-    /// (`Some`); not wanted, the rest is never held (`None`): with
-    /// `check_rest` a Z1 entry is inflated through a fixed buffer into
-    /// nothing, so its size and both Adler-32 values are still checked (a
-    /// raw entry has nothing to check).
-    pub fn read_entry_if(
+    /// `judge` decide from them. `Ok(())`: the whole entry is read into
+    /// memory and returned. `Err(why)`: the rest is never held, `why` is
+    /// returned, and with `check_rest` a Z1 entry is inflated through a
+    /// fixed buffer into nothing, so its size and both Adler-32 values are
+    /// still checked (a raw entry has nothing to check).
+    pub fn read_entry_if<T>(
         &self,
         info: &EntryInfo,
         head_len: usize,
-        want: impl FnOnce(&[u8]) -> bool,
+        judge: impl FnOnce(&[u8]) -> Result<(), T>,
         check_rest: bool,
-    ) -> Result<Option<Vec<u8>>, ArchiveError> {
+    ) -> Result<Result<Vec<u8>, T>, ArchiveError> {
         let mut r = self.open_entry(info)?;
         let mut head = Vec::with_capacity(capacity_hint(info.size).min(head_len));
         (&mut r)
             .take(head_len as u64)
             .read_to_end(&mut head)
             .map_err(|source| self.read_error(&info.entry, &info.display, source))?;
-        if want(&head) {
-            head.reserve(capacity_hint(info.size.saturating_sub(head.len() as u64)));
-            self.pump(info, &mut r, &mut head)?;
-            return Ok(Some(head));
+        if let Err(why) = judge(&head) {
+            if check_rest && info.compressed {
+                self.pump(info, &mut r, &mut io::sink())?;
+            }
+            return Ok(Err(why));
         }
-        if check_rest && info.compressed {
-            self.pump(info, &mut r, &mut io::sink())?;
-        }
-        Ok(None)
+        head.reserve(capacity_hint(info.size.saturating_sub(head.len() as u64)));
+        self.pump(info, &mut r, &mut head)?;
+        Ok(Ok(head))
     }
 }
 

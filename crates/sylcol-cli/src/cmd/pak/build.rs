@@ -2,12 +2,13 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::{Context as _, bail};
+use sylcol::report::pak::PakBuilt;
 use sylcol_format::ipfb::names::parse_dollar_hash;
 use sylcol_format::ipfb::{ArchiveWriter, EntryKey, WriteOptions};
 
-use crate::Outcome;
 use crate::output::{ensure_folder, folder_of};
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pak build`.
 #[derive(clap::Args)]
@@ -29,7 +30,7 @@ pub(super) struct BuildArgs {
 }
 
 /// Runs `pak build`.
-pub(super) fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
+pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
     let store = store_matcher(&a.store)?;
     let mut files = Vec::new();
     let root = std::fs::canonicalize(&a.dir)
@@ -46,9 +47,10 @@ pub(super) fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
     };
     ensure_folder(&folder_of(&a.output))?;
     let mut writer = ArchiveWriter::create(&a.output, options);
+    let mut compressed = 0usize;
     for (key, path, rel) in &keyed {
         let compress = !store.is_match(rel.replace('\\', "/"));
-        add_file(&mut writer, key, path, rel, compress)?;
+        compressed += usize::from(add_file(&mut writer, key, path, rel, compress)?);
     }
     let done = writer.finish()?;
     let parts = done
@@ -57,30 +59,30 @@ pub(super) fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
         .map(|e| usize::from(e.part) + 1)
         .max()
         .unwrap_or(0);
-    say!(
-        "{}: {} entries in {parts} part(s)",
-        a.output.display(),
-        done.entries.len()
-    );
-    for stale in &done.stale_parts_removed {
-        note!(
-            "{}: removed, a part of the archive this one replaces (the new index does not use it)",
-            stale.display()
-        );
-    }
+    let report = PakBuilt {
+        path: a.dir.display().to_string(),
+        output: a.output.display().to_string(),
+        entries: done.entries.len(),
+        parts,
+        compressed,
+        stale_parts_removed: (done.stale_parts_removed.iter())
+            .map(|p| p.display().to_string())
+            .collect(),
+    };
+    print::report(ctx, &report, || report.text())?;
     Ok(Outcome::Ok)
 }
 
 /// Streams the file at `path` into the archive (fixed buffers whatever its
-/// size). A file to store raw that starts with `Z1` is compressed instead:
-/// a raw copy would read back as Z1.
+/// size); returns whether it was compressed. A file to store raw that
+/// starts with `Z1` is compressed instead: a raw copy would read back as Z1.
 fn add_file(
     writer: &mut ArchiveWriter,
     key: &EntryKey,
     path: &Path,
     rel: &str,
     mut compress: bool,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<bool> {
     use std::io::Read;
     let cannot = || format!("{}: cannot read", path.display());
     let mut file = std::fs::File::open(path).with_context(cannot)?;
@@ -96,7 +98,7 @@ fn add_file(
     }
     let mut source = (&head[..]).chain(file);
     writer.add_stream(key, &mut source, len, compress)?;
-    Ok(())
+    Ok(compress)
 }
 
 /// An entry key for a relative path: `$XXXXXXXX...` keeps its hash.

@@ -1,17 +1,23 @@
-//! `sylcol pak extract`: entries into a folder, through the one writer.
+//! `sylcol pak extract`: entries into a folder, through the one writer
+//! (`crate::output::OutputDir`: no name leaves the folder, no link in it
+//! is followed, control characters are mapped to `%XX`).
 
 use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use anyhow::Context;
+use anyhow::Context as _;
+use sylcol::report::ErrorReport;
+use sylcol::report::error::NotFound;
+use sylcol::report::pak::{Extracted, PakExtract, index_problems};
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, ArchiveError, EntryInfo, IndexEntry};
 use sylcol_format::text::escape;
 
-use crate::Outcome;
+use super::outcome;
 use crate::input::open_archive;
 use crate::output::OutputDir;
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pak extract`.
 #[derive(clap::Args)]
@@ -30,7 +36,12 @@ pub(super) struct ExtractArgs {
 
 /// The entries `names` select (all when empty; every entry of a hash that
 /// several share); unknown names are failures.
-fn select(archive: &Archive, names: &[String], failures: &mut Vec<String>) -> Vec<IndexEntry> {
+fn select(
+    archive: &Archive,
+    pak: &str,
+    names: &[String],
+    failures: &mut Vec<ErrorReport>,
+) -> Vec<IndexEntry> {
     if names.is_empty() {
         return archive.entries().to_vec();
     }
@@ -40,7 +51,10 @@ fn select(archive: &Archive, names: &[String], failures: &mut Vec<String>) -> Ve
         let before = chosen.len();
         chosen.extend(archive.entries().iter().filter(|e| e.hash == hash));
         if chosen.len() == before {
-            failures.push(format!("{n}: no such entry (hash {hash:08X})"));
+            failures.push(ErrorReport::from_error(&NotFound {
+                path: pak.to_string(),
+                detail: format!("no entry {n} (hash {hash:08X}) in the archive"),
+            }));
         }
     }
     chosen
@@ -68,46 +82,43 @@ fn file_names(infos: &[EntryInfo]) -> Vec<String> {
 }
 
 /// Runs `pak extract`.
-pub(super) fn extract(a: ExtractArgs) -> anyhow::Result<Outcome> {
+pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
     let archive = open_archive(&a.archive, a.names.as_deref())?;
-    let mut failures: Vec<String> = archive
-        .index
-        .problems
-        .iter()
-        .map(|p| format!("index {p}"))
-        .collect();
-    let selected = select(&archive, &a.entries, &mut failures);
+    let mut errors = index_problems(&a.archive, &archive);
+    let selected = select(&archive, &a.archive, &a.entries, &mut errors);
     let mut probed = Vec::new();
     for e in &selected {
         match archive.probe(e) {
             Ok(info) => probed.push(info),
-            Err(err) => failures.push(err.to_string()),
+            Err(err) => errors.push(ErrorReport::from_error(&err)),
         }
     }
     let out = OutputDir::create(&a.output)?;
     let bar = progress_bar(probed.iter().map(|i| i.size).sum());
-    let mut written = 0usize;
+    let mut files = Vec::new();
     for (info, name) in probed.iter().zip(file_names(&probed)) {
         match extract_one(&archive, info, &name, &out, &bar) {
-            Ok(()) => written += 1,
-            Err(err) => failures.push(crate::message(&err)),
+            Ok(path) => {
+                note_renamed(info, &name, &path, &out, ctx);
+                files.push(Extracted {
+                    entry: info.display.clone(),
+                    path: path.display().to_string(),
+                    bytes: info.size,
+                });
+            }
+            Err(err) => errors.push(print::error_report(&err)),
         }
     }
     bar.finish_and_clear();
-    say!(
-        "{}: extracted {written} of {} entries to {}",
-        a.archive,
-        selected.len(),
-        a.output.display()
-    );
-    for f in &failures {
-        note!("{}: {f}", a.archive);
-    }
-    Ok(if failures.is_empty() {
-        Outcome::Ok
-    } else {
-        Outcome::ChecksFailed
-    })
+    let report = PakExtract {
+        path: a.archive.clone(),
+        output: a.output.display().to_string(),
+        selected: selected.len(),
+        files,
+        errors,
+    };
+    print::report(ctx, &report, || report.text())?;
+    Ok(outcome(&report.errors, ctx))
 }
 
 fn progress_bar(total: u64) -> indicatif::ProgressBar {
@@ -123,15 +134,14 @@ fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
-/// Streams one entry into `name` under `out`, saying so when the file
-/// name differs from the entry's (a duplicated hash, control characters).
+/// Streams one entry into `name` under `out`; returns the file written.
 fn extract_one(
     archive: &Archive,
     info: &EntryInfo,
     name: &str,
     out: &OutputDir,
     bar: &indicatif::ProgressBar,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<PathBuf> {
     bar.set_message(escape(&info.display).into_owned());
     let mut failure: Option<ArchiveError> = None;
     let written = out.write_with(name, |w| {
@@ -144,23 +154,35 @@ fn extract_one(
                 std::io::Error::other("entry unreadable")
             })
     });
-    let path = match (failure, written) {
-        (Some(err), _) => return Err(err.into()),
-        (None, result) => result.with_context(|| format!("entry {}", info.display))?,
-    };
-    let relative = path.strip_prefix(out.root()).unwrap_or(&path);
-    let relative = relative.to_string_lossy().replace('\\', "/");
-    if relative != info.display.replace('\\', "/") {
-        let why = if name == info.display {
-            "its name has control characters"
-        } else {
-            "an earlier entry has the same name (a duplicated hash)"
-        };
-        note!(
-            "entry {} (hash {:08X}): {why}, written as {relative}",
-            info.display,
-            info.entry.hash
-        );
+    match (failure, written) {
+        (Some(err), _) => Err(err.into()),
+        (None, result) => result.with_context(|| format!("entry {}", info.display)),
     }
-    Ok(())
+}
+
+/// Says (in text mode) when an entry's file name differs from its name:
+/// a duplicated hash, or control characters mapped to `%XX`. (`--json`
+/// shows it in each file's `path`.)
+fn note_renamed(
+    info: &EntryInfo,
+    name: &str,
+    path: &std::path::Path,
+    out: &OutputDir,
+    ctx: Context,
+) {
+    let relative = path.strip_prefix(out.root()).unwrap_or(path);
+    let relative = relative.to_string_lossy().replace('\\', "/");
+    if ctx.json || relative == info.display.replace('\\', "/") {
+        return;
+    }
+    let why = if name == info.display {
+        "its name has control characters"
+    } else {
+        "an earlier entry has the same name (a duplicated hash)"
+    };
+    note!(
+        "entry {} (hash {:08X}): {why}, written as {relative}",
+        info.display,
+        info.entry.hash
+    );
 }
