@@ -54,6 +54,10 @@ enum Command {
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
+    /// The viewer and its JSON API on a local web server (127.0.0.1).
+    Serve(cmd::serve::Args),
+    /// The viewer as one self-contained HTML file that opens offline.
+    View(cmd::view::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(cmd::meta::CompletionsArgs),
     /// Print the manual page (roff) on standard output.
@@ -80,11 +84,14 @@ pub struct Context {
 
 fn main() -> ExitCode {
     restore_sigpipe();
-    signals::clean_up_on_signals();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return print::usage_error(e),
     };
+    // `serve` handles Ctrl-C itself (it stops its server and exits 0).
+    if !matches!(cli.command, Command::Serve(_)) {
+        signals::clean_up_on_signals();
+    }
     let ctx = Context { json: cli.json };
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a, ctx),
@@ -95,6 +102,8 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a, ctx),
         Command::Pak(a) => cmd::pak::run(a, ctx),
         Command::Query(a) => cmd::query::run(a, ctx),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::View(a) => cmd::view::run(a),
         Command::Completions(a) => cmd::meta::completions(a, Cli::command()),
         Command::Man => cmd::meta::man(Cli::command()),
     };

@@ -95,3 +95,17 @@ pub fn named_archive(dir: &Path, entries: &[(&str, &[u8])]) -> (PathBuf, PathBuf
     std::fs::write(&names, text.join("\n")).unwrap();
     (pak, names)
 }
+
+/// How many files in `dir` end in `.EXT`.
+pub fn count_with_extension(dir: &Path, ext: &str) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == ext)
+        })
+        .count()
+}

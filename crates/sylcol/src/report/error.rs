@@ -32,6 +32,9 @@ pub enum ErrorKind {
     Archive,
     /// A query that is not valid or cannot be answered.
     Query,
+    /// `build` refused a mesh that is not a closed, consistently oriented
+    /// hull (exit 1; `--allow-open` writes it anyway).
+    Hull,
     /// Anything else.
     Other,
 }

@@ -2,7 +2,6 @@
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use sylcol_format::collisionset::CollisionSet;
 use sylcol_format::{AnyError, Object, decode_any};
 
 use super::Skipped;
@@ -82,30 +81,10 @@ pub fn verify_object(
         },
         Object::CollisionSet(set) => Verified::CollisionSet {
             path: path.to_string(),
-            report: verify_library(bytes, set, resource_ids, seed),
+            report: collisionset::verify_library(bytes, set, resource_ids, seed),
         },
         _ => return None,
     })
-}
-
-fn verify_library(
-    bytes: &[u8],
-    set: &CollisionSet,
-    ids: Option<&[String]>,
-    seed: u64,
-) -> collisionset::CollisionSetReport {
-    let names: Vec<String> = set.records.iter().map(|r| r.name()).collect();
-    let meshes: Vec<collisionset::MeshRef> = set
-        .records
-        .iter()
-        .zip(&names)
-        .map(|(r, name)| collisionset::MeshRef {
-            name,
-            vertices: &r.vertices,
-            triangles: &r.triangles,
-        })
-        .collect();
-    collisionset::verify(bytes, &meshes, ids, seed)
 }
 
 /// A whole `verify` run, as `--json` prints it.
