@@ -181,7 +181,10 @@ fn control_characters_in_collisionset_names_are_escaped() {
     let out = d.join("meshes");
     let o = run(args!["export", &lib, "-o", &out]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(files_under(&out), ["manifest.txt", "rou_%1B]0;pwned%07.obj"]);
+    assert_eq!(
+        files_under(&out),
+        ["manifest.txt", "rou_%1B]0;pwned%07.obj"]
+    );
     assert!(!stderr(&o).contains('\x1b'));
 }
 
