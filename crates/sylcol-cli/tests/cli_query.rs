@@ -119,6 +119,69 @@ fn batch_answers_in_order_and_flags_bad_lines() {
     assert!(query(&["batch", good.to_str().unwrap()]).status.success());
 }
 
+/// A batch of thousands of lines is answered on every core in blocks,
+/// still one answer a line in order, each the single query's answer.
+#[test]
+fn large_batch_answers_every_line_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.txt");
+    let n = 5_000;
+    let text: String = (0..n)
+        .map(|i| match i % 3 {
+            0 => format!("ray {},0,0 1,0,0\n", 10 * i),
+            1 => format!("inside 0,0,{}\n", 100 * i),
+            _ if i == 2_000 => "ray 0,0,0 0,0,0\n".to_string(),
+            _ => format!("closest {},0,0\n", -7 * i as i64),
+        })
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    let out = query(&["batch", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), n);
+    // t and distances carry f32 rounding (~0.03 at this 250 000 scale).
+    let near = |v: &Value, want: f64| (v.as_f64().unwrap() - want).abs() < 0.1;
+    for (i, row) in rows.iter().enumerate() {
+        match i % 3 {
+            0 => assert!(near(&row["time_of_impact"], 250_000.0 - 10.0 * i as f64)),
+            1 => assert_eq!(row["inside"], json!(100 * i <= 250_000)),
+            _ if i == 2_000 => assert_eq!(row["line"], 2_001),
+            _ => assert!(near(&row["distance"], 250_000.0 - 7.0 * i as f64)),
+        }
+    }
+}
+
+/// Fed a line at a time on standard input, `batch -` answers each line
+/// before the next arrives (it does not wait for a full block).
+#[test]
+fn batch_on_stdin_answers_each_line_as_it_comes() {
+    use std::io::{BufRead, BufReader, Write};
+    let file = fixture("box.mcol");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sylcol"))
+        .args(["query", file.as_str(), "batch", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for x in [0, 1000, 2000] {
+        writeln!(stdin, "ray {x},0,0 1,0,0").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        let row: Value = serde_json::from_str(&line).unwrap();
+        let t = row["time_of_impact"].as_f64().unwrap();
+        assert!((t - (250_000.0 - f64::from(x))).abs() < 0.1, "{row}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
 #[test]
 fn bad_input_exits_2() {
     let zero = query(&["ray", "--origin", "0,0,0", "--dir", "0,0,0"]);
