@@ -19,13 +19,14 @@ mod embree;
 mod methods;
 mod scenes;
 mod sweep;
+mod timing;
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use batch::{BatchMethod, BatchRunner};
 use methods::{Answers, Method, Prepared, disagreements, run_method};
 use scenes::Scene;
+use timing::interleaved;
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -56,7 +57,7 @@ fn main() {
             for s in &scenes {
                 let p = Prepared::new(s);
                 let mut out = Answers::new(s.rays.len());
-                run_method(m, &p, &mut out);
+                run_method(m, &p, 0..s.rays.len(), &mut out);
                 println!(
                     "{} {}: {} rays, {} hits",
                     s.name,
@@ -74,7 +75,7 @@ fn names() -> Vec<&'static str> {
     Method::all().into_iter().map(Method::name).collect()
 }
 
-/// ns per ray of each method, its fastest of `rounds` interleaved rounds.
+/// ns per ray of each method, from `rounds` interleaved rounds (`timing`).
 fn rays_table(scenes: &[Scene], rounds: usize) {
     let methods = Method::all();
     if !cfg!(feature = "embree") {
@@ -90,17 +91,11 @@ fn rays_table(scenes: &[Scene], rounds: usize) {
     let mut logs = vec![Vec::new(); methods.len()];
     for s in scenes {
         let p = Prepared::new(s);
-        let mut best = vec![f64::INFINITY; methods.len()];
         let mut answers: Vec<Answers> =
             methods.iter().map(|_| Answers::new(s.rays.len())).collect();
-        for _ in 0..rounds {
-            for (k, &m) in methods.iter().enumerate() {
-                let start = Instant::now();
-                run_method(m, &p, black_box(&mut answers[k]));
-                let ns = start.elapsed().as_nanos() as f64 / s.rays.len() as f64;
-                best[k] = best[k].min(ns);
-            }
-        }
+        let best = interleaved(methods.len(), s.rays.len(), rounds, |k, range| {
+            run_method(methods[k], &p, range, black_box(&mut answers[k]));
+        });
         for (k, ns) in best.iter().enumerate() {
             logs[k].push(ns.ln());
         }

@@ -5,7 +5,9 @@
 use crate::embree::EmbreeScene;
 use crate::scenes::Scene;
 use parry3d::query::{Ray as PRay, RayCast};
-use sylcol::query::{Collider, RayHit};
+use std::ops::Range;
+
+use sylcol::query::{Collider, Ray, RayHit};
 
 /// One scene made ready for every method.
 pub struct Prepared<'a> {
@@ -114,40 +116,38 @@ impl Answers {
     }
 }
 
-/// Runs `m` over every ray of the scene into `out`. Not inlined, so that
+/// Runs `m` over the scene's rays `range` into `out`. Not inlined, so that
 /// `callgrind --toggle-collect='*run_method*'` counts exactly this.
 #[inline(never)]
-pub fn run_method(m: Method, p: &Prepared<'_>, out: &mut Answers) {
-    let rays = &p.scene.rays;
+pub fn run_method(m: Method, p: &Prepared<'_>, range: Range<usize>, out: &mut Answers) {
+    let rays = &p.scene.rays[range.clone()];
+    let (t, id) = (&mut out.t[range.clone()], &mut out.id[range.clone()]);
     match m {
-        Method::Own => sylcol_run(&p.own, p, out),
-        Method::Derived => sylcol_run(&p.derived, p, out),
+        Method::Own => sylcol_run(&p.own, rays, t, id),
+        Method::Derived => sylcol_run(&p.derived, rays, t, id),
         #[cfg(feature = "embree")]
-        Method::Embree => p
-            .embree
-            .intersect(&p.scene.flat, false, &mut out.t, &mut out.id),
+        Method::Embree => p.embree.intersect(&p.scene.flat[range], false, t, id),
         #[cfg(feature = "embree")]
-        Method::EmbreeRobust => {
-            p.embree_robust
-                .intersect(&p.scene.flat, false, &mut out.t, &mut out.id)
-        }
+        Method::EmbreeRobust => p
+            .embree_robust
+            .intersect(&p.scene.flat[range], false, t, id),
         #[cfg(not(feature = "embree"))]
         Method::Embree | Method::EmbreeRobust => unreachable!("built without Embree"),
         Method::Parry => {
             for (k, r) in rays.iter().enumerate() {
                 let pr = PRay::new(r.origin, r.dir);
                 let hit = p.parry.cast_local_ray(&pr, f32::MAX, false);
-                out.t[k] = hit.unwrap_or(f32::INFINITY);
-                out.id[k] = if hit.is_some() { 0 } else { u32::MAX };
+                t[k] = hit.unwrap_or(f32::INFINITY);
+                id[k] = if hit.is_some() { 0 } else { u32::MAX };
             }
         }
     }
 }
 
-fn sylcol_run(c: &Collider, p: &Prepared<'_>, out: &mut Answers) {
-    for (k, r) in p.scene.rays.iter().enumerate() {
+fn sylcol_run(c: &Collider, rays: &[Ray], t: &mut [f32], id: &mut [u32]) {
+    for (k, r) in rays.iter().enumerate() {
         let hit = c.cast_ray(r, f32::INFINITY).expect("valid ray");
-        (out.t[k], out.id[k]) = answer(hit);
+        (t[k], id[k]) = answer(hit);
     }
 }
 
