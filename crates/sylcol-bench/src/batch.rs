@@ -2,7 +2,7 @@
 //! and of Embree's `rtcIntersect1` / `rtcIntersect8` (the rays split
 //! into one contiguous run per thread), at 1 and 2 threads.
 
-use std::time::Instant;
+use std::ops::Range;
 
 use sylcol::query::{Collider, RayHit};
 
@@ -71,47 +71,61 @@ impl BatchRunner {
         }
     }
 
-    /// Seconds for `m` over every ray of the scene on `threads` threads,
-    /// and how many rays hit.
-    pub fn run(&mut self, m: BatchMethod, p: &Prepared<'_>, threads: usize) -> (f64, usize) {
-        let start = Instant::now();
-        let hits = match m {
-            BatchMethod::Own => self.sylcol(&p.own, p, threads),
-            BatchMethod::Derived => self.sylcol(&p.derived, p, threads),
+    /// Runs `m` over the scene's rays `range` on `threads` threads; how
+    /// many rays hit.
+    pub fn run(
+        &mut self,
+        m: BatchMethod,
+        p: &Prepared<'_>,
+        threads: usize,
+        range: Range<usize>,
+    ) -> usize {
+        match m {
+            BatchMethod::Own => self.sylcol(&p.own, p, threads, range),
+            BatchMethod::Derived => self.sylcol(&p.derived, p, threads, range),
             BatchMethod::Embree1 | BatchMethod::Embree8 => {
-                self.embree(p, m == BatchMethod::Embree8, threads)
+                self.embree(p, m == BatchMethod::Embree8, threads, range)
             }
-        };
-        (start.elapsed().as_secs_f64(), hits)
+        }
     }
 
-    fn sylcol(&mut self, c: &Collider, p: &Prepared<'_>, threads: usize) -> usize {
-        let out = &mut self.hits;
+    fn sylcol(
+        &mut self,
+        c: &Collider,
+        p: &Prepared<'_>,
+        threads: usize,
+        range: Range<usize>,
+    ) -> usize {
+        let out = &mut self.hits[range.clone()];
         self.pools[threads - 1]
-            .install(|| c.cast_rays_into(&p.scene.rays, f32::INFINITY, out))
+            .install(|| c.cast_rays_into(&p.scene.rays[range], f32::INFINITY, out))
             .expect("valid rays");
         out.iter().filter(|h| h.is_some()).count()
     }
 
     #[cfg(feature = "embree")]
-    fn embree(&mut self, p: &Prepared<'_>, packets: bool, threads: usize) -> usize {
-        let n = p.scene.flat.len().div_ceil(threads).next_multiple_of(8);
+    fn embree(
+        &mut self,
+        p: &Prepared<'_>,
+        packets: bool,
+        threads: usize,
+        range: Range<usize>,
+    ) -> usize {
+        let rays = &p.scene.flat[range.clone()];
+        let (t, id) = (&mut self.t[range.clone()], &mut self.id[range]);
+        let n = rays.len().div_ceil(threads).next_multiple_of(8);
         std::thread::scope(|s| {
-            let parts = p
-                .scene
-                .flat
-                .chunks(n)
-                .zip(self.t.chunks_mut(n).zip(self.id.chunks_mut(n)));
+            let parts = rays.chunks(n).zip(t.chunks_mut(n).zip(id.chunks_mut(n)));
             for (rays, (t, id)) in parts {
                 let scene = &p.embree_robust;
                 s.spawn(move || scene.intersect(rays, packets, t, id));
             }
         });
-        self.t.iter().filter(|t| t.is_finite()).count()
+        t.iter().filter(|t| t.is_finite()).count()
     }
 
     #[cfg(not(feature = "embree"))]
-    fn embree(&mut self, _: &Prepared<'_>, _: bool, _: usize) -> usize {
+    fn embree(&mut self, _: &Prepared<'_>, _: bool, _: usize, _: Range<usize>) -> usize {
         unreachable!("built without Embree")
     }
 }

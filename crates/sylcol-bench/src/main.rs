@@ -26,7 +26,7 @@ use std::hint::black_box;
 use batch::{BatchMethod, BatchRunner};
 use methods::{Answers, Method, Prepared, disagreements, run_method};
 use scenes::Scene;
-use timing::interleaved;
+use timing::{BATCH_CHUNK, CHUNK, interleaved};
 
 fn env_usize(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -93,7 +93,7 @@ fn rays_table(scenes: &[Scene], rounds: usize) {
         let p = Prepared::new(s);
         let mut answers: Vec<Answers> =
             methods.iter().map(|_| Answers::new(s.rays.len())).collect();
-        let best = interleaved(methods.len(), s.rays.len(), rounds, |k, range| {
+        let best = interleaved(methods.len(), s.rays.len(), rounds, CHUNK, |k, range| {
             run_method(methods[k], &p, range, black_box(&mut answers[k]));
         });
         for (k, ns) in best.iter().enumerate() {
@@ -157,7 +157,8 @@ fn rays_table(scenes: &[Scene], rounds: usize) {
     );
 }
 
-/// Rays per second at 1 and 2 threads, each the fastest of `rounds`.
+/// Rays per second at 1 and 2 threads, from `rounds` interleaved rounds
+/// over chunks of [`BATCH_CHUNK`] rays.
 fn batch_table(scenes: &[Scene], rounds: usize) {
     let methods = BatchMethod::all();
     let threads = [1usize, 2];
@@ -171,23 +172,13 @@ fn batch_table(scenes: &[Scene], rounds: usize) {
     let mut runner = BatchRunner::new(2, n);
     for s in scenes {
         let p = Prepared::new(s);
-        let mut best = vec![f64::INFINITY; cols.len()];
         let mut hits = vec![0; cols.len()];
-        for _ in 0..rounds {
-            for (i, &m) in methods.iter().enumerate() {
-                for (j, &t) in threads.iter().enumerate() {
-                    let (secs, h) = runner.run(m, &p, t);
-                    let k = i * threads.len() + j;
-                    best[k] = best[k].min(secs);
-                    hits[k] = h;
-                }
-            }
-        }
-        let rates: Vec<String> = best
-            .iter()
-            .map(|secs| format!("{:.2}", s.rays.len() as f64 / secs / 1e6))
-            .collect();
-        let hits: Vec<String> = hits.iter().map(usize::to_string).collect();
+        let ns = interleaved(cols.len(), s.rays.len(), rounds, BATCH_CHUNK, |k, range| {
+            let (m, t) = (methods[k / threads.len()], threads[k % threads.len()]);
+            hits[k] += runner.run(m, &p, t, range);
+        });
+        let rates: Vec<String> = ns.iter().map(|ns| format!("{:.2}", 1e3 / ns)).collect();
+        let hits: Vec<String> = hits.iter().map(|h| (h / rounds).to_string()).collect();
         println!(
             "| {} | {} | {} |",
             s.name,

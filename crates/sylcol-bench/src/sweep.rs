@@ -11,7 +11,7 @@ use sylcol::build::plan::{MeshStats, default_candidates};
 use sylcol::query::Collider;
 
 use crate::scenes;
-use crate::timing::interleaved;
+use crate::timing::{CHUNK, interleaved};
 
 /// Candidates costing up to this multiple of the cheapest are measured.
 pub const COST_WINDOW: f64 = 2.5;
@@ -41,7 +41,7 @@ pub fn run(filter: Option<&str>, rays: usize, rounds: usize) {
                 (plan, cost, Collider::from_mcol(&m).expect("collider"))
             })
             .collect();
-        let best = interleaved(tried.len(), s.rays.len(), rounds, |k, range| {
+        let best = interleaved(tried.len(), s.rays.len(), rounds, CHUNK, |k, range| {
             for r in &s.rays[range] {
                 black_box(tried[k].2.cast_ray(black_box(r), f32::INFINITY).ok());
             }
