@@ -7,14 +7,14 @@
 use std::hint::black_box;
 
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
-use sylcol::build::plan::{MeshStats, default_candidates};
+use sylcol::build::plan::{CostWeights, GridPlan, MeshStats, default_candidates, grid_cost_with};
 use sylcol::query::Collider;
 
 use crate::scenes;
 use crate::timing::{CHUNK, interleaved};
 
 /// Candidates costing up to this multiple of the cheapest are measured.
-pub const COST_WINDOW: f64 = 2.5;
+pub const COST_WINDOW: f64 = 3.0;
 
 /// Prints the sweep table and the summary.
 pub fn run(filter: Option<&str>, rays: usize, rounds: usize) {
@@ -23,6 +23,7 @@ pub fn run(filter: Option<&str>, rays: usize, rounds: usize) {
     );
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut summary = Vec::new();
+    let mut measured: Vec<(MeshStats, Vec<(GridPlan, f64)>)> = Vec::new();
     for s in scenes::load(filter, rays) {
         let (lo, hi) = s.mesh.bounds().expect("mesh");
         let stats = MeshStats::of(&s.mesh);
@@ -66,9 +67,71 @@ pub fn run(filter: Option<&str>, rays: usize, rounds: usize) {
             );
         }
         summary.push((s.name.clone(), default_ns / fastest));
+        measured.push((stats, tried.iter().map(|t| t.0).zip(best).collect()));
     }
     println!("\n| scene | default / best tried |\n|---|---|");
     for (name, r) in summary {
         println!("| {name} | {r:.2} |");
     }
+    fit(&measured);
+}
+
+/// For a range of model weights: the grid each would pick on every scene
+/// of the sweep, against the fastest tried (worst and geometric mean over
+/// the scenes); the best few and the weights in use.
+fn fit(measured: &[(MeshStats, Vec<(GridPlan, f64)>)]) {
+    let mut rows = Vec::new();
+    for visit in [0.5, 1.0, 2.0, 4.0] {
+        for packet in [0.25, 0.35, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0] {
+            for crowding_from in [24.0, 32.0, 48.0] {
+                for crowding in [0.5, 1.0, 2.0] {
+                    let w = CostWeights {
+                        visit,
+                        packet,
+                        crowding_from,
+                        crowding,
+                    };
+                    rows.push((w, score(measured, &w)));
+                }
+            }
+        }
+    }
+    rows.sort_by(|a, b| a.1.0.total_cmp(&b.1.0).then(a.1.1.total_cmp(&b.1.1)));
+    println!(
+        "\n| weights (visit, packet, crowding from, crowding) | worst picked / best | geometric mean |\n|---|---|---|"
+    );
+    let fitted = CostWeights::FITTED;
+    let shown = rows
+        .iter()
+        .take(5)
+        .chain(rows.iter().filter(|r| r.0 == fitted));
+    for (w, (worst, mean)) in shown {
+        let tag = if *w == fitted { " (in use)" } else { "" };
+        println!(
+            "| {}, {}, {}, {}{tag} | {worst:.3} | {mean:.3} |",
+            w.visit, w.packet, w.crowding_from, w.crowding
+        );
+    }
+}
+
+/// (worst, geometric mean) over the scenes of picked / fastest.
+fn score(measured: &[(MeshStats, Vec<(GridPlan, f64)>)], w: &CostWeights) -> (f64, f64) {
+    let mut worst: f64 = 1.0;
+    let mut log = 0.0;
+    for (stats, tried) in measured {
+        let fastest = tried.iter().map(|t| t.1).fold(f64::INFINITY, f64::min);
+        let pick = tried
+            .iter()
+            .min_by(|a, b| {
+                let (ca, cb) = (
+                    grid_cost_with(&a.0, stats, w).cost,
+                    grid_cost_with(&b.0, stats, w).cost,
+                );
+                ca.total_cmp(&cb).then(b.0.cell.total_cmp(&a.0.cell))
+            })
+            .map_or(f64::NAN, |t| t.1 / fastest);
+        worst = worst.max(pick);
+        log += pick.ln();
+    }
+    (worst, (log / measured.len().max(1) as f64).exp())
 }

@@ -91,19 +91,25 @@ fn derived_grid_gives_the_same_answers() {
     assert_eq!(g["missing_entries"], 0);
 }
 
+/// `sylcol query box.mcol batch PATH`: its exit code and its JSON lines.
+fn batch_rows(path: &std::path::Path) -> (Option<i32>, Vec<Value>) {
+    let out = query(&["batch", path.to_str().unwrap()]);
+    let rows = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out.status.code(), rows)
+}
+
 #[test]
 fn batch_answers_in_order_and_flags_bad_lines() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("q.txt");
     let lines = "ray 0,0,0 1,0,0\n# a comment\ninside 1,2,3\nsegment 0,0,0 1,1,1\nfly 1,2,3\nclosest 0,0,0\nsphere 0,0,0 10 0,0,-300000\nray 0,0,0 0,0,0\n";
     std::fs::write(&path, lines).unwrap();
-    let out = query(&["batch", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let rows: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (status, rows) = batch_rows(&path);
+    assert_eq!(status, Some(2));
     assert_eq!(rows.len(), 7);
     assert_eq!(rows[0]["query"], "ray");
     assert_eq!(rows[0]["time_of_impact"], 250000.0);
@@ -135,13 +141,8 @@ fn large_batch_answers_every_line_in_order() {
         })
         .collect();
     std::fs::write(&path, text).unwrap();
-    let out = query(&["batch", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let rows: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (status, rows) = batch_rows(&path);
+    assert_eq!(status, Some(2));
     assert_eq!(rows.len(), n);
     // t and distances carry f32 rounding (~0.03 at this 250 000 scale).
     let near = |v: &Value, want: f64| (v.as_f64().unwrap() - want).abs() < 0.1;

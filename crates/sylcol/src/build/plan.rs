@@ -66,6 +66,8 @@ pub struct MeshStats {
     pub area: f64,
     /// Total perimeter of the triangles (a shared edge counts twice).
     pub perimeter: f64,
+    /// The extent of the mesh's bounding box (where the rays are).
+    pub extent: [f64; 3],
 }
 
 impl MeshStats {
@@ -75,6 +77,10 @@ impl MeshStats {
             triangles: mesh.triangles.len() as f64,
             area: 0.0,
             perimeter: 0.0,
+            extent: match mesh.bounds() {
+                Some((lo, hi)) => (hi.as_dvec3() - lo.as_dvec3()).to_array(),
+                None => [0.0; 3],
+            },
         };
         for t in 0..mesh.triangles.len() {
             let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
@@ -100,18 +106,30 @@ pub struct GridCost {
     pub cost: f64,
 }
 
-/// Cost of visiting an occupied cell (the list test's call and mailbox),
-/// in empty cell steps.
-const VISIT_COST: f64 = 1.0;
-/// Cost of testing one packet of eight triangles, in empty cell steps
-/// (fitted to the sweep in docs/modding.md: an empty step is cheap in
-/// instructions but often mispredicted).
-const PACKET_COST: f64 = 2.0;
-/// Mean list length above which some lists pass the queries' sub-grid
-/// threshold (64) and cost more than their packets.
-const CROWDING_FROM: f64 = 32.0;
-/// Extra packets per 8 listed triangles beyond [`CROWDING_FROM`].
-const CROWDING_PACKETS: f64 = 0.5;
+/// The weights of the cost model, in units of one empty cell step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CostWeights {
+    /// Visiting an occupied cell (the list test's call and mailbox).
+    pub visit: f64,
+    /// Testing one packet of eight triangles.
+    pub packet: f64,
+    /// Mean list length above which some lists pass the queries'
+    /// sub-grid threshold (64) and cost more than their packets.
+    pub crowding_from: f64,
+    /// Extra packets per 8 listed triangles beyond `crowding_from`.
+    pub crowding: f64,
+}
+
+impl CostWeights {
+    /// The weights `build mcol` uses, fitted to the sweep of
+    /// docs/modding.md (`sylcol-bench sweep` prints the fit).
+    pub const FITTED: CostWeights = CostWeights {
+        visit: 1.0,
+        packet: 0.75,
+        crowding_from: 24.0,
+        crowding: 1.0,
+    };
+}
 
 /// The expected work of a ray through `plan` over a mesh with `stats`
 /// (docs/modding.md):
@@ -120,20 +138,31 @@ const CROWDING_PACKETS: f64 = 0.5;
 ///   so l = 2 V / A, at most the box's mean chord 4 V / S;
 /// - cells stepped: 1 + l (1/cx + 1/cy + 1/cz) / 2 (an isotropic direction
 ///   has a mean |d_k| of 1/2);
+/// - where: the rays run in the mesh's box (each side at least one cell);
 /// - list entries: a triangle of area a and perimeter p lands in
 ///   1 + 3 p / (4 c) + 3 a / (2 c^2) cells of a randomly placed lattice of
 ///   cubes of side c (the kinematic formula); occupied cells: the surface's
 ///   own count 3 A / (2 c^2), at least 1, at most the entries and the cells;
 /// - occupied cells visited: the cells stepped times the occupied share;
 /// - per occupied cell, its packets: mean list / 8 + 1/2, at least 1,
-///   plus a crowding charge once the mean list passes [`CROWDING_FROM`].
+///   plus a crowding charge once the mean list passes
+///   [`CostWeights::crowding_from`];
+/// - cost: cells stepped + occupied visits x (visit + packet x packets),
+///   with the weights of [`CostWeights::FITTED`].
 pub fn grid_cost(plan: &GridPlan, stats: &MeshStats) -> GridCost {
+    grid_cost_with(plan, stats, &CostWeights::FITTED)
+}
+
+/// [`grid_cost`] with other weights (for fitting them).
+pub fn grid_cost_with(plan: &GridPlan, stats: &MeshStats, w: &CostWeights) -> GridCost {
     let c = f64::from(plan.cell);
     let dims = plan.dims.map(f64::from);
-    let [x, y, z] = dims.map(|n| n * c);
+    // The rays are in the mesh's box (at least a cell thick), whatever
+    // margin the rounded-out grid adds around it.
+    let [x, y, z] = [0, 1, 2].map(|k| stats.extent[k].max(c).min(dims[k] * c));
     let volume = x * y * z;
     let surface = 2.0 * (x * y + y * z + z * x);
-    let cells_total = dims.iter().product::<f64>();
+    let cells_total = volume / (c * c * c);
     let chord = 4.0 * volume / surface;
     let free = if stats.area > 0.0 {
         (2.0 * volume / stats.area).min(chord)
@@ -145,14 +174,14 @@ pub fn grid_cost(plan: &GridPlan, stats: &MeshStats) -> GridCost {
     let occupied = (1.5 * stats.area / (c * c)).clamp(1.0, entries.min(cells_total).max(1.0));
     let mean_list = entries / occupied;
     let occupied_visits = cells * occupied / cells_total;
-    let crowding = (mean_list - CROWDING_FROM).max(0.0) / 8.0 * CROWDING_PACKETS;
+    let crowding = (mean_list - w.crowding_from).max(0.0) / 8.0 * w.crowding;
     let packets = (mean_list / 8.0 + 0.5).max(1.0) + crowding;
     GridCost {
         cells,
         occupied_visits,
         mean_list,
         packets,
-        cost: cells + occupied_visits * (VISIT_COST + PACKET_COST * packets),
+        cost: cells + occupied_visits * (w.visit + w.packet * packets),
     }
 }
 
