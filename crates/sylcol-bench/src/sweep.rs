@@ -104,7 +104,7 @@ fn fit(measured: &[(MeshStats, Vec<(GridPlan, f64)>)]) {
     let shown = rows
         .iter()
         .take(5)
-        .chain(rows.iter().filter(|r| r.0 == fitted));
+        .chain(rows.iter().skip(5).filter(|r| r.0 == fitted));
     for (w, (worst, mean)) in shown {
         let tag = if *w == fitted { " (in use)" } else { "" };
         println!(

@@ -1,147 +1,238 @@
-//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, or glTF when OUT
-//! ends in `.gltf` / `.glb`.
+//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ or glTF (`.gltf`,
+//! `.glb`; `--format` where the extension cannot say, `-o -` for standard
+//! output). The report is `sylcol::report::files::ExportReport`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::Context as _;
 use sylcol::TriMesh;
 use sylcol::export::gltf::{to_glb, to_gltf};
 use sylcol::export::obj::write_obj;
-use sylcol_format::collisionset::{self, Record};
-use sylcol_format::{Format, mcol};
+use sylcol::report::Skipped;
+use sylcol::report::error::{NotFound, Unsupported, UsageError};
+use sylcol::report::files::{ExportReport, Written};
+use sylcol_format::collisionset::{CollisionSet, Record};
+use sylcol_format::{AnyError, Object};
 
-use crate::Outcome;
 use crate::input::{Input, inputs, is_archive, read_input};
-use crate::output::{join_inside, write_atomic, write_atomic_with};
+use crate::output::{is_stdout, join_inside, write_atomic_with, write_output};
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol export`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The input: a file, or `ARCHIVE.pak+INNER`.
+    /// The input: a file, `ARCHIVE.pak+INNER`, a whole `.pak`, or `-`.
     pub file: String,
-    /// Where to write: `.obj`, `.gltf` (one self-contained file) or `.glb`;
-    /// for a CollisionSet a folder that receives one `NAME.obj` per mesh
-    /// (a file with `--mesh`).
+    /// Where to write: a `.obj`, `.gltf` or `.glb` file, or `-` for
+    /// standard output (OBJ unless `--format` says otherwise); for a
+    /// CollisionSet (without `--mesh`) or a whole archive, a folder.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// The mesh format, when the output's extension cannot say (`-`, a
+    /// folder, another extension).
+    #[arg(long, value_enum)]
+    pub format: Option<MeshFormat>,
     /// CollisionSet only: export just the mesh of this name.
     #[arg(long)]
     pub mesh: Option<String>,
 }
 
+/// A mesh file format `export` writes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum MeshFormat {
+    /// Wavefront OBJ (text).
+    Obj,
+    /// glTF 2.0, one self-contained JSON file.
+    Gltf,
+    /// glTF 2.0 binary.
+    Glb,
+}
+
+impl MeshFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            MeshFormat::Obj => "obj",
+            MeshFormat::Gltf => "gltf",
+            MeshFormat::Glb => "glb",
+        }
+    }
+
+    /// The format an output file's extension names, if it names one.
+    fn of_extension(path: &Path) -> Option<MeshFormat> {
+        let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        match ext.as_str() {
+            "obj" => Some(MeshFormat::Obj),
+            "gltf" => Some(MeshFormat::Gltf),
+            "glb" => Some(MeshFormat::Glb),
+            _ => None,
+        }
+    }
+}
+
 /// Runs the command: one object, or every object of a whole archive.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    if is_stdout(&args.output) && ctx.json {
+        anyhow::bail!(UsageError(
+            "-o - writes the mesh to standard output, where --json would write the report; pick one".into()
+        ));
+    }
+    let mut report = ExportReport::new(&args.file, &args.output.display().to_string());
     if is_archive(&args.file) {
         if args.mesh.is_some() {
-            bail!(
+            anyhow::bail!(UsageError(format!(
                 "{}: --mesh picks a mesh of one CollisionSet; name the entry as ARCHIVE.pak+ENTRY",
                 args.file
-            );
+            )));
         }
-        return export_archive(&args.file, &args.output);
+        export_archive(&args, &mut report)?;
+    } else {
+        let input = read_input(&args.file)?;
+        let object = input.decode()?;
+        export_object(&input, &object, &args, &args.output, &mut report)?;
     }
-    let input = read_input(&args.file)?;
-    export_one(&input, &args.output, args.mesh.as_deref())
+    finish(ctx, &report)
+}
+
+fn finish(ctx: Context, report: &ExportReport) -> anyhow::Result<Outcome> {
+    if ctx.json {
+        print::report(ctx, report, String::new)?;
+    } else {
+        eprint!("{}", report.text());
+    }
+    print::errors(&report.errors, ctx);
+    Ok(if report.errors.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::InputErrors
+    })
+}
+
+/// The format to write `output` in: `--format`, else its extension; `-`
+/// is OBJ; any other extension is refused rather than guessed.
+fn file_format(output: &Path, format: Option<MeshFormat>) -> anyhow::Result<MeshFormat> {
+    if let Some(f) = format {
+        return Ok(f);
+    }
+    if is_stdout(output) {
+        return Ok(MeshFormat::Obj);
+    }
+    MeshFormat::of_extension(output).ok_or_else(|| {
+        anyhow::Error::new(UsageError(format!(
+            "{}: cannot tell the mesh format from the name; use .obj, .gltf or .glb, or --format obj|gltf|glb",
+            output.display()
+        )))
+    })
 }
 
 /// Exports one decoded object to `output`: a mesh file for an MCOL, a
-/// folder of meshes (or one file with `mesh`) for a CollisionSet.
-fn export_one(input: &Input, output: &Path, mesh: Option<&str>) -> anyhow::Result<Outcome> {
-    let tri_mesh = match sylcol_format::detect(&input.bytes) {
-        Format::Mcol => {
-            let m = mcol::decode(&input.bytes)
-                .with_context(|| format!("{}: invalid MCOL", input.name))?;
-            if mesh.is_some() {
-                bail!(
-                    "{}: --mesh applies to CollisionSet libraries, this is an MCOL",
-                    input.name
-                );
+/// folder of meshes (or one file with `--mesh`) for a CollisionSet.
+fn export_object(
+    input: &Input,
+    object: &Object,
+    args: &Args,
+    output: &Path,
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    match object {
+        Object::Mcol(m) => {
+            if args.mesh.is_some() {
+                anyhow::bail!(Unsupported {
+                    path: input.name.clone(),
+                    detail: "--mesh applies to CollisionSet libraries, this is an MCOL".into(),
+                });
             }
-            TriMesh::from_mcol(&m)
+            let format = file_format(output, args.format)?;
+            let mesh = TriMesh::from_mcol(m);
+            write_mesh(output, format, &mesh, &object_name(&input.name))?;
+            report.files.push(written(&input.name, None, output, &mesh));
+            Ok(())
         }
-        Format::CollisionSet => return export_collisionset(input, output, mesh),
-        Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
-    };
-    let name = object_name(&input.name);
-    write_mesh(output, &tri_mesh, &name)?;
-    eprintln!(
-        "{}: wrote {} vertices, {} triangles to {}",
-        input.name,
-        tri_mesh.vertices.len(),
-        tri_mesh.triangles.len(),
-        output.display()
-    );
-    Ok(Outcome::Ok)
+        Object::CollisionSet(set) => export_library(input, set, args, output, report),
+        _ => anyhow::bail!(Unsupported {
+            path: input.name.clone(),
+            detail: "export does not write this format".into(),
+        }),
+    }
 }
 
-/// Exports every entry of an archive it can decode into the folder `dir`:
-/// `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a CollisionSet.
-/// A CollisionSet whose bytes repeat an earlier one (the disc stores the
-/// library eighteen times) is named, not written again. Entries that
-/// fail to read or decode are reported and the rest still exported (exit 1).
-fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
+fn written(source: &str, mesh: Option<String>, path: &Path, m: &TriMesh) -> Written {
+    Written {
+        source: source.to_string(),
+        mesh,
+        path: path.display().to_string(),
+        vertices: m.vertices.len(),
+        triangles: m.triangles.len(),
+    }
+}
+
+/// Exports every entry of an archive it can decode into the folder
+/// `args.output`: `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a
+/// CollisionSet. A CollisionSet whose bytes repeat an earlier one (the disc
+/// stores the library eighteen times) is skipped, naming the first copy.
+/// Entries that fail to read or decode are reported and the rest still
+/// exported (exit 2).
+fn export_archive(args: &Args, report: &mut ExportReport) -> anyhow::Result<()> {
+    let dir = &args.output;
+    let format = args.format.unwrap_or(MeshFormat::Obj);
     let mut seen: HashMap<u64, String> = HashMap::new();
-    let (mut written, mut failed) = (0usize, 0usize);
-    for input in inputs(pak)? {
-        let result = input.and_then(|input| {
+    for item in inputs(&args.file)? {
+        let result = item.and_then(|input| {
             let entry = input
                 .name
                 .rsplit('+')
                 .next()
                 .unwrap_or(&input.name)
                 .to_string();
-            let is_map = match sylcol_format::detect(&input.bytes) {
-                Format::Mcol => true,
-                Format::CollisionSet => false,
-                Format::Unknown(_) => {
-                    eprintln!("{}: skipped, not a format sylcol exports", input.name);
-                    return Ok(false);
+            let object = match input.decode() {
+                Ok(o) => o,
+                Err(e) => {
+                    if let AnyError::Unrecognised { magic, .. } = e.error {
+                        report.skipped.push(Skipped {
+                            path: input.name.clone(),
+                            reason: "not a format sylcol exports".into(),
+                            magic,
+                        });
+                        return Ok(());
+                    }
+                    return Err(e.into());
                 }
             };
-            if !is_map {
-                let digest = fingerprint(&input.bytes);
-                if let Some(first) = seen.get(&digest) {
-                    eprintln!(
-                        "{}: same bytes as {first}, its meshes are not written again",
-                        input.name
-                    );
-                    return Ok(false);
+            let target = match &object {
+                Object::CollisionSet(_) => {
+                    let digest = fingerprint(&input.bytes);
+                    if let Some(first) = seen.get(&digest) {
+                        report.skipped.push(Skipped {
+                            path: input.name.clone(),
+                            reason: format!(
+                                "same bytes as {first}, its meshes are not written again"
+                            ),
+                            magic: None,
+                        });
+                        return Ok(());
+                    }
+                    seen.insert(digest, entry.clone());
+                    join_inside(dir, &entry)?
                 }
-                seen.insert(digest, entry.clone());
-            }
-            let target = join_inside(
-                dir,
-                &if is_map {
-                    format!("{entry}.obj")
-                } else {
-                    entry
-                },
-            )?;
+                _ => join_inside(dir, &format!("{entry}.{}", format.extension()))?,
+            };
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent)
                     .with_context(|| format!("{}: cannot create folder", parent.display()))?;
             }
-            export_one(&input, &target, None).map(|_| true)
+            let one = Args {
+                file: input.name.clone(),
+                output: target.clone(),
+                format: Some(format),
+                mesh: None,
+            };
+            export_object(&input, &object, &one, &target, report)
         });
-        match result {
-            Ok(true) => written += 1,
-            Ok(false) => {}
-            Err(e) => {
-                failed += 1;
-                eprintln!("sylcol: error: {e:#}");
-            }
+        if let Err(e) = result {
+            report.errors.push(print::error_report(&e));
         }
     }
-    eprintln!(
-        "{pak}: exported {written} objects to {}, {failed} failed",
-        dir.display()
-    );
-    Ok(if failed == 0 {
-        Outcome::Ok
-    } else {
-        Outcome::ChecksFailed
-    })
+    Ok(())
 }
 
 /// A 64-bit digest of an entry's bytes, to spot repeated copies.
@@ -164,54 +255,84 @@ pub fn object_name(input: &str) -> String {
 
 /// Writes the meshes of a CollisionSet: all of them into the folder
 /// `output` (file names from the records, kept inside the folder), or with
-/// `mesh` the one named to a file (or into an existing folder).
-fn export_collisionset(
+/// `--mesh` the one named to a file (or into an existing folder).
+fn export_library(
     input: &Input,
+    set: &CollisionSet,
+    args: &Args,
     output: &Path,
-    mesh: Option<&str>,
-) -> anyhow::Result<Outcome> {
-    let set = collisionset::decode(&input.bytes)
-        .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
-    let chosen: Vec<&Record> = match mesh {
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    let chosen: Vec<&Record> = match &args.mesh {
         Some(name) => {
-            let r = set.get(name).with_context(|| {
-                format!(
-                    "{}: no mesh named {name:?} among {} records",
-                    input.name,
-                    set.records.len()
-                )
+            let r = set.get(name).ok_or_else(|| NotFound {
+                path: input.name.clone(),
+                detail: format!("no mesh named {name:?} among {} records", set.records.len()),
             })?;
             if !output.is_dir() {
-                write_record(r, output)?;
-                eprintln!("{}: wrote {name} to {}", input.name, output.display());
-                return Ok(Outcome::Ok);
+                let format = file_format(output, args.format)?;
+                let mesh = TriMesh::from_collision_record(r);
+                write_mesh(output, format, &mesh, &r.name())?;
+                report
+                    .files
+                    .push(written(&input.name, Some(r.name()), output, &mesh));
+                return Ok(());
             }
             vec![r]
         }
-        None => set.records.iter().collect(),
+        None => {
+            refuse_library_file(input, set, args, output)?;
+            set.records.iter().collect()
+        }
     };
+    let format = args.format.unwrap_or(MeshFormat::Obj);
     // Every name is checked before anything is written.
-    let paths = mesh_paths(output, &chosen)
+    let paths = mesh_paths(output, &chosen, format)
         .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
     for (r, path) in chosen.iter().zip(&paths) {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("{}: cannot create folder", parent.display()))?;
         }
-        write_record(r, path)?;
+        let mesh = TriMesh::from_collision_record(r);
+        write_mesh(path, format, &mesh, &r.name())?;
+        report
+            .files
+            .push(written(&input.name, Some(r.name()), path, &mesh));
     }
-    eprintln!(
-        "{}: wrote {} meshes to {}",
-        input.name,
-        chosen.len(),
-        output.display()
-    );
-    Ok(Outcome::Ok)
+    Ok(())
 }
 
-/// `DIR/NAME.obj` for each record (`NAME~2.obj` ... for repeated names,
-/// `record_N.obj` for an empty one), every path inside `dir`.
-fn mesh_paths(dir: &Path, records: &[&Record]) -> anyhow::Result<Vec<PathBuf>> {
+/// A whole library goes to a folder. An output that names a mesh file
+/// (`-`, `.obj`) is refused; so is `.gltf` / `.glb` until the glTF
+/// exporter writes a library as one file with a node per mesh.
+fn refuse_library_file(
+    input: &Input,
+    set: &CollisionSet,
+    args: &Args,
+    output: &Path,
+) -> anyhow::Result<()> {
+    let file_like = is_stdout(output) || MeshFormat::of_extension(output).is_some();
+    if !file_like || output.is_dir() {
+        return Ok(());
+    }
+    let n = set.records.len();
+    let detail = match MeshFormat::of_extension(output).or(args.format) {
+        Some(MeshFormat::Gltf | MeshFormat::Glb) if !is_stdout(output) => format!(
+            "a CollisionSet of {n} meshes as one glTF file is not supported yet; export them to a folder (-o DIR --format {}) or one with --mesh NAME",
+            MeshFormat::of_extension(output).map_or("glb", MeshFormat::extension)
+        ),
+        _ => format!(
+            "a CollisionSet holds {n} meshes: export them to a folder (-o DIR) or pick one with --mesh NAME"
+        ),
+    };
+    Err(UsageError(format!("{}: {detail}", input.name)).into())
+}
+
+/// `DIR/NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
+/// `record_N.EXT` for an empty one), every path inside `dir`.
+fn mesh_paths(dir: &Path, records: &[&Record], format: MeshFormat) -> anyhow::Result<Vec<PathBuf>> {
+    let ext = format.extension();
     let mut seen: HashMap<String, usize> = HashMap::new();
     records
         .iter()
@@ -226,27 +347,25 @@ fn mesh_paths(dir: &Path, records: &[&Record]) -> anyhow::Result<Vec<PathBuf>> {
             let n = seen.entry(stem.clone()).or_default();
             *n += 1;
             let file = if *n == 1 {
-                format!("{stem}.obj")
+                format!("{stem}.{ext}")
             } else {
-                format!("{stem}~{n}.obj")
+                format!("{stem}~{n}.{ext}")
             };
             join_inside(dir, &file).with_context(|| format!("mesh {i}"))
         })
         .collect()
 }
 
-fn write_record(r: &Record, path: &Path) -> anyhow::Result<()> {
-    write_mesh(path, &TriMesh::from_collision_record(r), &r.name())
-}
-
-/// Writes `mesh` as glTF when `path` ends in `.gltf` / `.glb`, else OBJ.
-fn write_mesh(path: &Path, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("gltf") => write_atomic(path, &to_gltf(mesh, name)?),
-        Some("glb") => write_atomic(path, &to_glb(mesh, name)?),
-        _ => write_atomic_with(path, |w| write_obj(w, mesh, name)),
+/// Writes `mesh` to `path` (`-`: standard output) in `format`.
+fn write_mesh(path: &Path, format: MeshFormat, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
+    match format {
+        MeshFormat::Gltf => write_output(path, &to_gltf(mesh, name)?),
+        MeshFormat::Glb => write_output(path, &to_glb(mesh, name)?),
+        MeshFormat::Obj if is_stdout(path) => {
+            let mut bytes = Vec::new();
+            write_obj(&mut bytes, mesh, name)?;
+            write_output(path, &bytes)
+        }
+        MeshFormat::Obj => write_atomic_with(path, |w| write_obj(w, mesh, name)),
     }
 }

@@ -3,6 +3,7 @@
 pub mod build;
 pub mod export;
 pub mod info;
+pub mod meta;
 pub mod pak;
 pub mod probe;
 pub mod query;

@@ -32,6 +32,10 @@ pub const MAX_CELLS: usize = 255;
 /// Most cells in all the default rule may choose: 2^18, 8 MiB of 32-byte
 /// cell records.
 pub const MAX_DEFAULT_CELLS: usize = 1 << 18;
+/// Most list entries (estimated) the default rule may choose: 2^22, 8 MiB
+/// of u16 lists (a mesh of many stacked or overlapping triangles would
+/// otherwise get lists far beyond its triangle count).
+pub const MAX_DEFAULT_ENTRIES: f64 = (1u64 << 22) as f64;
 /// The mantissas of the round cell sizes.
 const ROUND_STEPS: [f64; 10] = [1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0];
 
@@ -98,6 +102,8 @@ pub struct GridCost {
     pub cells: f64,
     /// How many of them are occupied.
     pub occupied_visits: f64,
+    /// List entries in all.
+    pub entries: f64,
     /// List length of an occupied cell.
     pub mean_list: f64,
     /// Packets of eight triangles tested per occupied cell visited.
@@ -179,6 +185,7 @@ pub fn grid_cost_with(plan: &GridPlan, stats: &MeshStats, w: &CostWeights) -> Gr
     GridCost {
         cells,
         occupied_visits,
+        entries,
         mean_list,
         packets,
         cost: cells + occupied_visits * (w.visit + w.packet * packets),
@@ -203,12 +210,16 @@ pub fn plan_grid(
         Some((min, max)) => plan_in_bbox(min, max, stats, cell),
         None => match cell {
             Some(c) => rounded_out(lo, hi, c),
-            None => Ok(
-                cheapest(default_candidates(lo, hi, stats)).unwrap_or(rounded_out(
-                    lo,
-                    hi,
-                    round_values(longest(lo, hi)).next().unwrap_or(f32::MAX),
-                )?),
+            // Every candidate refused (no round cell makes a valid header
+            // within the limits): the first round cell from the longest
+            // side up that does.
+            None => cheapest(default_candidates(lo, hi, stats)).map_or_else(
+                || {
+                    round_values(longest(lo, hi))
+                        .find_map(|c| rounded_out(lo, hi, c).ok())
+                        .ok_or(BuildError::NoRoundCell { min: lo, max: hi })
+                },
+                Ok,
             ),
         },
     }
@@ -233,7 +244,9 @@ fn longest(lo: [f32; 3], hi: [f32; 3]) -> f64 {
     if l > 0.0 { l } else { 1.0 }
 }
 
-/// Every grid the default rule may choose for bounds `lo..hi`, with the
+/// Every grid the default rule may choose for bounds `lo..hi` (at most
+/// [`MAX_DEFAULT_CELLS`] cells and [`MAX_DEFAULT_ENTRIES`] estimated list
+/// entries), with the
 /// model's estimate: round cells from 1/255 of the longest side to the
 /// longest side.
 pub fn default_candidates(
@@ -247,6 +260,7 @@ pub fn default_candidates(
         .filter_map(|c| rounded_out(lo, hi, c).ok())
         .filter(|plan| plan.cell_count() <= MAX_DEFAULT_CELLS)
         .map(|plan| (plan, grid_cost(&plan, stats)))
+        .filter(|(_, cost)| cost.entries <= MAX_DEFAULT_ENTRIES)
         .collect()
 }
 
@@ -293,13 +307,14 @@ fn rounded_out(lo: [f32; 3], hi: [f32; 3], cell: f32) -> Result<GridPlan, BuildE
             });
         }
         plan.min[k] = origin;
-        plan.max[k] = exact_max(origin, cell, n as u8, f32_at_least(o + n * c)).ok_or(
-            BuildError::NotWholeCells {
-                axis: AXES[k],
-                extent: n * c,
-                cell,
-            },
-        )?;
+        // The lowest f32 maximum from the grid's true top (or the mesh's,
+        // if above) for which the header's f32 identity holds.
+        let start = f32_nearest(o + n * c).max(hi[k]);
+        plan.max[k] = exact_max(origin, cell, n as u8, start).ok_or(BuildError::NotWholeCells {
+            axis: AXES[k],
+            extent: n * c,
+            cell,
+        })?;
         plan.dims[k] = n as u8;
     }
     Ok(plan)
@@ -390,6 +405,7 @@ fn round_cell_for_bbox(min: [f32; 3], max: [f32; 3], stats: &MeshStats) -> Optio
         .iter()
         .filter(|p| p.cell_count() <= MAX_DEFAULT_CELLS)
         .map(|p| (*p, grid_cost(p, stats)))
+        .filter(|(_, cost)| cost.entries <= MAX_DEFAULT_ENTRIES)
         .collect();
     cheapest(small).or(dividing.last().copied()).map(|p| p.cell)
 }
@@ -475,6 +491,37 @@ mod tests {
             Some(0.2),
         );
         assert_eq!(p.unwrap().dims, [10, 10, 10]);
+    }
+
+    /// `--cell 0.1` on a unit square was refused: the f32 cell is a hair
+    /// above 0.1, ten cells end a hair above 1, and the search for an f32
+    /// maximum started above 1.0, where (max - min) / cell is no longer 10.
+    #[test]
+    fn a_cell_just_above_its_decimal_still_fits() {
+        let p = plan([0.0; 3], [1.0, 1.0, 0.0], Some(0.1)).unwrap();
+        assert_eq!(p.dims, [10, 10, 1]);
+        assert_eq!(p.max[0], 1.0);
+        // And the default rule, whatever it picks, gives a valid plan.
+        assert!(plan([0.0; 3], [1.0, 1.0, 0.0], None).is_ok());
+    }
+
+    /// 65 535 copies of one triangle: every candidate fine enough to split
+    /// the triangle would list all of them in every cell it covers
+    /// (billions of entries); the estimate keeps the grid coarse.
+    #[test]
+    fn stacked_triangles_keep_their_lists_bounded() {
+        let stats = MeshStats {
+            triangles: 65_535.0,
+            area: 65_535.0 * 0.5,
+            perimeter: 65_535.0 * (2.0 + 2f64.sqrt()),
+            extent: [1.0, 1.0, 0.0],
+        };
+        let p = plan_grid([0.0; 3], [1.0, 1.0, 0.0], &stats, None, None).unwrap();
+        assert!(
+            grid_cost(&p, &stats).entries <= MAX_DEFAULT_ENTRIES,
+            "{p:?}"
+        );
+        assert!(p.dims[0] <= 10, "{p:?}");
     }
 
     proptest::proptest! {
