@@ -246,18 +246,22 @@ fn longest(lo: [f32; 3], hi: [f32; 3]) -> f64 {
 
 /// Every grid the default rule may choose for bounds `lo..hi` (at most
 /// [`MAX_DEFAULT_CELLS`] cells and [`MAX_DEFAULT_ENTRIES`] estimated list
-/// entries), with the
-/// model's estimate: round cells from 1/255 of the longest side to the
-/// longest side.
+/// entries), with the model's estimate: round cells from 1/255 of the
+/// longest side to the longest side, the smallest of those giving the same
+/// dimensions.
 pub fn default_candidates(
     lo: [f32; 3],
     hi: [f32; 3],
     stats: &MeshStats,
 ) -> Vec<(GridPlan, GridCost)> {
     let side = longest(lo, hi);
+    let mut dims_seen = std::collections::HashSet::new();
     round_values(side / MAX_CELLS as f64)
         .take_while(|&c| f64::from(c) <= side)
         .filter_map(|c| rounded_out(lo, hi, c).ok())
+        // Of the cells giving the same dimensions, the smallest: the same
+        // cells over a larger box only lengthen the lists.
+        .filter(|plan| dims_seen.insert(plan.dims))
         .filter(|plan| plan.cell_count() <= MAX_DEFAULT_CELLS)
         .map(|plan| (plan, grid_cost(&plan, stats)))
         .filter(|(_, cost)| cost.entries <= MAX_DEFAULT_ENTRIES)
