@@ -4,10 +4,20 @@
 //! `cmd/<name>.rs`. Exit codes: 0 ok, 1 a check failed, 2 usage error or
 //! unreadable / invalid input (see README "Exit codes").
 
+/// `eprintln!` for a human-readable note: control characters that names
+/// from the data may hold are shown escaped (`\x1b`), line breaks kept
+/// (`sylcol_format::text::escape_lines`, as `print` does for reports).
+macro_rules! note {
+    ($($arg:tt)*) => {
+        eprintln!("{}", sylcol_format::text::escape_lines(&format!($($arg)*)))
+    };
+}
+
 mod cmd;
 mod input;
 mod output;
 mod print;
+mod signals;
 
 use std::process::ExitCode;
 
@@ -44,6 +54,10 @@ enum Command {
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
+    /// The viewer and its JSON API on a local web server (127.0.0.1).
+    Serve(cmd::serve::Args),
+    /// The viewer as one self-contained HTML file that opens offline.
+    View(cmd::view::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(cmd::meta::CompletionsArgs),
     /// Print the manual page (roff) on standard output.
@@ -74,6 +88,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return print::usage_error(e),
     };
+    // `serve` handles Ctrl-C itself (it stops its server and exits 0).
+    if !matches!(cli.command, Command::Serve(_)) {
+        signals::clean_up_on_signals();
+    }
     let ctx = Context { json: cli.json };
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a, ctx),
@@ -84,6 +102,8 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a, ctx),
         Command::Pak(a) => cmd::pak::run(a, ctx),
         Command::Query(a) => cmd::query::run(a, ctx),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::View(a) => cmd::view::run(a),
         Command::Completions(a) => cmd::meta::completions(a, Cli::command()),
         Command::Man => cmd::meta::man(Cli::command()),
     };

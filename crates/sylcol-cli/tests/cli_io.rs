@@ -97,31 +97,39 @@ fn an_output_name_that_says_no_known_format_is_refused() {
 }
 
 #[test]
-fn a_library_to_one_gltf_file_is_refused_not_made_a_folder() {
+fn a_library_to_one_obj_file_is_refused_and_to_gltf_is_one_scene() {
     let dir = tempfile::tempdir().unwrap();
     let lib = format!("{}+CollisionSet_S01.bin", samples());
-    for name in ["cs.glb", "cs.gltf", "cs.obj"] {
+    let target = dir.path().join("cs.obj");
+    let out = sylcol()
+        .args(["export", &lib, "-o", path(&target)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!target.exists());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("158 meshes") && err.contains("--mesh NAME"),
+        "{err}"
+    );
+    for name in ["cs.glb", "cs.gltf"] {
         let target = dir.path().join(name);
-        let out = sylcol()
+        sylcol()
             .args(["export", &lib, "-o", path(&target)])
-            .output()
-            .unwrap();
-        assert_eq!(out.status.code(), Some(2), "{name}");
-        assert!(!target.exists(), "{name}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("158 meshes") && err.contains("--mesh NAME"),
-            "{err}"
-        );
+            .assert()
+            .success();
+        assert!(target.is_file(), "{name}: one scene, not a folder");
     }
     let folder = dir.path().join("parts");
     sylcol()
         .args(["export", &lib, "-o", path(&folder), "--format", "glb"])
         .assert()
         .success();
-    let glbs = std::fs::read_dir(&folder).unwrap().count();
-    assert_eq!(glbs, 158);
+    assert_eq!(common::count_with_extension(&folder, "glb"), 158);
     assert!(folder.join("rou_e101_bdy_cmesh.glb").is_file());
+    // Beside them, the record order for `build collisionset DIR`.
+    let manifest = std::fs::read_to_string(folder.join("manifest.txt")).unwrap();
+    assert!(manifest.contains("rou_e101_bdy_cmesh = rou_e101_bdy_cmesh.glb\n"));
 }
 
 #[test]

@@ -1,26 +1,32 @@
 //! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ or glTF (`.gltf`,
 //! `.glb`; `--format` where the extension cannot say, `-o -` for standard
-//! output). The report is `sylcol::report::files::ExportReport`.
+//! output). glTF takes debug layers (`--layers`) and a display scale
+//! (`--scale`); a whole CollisionSet goes to one glTF scene, a whole
+//! archive to one file per map plus one for the library; a CollisionSet to
+//! a folder gets a manifest of the records' order beside its meshes. The
+//! report is `sylcol::report::files::ExportReport`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 use sylcol::TriMesh;
-use sylcol::export::gltf::{to_glb, to_gltf};
+use sylcol::build::collisionset::{ManifestEntry, write_manifest};
+use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene, mesh_scene};
 use sylcol::export::obj::write_obj;
+use sylcol::export::object_name;
 use sylcol::report::Skipped;
-use sylcol::report::error::{NotFound, Unsupported, UsageError};
+use sylcol::report::error::{NotFound, ObjectError, Unsupported, UsageError};
 use sylcol::report::files::{ExportReport, Written};
 use sylcol_format::collisionset::{CollisionSet, Record};
 use sylcol_format::{AnyError, Object};
 
-use crate::input::{Input, inputs, is_archive, read_input};
-use crate::output::{is_stdout, join_inside, write_atomic_with, write_output};
+use crate::input::{Input, Item, inputs, is_archive, read_object};
+use crate::output::{OutputDir, is_stdout, safe_components, write_atomic_with, write_output};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol export`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
     /// The input: a file, `ARCHIVE.pak+INNER`, a whole `.pak`, or `-`.
     pub file: String,
@@ -36,6 +42,72 @@ pub struct Args {
     /// CollisionSet only: export just the mesh of this name.
     #[arg(long)]
     pub mesh: Option<String>,
+    /// glTF only: the layers to write, any of hull, cells, cell-spheres,
+    /// tri-spheres, failures (or `all`); each is its own node.
+    #[arg(long, default_value = "hull", value_parser = parse_layers)]
+    pub layers: Layers,
+    /// glTF only: a uniform display scale on the root node (axes stay
+    /// the file's own; the coordinates underneath stay exact).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_scale)]
+    pub scale: f32,
+}
+
+fn parse_layers(s: &str) -> Result<Layers, String> {
+    Layers::parse(s)
+}
+
+fn parse_scale(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
+        _ => Err(format!("{s:?} is not a positive number")),
+    }
+}
+
+impl Args {
+    /// The glTF scene options for `input`: the layers (in a whole archive
+    /// a library gets only those a library has: hull, failures), the
+    /// scale, and what `info --json` says of it as the root's extras.
+    fn scene_options(&self, input: &Input, library: bool) -> SceneOptions {
+        let layers = if library && is_archive(&self.file) {
+            self.layers
+                .iter()
+                .filter(|l| !l.map_only())
+                .fold(Layers::none(), Layers::with)
+        } else {
+            self.layers
+        };
+        SceneOptions {
+            layers,
+            scale: self.scale,
+            extras: object_extras(input),
+        }
+    }
+
+    /// Whether `--layers` or `--scale` was given (they need glTF).
+    fn gltf_only_flags(&self) -> bool {
+        self.layers != Layers::HULL || self.scale != 1.0
+    }
+}
+
+/// What `info --json` says of an object: the `extras` of its glTF root
+/// node (the one place the exporter, `serve` and `view` take it from).
+pub fn object_extras(input: &Input) -> Option<serde_json::Value> {
+    let info = sylcol::report::info::info_of(&input.name, &input.bytes).ok()?;
+    serde_json::to_value(info).ok()
+}
+
+fn is_gltf(format: MeshFormat) -> bool {
+    matches!(format, MeshFormat::Gltf | MeshFormat::Glb)
+}
+
+/// Writes `scene` to `path` (`-`: standard output) as `.glb` or `.gltf`.
+fn write_scene(path: &Path, format: MeshFormat, scene: &Scene) -> anyhow::Result<()> {
+    let bytes = if format == MeshFormat::Glb {
+        scene.to_glb()?
+    } else {
+        scene.to_gltf()?
+    };
+    write_output(path, &bytes)
 }
 
 /// A mesh file format `export` writes.
@@ -77,6 +149,16 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             "-o - writes the mesh to standard output, where --json would write the report; pick one".into()
         ));
     }
+    let gltf_out = args
+        .format
+        .or(MeshFormat::of_extension(&args.output))
+        .is_some_and(is_gltf);
+    if args.gltf_only_flags() && !gltf_out {
+        anyhow::bail!(UsageError(format!(
+            "{}: --layers and --scale apply to glTF output (.gltf / .glb, or --format gltf|glb)",
+            args.output.display()
+        )));
+    }
     let mut report = ExportReport::new(&args.file, &args.output.display().to_string());
     if is_archive(&args.file) {
         if args.mesh.is_some() {
@@ -87,8 +169,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         }
         export_archive(&args, &mut report)?;
     } else {
-        let input = read_input(&args.file)?;
-        let object = input.decode()?;
+        let (input, object) = read_object(&args.file)?.decode()?;
         export_object(&input, &object, &args, &args.output, &mut report)?;
     }
     finish(ctx, &report)
@@ -98,7 +179,7 @@ fn finish(ctx: Context, report: &ExportReport) -> anyhow::Result<Outcome> {
     if ctx.json {
         print::report(ctx, report, String::new)?;
     } else {
-        eprint!("{}", report.text());
+        note!("{}", report.text().trim_end_matches('\n'));
     }
     print::errors(&report.errors, ctx);
     Ok(if report.errors.is_empty() {
@@ -144,7 +225,14 @@ fn export_object(
             }
             let format = file_format(output, args.format)?;
             let mesh = TriMesh::from_mcol(m);
-            write_mesh(output, format, &mesh, &object_name(&input.name))?;
+            if is_gltf(format) {
+                let opts = args.scene_options(input, false);
+                let scene = map_scene(&object_name(&input.name), m, &opts)
+                    .map_err(|e| UsageError(format!("{}: {e}", input.name)))?;
+                write_scene(output, format, &scene)?;
+            } else {
+                write_mesh(output, format, &mesh, &object_name(&input.name), args.scale)?;
+            }
             report.files.push(written(&input.name, None, output, &mesh));
             Ok(())
         }
@@ -168,71 +256,83 @@ fn written(source: &str, mesh: Option<String>, path: &Path, m: &TriMesh) -> Writ
 
 /// Exports every entry of an archive it can decode into the folder
 /// `args.output`: `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a
-/// CollisionSet. A CollisionSet whose bytes repeat an earlier one (the disc
+/// CollisionSet (as glTF: `ENTRY.glb` / `.gltf` for a map, one scene
+/// `NAME.glb` / `.gltf` for a CollisionSet). A CollisionSet whose bytes repeat an earlier one (the disc
 /// stores the library eighteen times) is skipped, naming the first copy.
 /// Entries that fail to read or decode are reported and the rest still
 /// exported (exit 2).
 fn export_archive(args: &Args, report: &mut ExportReport) -> anyhow::Result<()> {
-    let dir = &args.output;
-    let format = args.format.unwrap_or(MeshFormat::Obj);
+    let out = OutputDir::create(&args.output)?;
     let mut seen: HashMap<u64, String> = HashMap::new();
     for item in inputs(&args.file)? {
-        let result = item.and_then(|input| {
-            let entry = input
-                .name
-                .rsplit('+')
-                .next()
-                .unwrap_or(&input.name)
-                .to_string();
-            let object = match input.decode() {
-                Ok(o) => o,
-                Err(e) => {
-                    if let AnyError::Unrecognised { magic, .. } = e.error {
-                        report.skipped.push(Skipped {
-                            path: input.name.clone(),
-                            reason: "not a format sylcol exports".into(),
-                            magic,
-                        });
-                        return Ok(());
-                    }
-                    return Err(e.into());
-                }
-            };
-            let target = match &object {
-                Object::CollisionSet(_) => {
-                    let digest = fingerprint(&input.bytes);
-                    if let Some(first) = seen.get(&digest) {
-                        report.skipped.push(Skipped {
-                            path: input.name.clone(),
-                            reason: format!(
-                                "same bytes as {first}, its meshes are not written again"
-                            ),
-                            magic: None,
-                        });
-                        return Ok(());
-                    }
-                    seen.insert(digest, entry.clone());
-                    join_inside(dir, &entry)?
-                }
-                _ => join_inside(dir, &format!("{entry}.{}", format.extension()))?,
-            };
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)
-                    .with_context(|| format!("{}: cannot create folder", parent.display()))?;
-            }
-            let one = Args {
-                file: input.name.clone(),
-                output: target.clone(),
-                format: Some(format),
-                mesh: None,
-            };
-            export_object(&input, &object, &one, &target, report)
-        });
+        let result = item.and_then(|item| export_entry(item, args, &out, &mut seen, report));
         if let Err(e) = result {
             report.errors.push(print::error_report(&e));
         }
     }
     Ok(())
+}
+
+/// Exports one archive entry into `out` (see [`export_archive`]).
+fn export_entry(
+    item: Item,
+    args: &Args,
+    out: &OutputDir,
+    seen: &mut HashMap<u64, String>,
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    let format = args.format.unwrap_or(MeshFormat::Obj);
+    let (input, object) = match item.decode() {
+        Ok(decoded) => decoded,
+        Err(ObjectError {
+            path,
+            error: AnyError::Unrecognised { magic, .. },
+        }) => {
+            report.skipped.push(Skipped {
+                path,
+                reason: "not a format sylcol exports".into(),
+                magic,
+            });
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let entry = input
+        .name
+        .rsplit('+')
+        .next()
+        .unwrap_or(&input.name)
+        .to_string();
+    let name = match &object {
+        Object::CollisionSet(_) => {
+            let digest = fingerprint(&input.bytes);
+            if let Some(first) = seen.get(&digest) {
+                report.skipped.push(Skipped {
+                    path: input.name.clone(),
+                    reason: format!("same bytes as {first}, its meshes are not written again"),
+                    magic: None,
+                });
+                return Ok(());
+            }
+            seen.insert(digest, entry.clone());
+            if is_gltf(format) {
+                format!("{}.{}", object_name(&entry), format.extension())
+            } else {
+                entry.clone()
+            }
+        }
+        _ => format!("{entry}.{}", format.extension()),
+    };
+    let target = out
+        .prepare(&name)
+        .with_context(|| format!("entry {entry}"))?;
+    let one = Args {
+        output: target.clone(),
+        format: Some(format),
+        mesh: None,
+        ..args.clone()
+    };
+    export_object(&input, &object, &one, &target, report)
 }
 
 /// A 64-bit digest of an entry's bytes, to spot repeated copies.
@@ -241,16 +341,6 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     bytes.hash(&mut h);
     h.finish()
-}
-
-/// The object name for an input: its file or entry name without folders.
-pub fn object_name(input: &str) -> String {
-    let last = input.rsplit(['/', '\\', '+']).next().unwrap_or(input);
-    last.split('.')
-        .next()
-        .filter(|s| !s.is_empty())
-        .unwrap_or(last)
-        .to_string()
 }
 
 /// Writes the meshes of a CollisionSet: all of them into the folder
@@ -272,7 +362,7 @@ fn export_library(
             if !output.is_dir() {
                 let format = file_format(output, args.format)?;
                 let mesh = TriMesh::from_collision_record(r);
-                write_mesh(output, format, &mesh, &r.name())?;
+                write_mesh(output, format, &mesh, &r.name(), args.scale)?;
                 report
                     .files
                     .push(written(&input.name, Some(r.name()), output, &mesh));
@@ -281,57 +371,110 @@ fn export_library(
             vec![r]
         }
         None => {
-            refuse_library_file(input, set, args, output)?;
+            if let Some(format) = library_scene_format(args, output) {
+                let opts = args.scene_options(input, true);
+                let scene = library_scene(&object_name(&input.name), set, &opts)
+                    .map_err(|e| UsageError(format!("{}: {e}", input.name)))?;
+                write_scene(output, format, &scene)?;
+                report.files.push(Written {
+                    source: input.name.clone(),
+                    mesh: None,
+                    path: output.display().to_string(),
+                    vertices: set.vertex_count(),
+                    triangles: set.triangle_count(),
+                });
+                return Ok(());
+            }
+            refuse_library_file(input, set, output)?;
             set.records.iter().collect()
         }
     };
+    if args.layers != Layers::HULL {
+        anyhow::bail!(UsageError(format!(
+            "{}: --layers applies to a whole library written as one .glb / .gltf",
+            input.name
+        )));
+    }
     let format = args.format.unwrap_or(MeshFormat::Obj);
     // Every name is checked before anything is written.
-    let paths = mesh_paths(output, &chosen, format)
-        .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
-    for (r, path) in chosen.iter().zip(&paths) {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("{}: cannot create folder", parent.display()))?;
-        }
+    let names = mesh_file_names(&chosen, format);
+    for (i, name) in names.iter().enumerate() {
+        safe_components(name, output).with_context(|| {
+            format!(
+                "{}: mesh {i} ({}) is not a safe file name",
+                input.name,
+                chosen[i].name()
+            )
+        })?;
+    }
+    let out = OutputDir::create(output)?;
+    let mut paths = Vec::with_capacity(chosen.len());
+    for (r, name) in chosen.iter().zip(&names) {
+        let path = out
+            .prepare(name)
+            .with_context(|| format!("mesh {}", r.name()))?;
         let mesh = TriMesh::from_collision_record(r);
-        write_mesh(path, format, &mesh, &r.name())?;
+        write_mesh(&path, format, &mesh, &r.name(), args.scale)?;
         report
             .files
-            .push(written(&input.name, Some(r.name()), path, &mesh));
+            .push(written(&input.name, Some(r.name()), &path, &mesh));
+        paths.push(path);
+    }
+    if args.mesh.is_none() {
+        write_order(&out, &chosen, &paths)?;
     }
     Ok(())
 }
 
-/// A whole library goes to a folder. An output that names a mesh file
-/// (`-`, `.obj`) is refused; so is `.gltf` / `.glb` until the glTF
-/// exporter writes a library as one file with a node per mesh.
-fn refuse_library_file(
-    input: &Input,
-    set: &CollisionSet,
-    args: &Args,
-    output: &Path,
-) -> anyhow::Result<()> {
+/// Writes the library's record order and names beside its meshes, as the
+/// manifest `build collisionset DIR` follows (so the folder builds back to
+/// the same bytes, not in file-name order).
+fn write_order(out: &OutputDir, records: &[&Record], paths: &[PathBuf]) -> anyhow::Result<()> {
+    let entries: Vec<ManifestEntry> = records
+        .iter()
+        .zip(paths)
+        .map(|(r, p)| ManifestEntry {
+            name: r.name(),
+            mesh: p.file_name().map(PathBuf::from).unwrap_or_default(),
+        })
+        .collect();
+    let (file, text) = write_manifest(&entries);
+    write_output(&out.prepare(file)?, text.as_bytes())
+}
+
+/// The glTF format a whole library is written in as one scene: an output
+/// named `.glb` / `.gltf` that is not a folder (`-o -` with `--format
+/// gltf|glb` too).
+fn library_scene_format(args: &Args, output: &Path) -> Option<MeshFormat> {
+    if output.is_dir() {
+        return None;
+    }
+    let named = MeshFormat::of_extension(output).filter(|f| is_gltf(*f));
+    named.or_else(|| {
+        is_stdout(output)
+            .then_some(args.format?)
+            .filter(|f| is_gltf(*f))
+    })
+}
+
+/// A whole library goes to a folder or one glTF scene. An output that
+/// names an OBJ file (`-`, `.obj`) is refused.
+fn refuse_library_file(input: &Input, set: &CollisionSet, output: &Path) -> anyhow::Result<()> {
     let file_like = is_stdout(output) || MeshFormat::of_extension(output).is_some();
     if !file_like || output.is_dir() {
         return Ok(());
     }
     let n = set.records.len();
-    let detail = match MeshFormat::of_extension(output).or(args.format) {
-        Some(MeshFormat::Gltf | MeshFormat::Glb) if !is_stdout(output) => format!(
-            "a CollisionSet of {n} meshes as one glTF file is not supported yet; export them to a folder (-o DIR --format {}) or one with --mesh NAME",
-            MeshFormat::of_extension(output).map_or("glb", MeshFormat::extension)
-        ),
-        _ => format!(
-            "a CollisionSet holds {n} meshes: export them to a folder (-o DIR) or pick one with --mesh NAME"
-        ),
-    };
-    Err(UsageError(format!("{}: {detail}", input.name)).into())
+    Err(UsageError(format!(
+        "{}: a CollisionSet holds {n} meshes: export them to a folder (-o DIR), to one glTF scene (-o NAME.glb), or pick one with --mesh NAME",
+        input.name
+    ))
+    .into())
 }
 
-/// `DIR/NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
-/// `record_N.EXT` for an empty one), every path inside `dir`.
-fn mesh_paths(dir: &Path, records: &[&Record], format: MeshFormat) -> anyhow::Result<Vec<PathBuf>> {
+/// `NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
+/// `record_N.EXT` for an empty one), relative to the export folder.
+fn mesh_file_names(records: &[&Record], format: MeshFormat) -> Vec<String> {
     let ext = format.extension();
     let mut seen: HashMap<String, usize> = HashMap::new();
     records
@@ -346,26 +489,38 @@ fn mesh_paths(dir: &Path, records: &[&Record], format: MeshFormat) -> anyhow::Re
             };
             let n = seen.entry(stem.clone()).or_default();
             *n += 1;
-            let file = if *n == 1 {
+            if *n == 1 {
                 format!("{stem}.{ext}")
             } else {
                 format!("{stem}~{n}.{ext}")
-            };
-            join_inside(dir, &file).with_context(|| format!("mesh {i}"))
+            }
         })
         .collect()
 }
 
-/// Writes `mesh` to `path` (`-`: standard output) in `format`.
-fn write_mesh(path: &Path, format: MeshFormat, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
+/// Writes `mesh` to `path` (`-`: standard output) in `format` (glTF with
+/// the display scale `scale` on its node).
+fn write_mesh(
+    path: &Path,
+    format: MeshFormat,
+    mesh: &TriMesh,
+    name: &str,
+    scale: f32,
+) -> anyhow::Result<()> {
+    let scene = || {
+        let opts = SceneOptions {
+            scale,
+            ..SceneOptions::default()
+        };
+        mesh_scene(mesh, name, &opts)
+    };
     match format {
-        MeshFormat::Gltf => write_output(path, &to_gltf(mesh, name)?),
-        MeshFormat::Glb => write_output(path, &to_glb(mesh, name)?),
+        MeshFormat::Gltf | MeshFormat::Glb => write_scene(path, format, &scene()),
         MeshFormat::Obj if is_stdout(path) => {
             let mut bytes = Vec::new();
             write_obj(&mut bytes, mesh, name)?;
             write_output(path, &bytes)
         }
-        MeshFormat::Obj => write_atomic_with(path, |w| write_obj(w, mesh, name)),
+        MeshFormat::Obj => write_atomic_with(path, |mut w| write_obj(&mut w, mesh, name)),
     }
 }

@@ -8,4 +8,6 @@ pub mod pak;
 pub mod probe;
 pub mod query;
 pub mod rewrite;
+pub mod serve;
 pub mod verify;
+pub mod view;

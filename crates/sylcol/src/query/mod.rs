@@ -31,12 +31,13 @@ mod error;
 pub mod fixtures;
 mod grid_walk;
 mod mailbox;
-mod point_inside;
+pub(crate) mod point_inside;
 mod ray_cast;
 mod ray_triangle;
 pub mod script;
 mod sphere_sweep;
 mod sub_grid;
+mod visited;
 
 #[cfg(test)]
 mod tests;

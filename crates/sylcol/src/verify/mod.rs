@@ -5,14 +5,17 @@
 //!   broad phase);
 //! - [`collisionset`]: the per-part collision library (walk, indices, mesh
 //!   topology, families, resource ids);
+//! - [`orientation`]: winding and facing, for both;
 //! - [`report`]: the [`Check`] every test reports.
 //!
 //! See `docs/verify.md` for what each check proves.
 
 mod chunk;
 pub mod collisionset;
+pub mod flags;
 mod geometry;
 pub mod mcol;
+pub mod orientation;
 pub mod report;
 #[doc(hidden)]
 pub mod testmaps;
