@@ -17,6 +17,7 @@ use std::path::Path;
 use anyhow::Context;
 use sylcol::report::error::{NotFound, ObjectError, ReadError};
 use sylcol_format::ipfb::names::inner_hash;
+use sylcol_format::ipfb::split_archive_path;
 use sylcol_format::ipfb::{Archive, IndexEntry};
 use sylcol_format::{AnyError, Object, SNIFF_LEN, decode_any, sniff};
 
@@ -26,16 +27,6 @@ pub struct Input {
     pub name: String,
     /// The whole object.
     pub bytes: Vec<u8>,
-}
-
-/// Splits `ARCHIVE.pak+INNER` into its two halves (`None` for a plain path,
-/// including an existing file whose name happens to contain `.pak+`).
-pub fn split_archive_path(path: &str) -> Option<(&str, &str)> {
-    let at = path.to_ascii_lowercase().find(".pak+")?;
-    if Path::new(path).is_file() {
-        return None;
-    }
-    Some((&path[..at + 4], &path[at + 5..]))
 }
 
 /// Whether `path` is an archive index on disk (`.pak`, starting `IPFB`).
