@@ -12,6 +12,7 @@
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
 //! | [`mcol`] | MCOL map collision hulls | `docs/formats/mcol.md` |
 //! | [`collisionset`] | CollisionSet per-part collision library | `docs/formats/collisionset.md` |
+//! | [`idxd`] | IDXD / IXUD string tables | `docs/formats/idxd.md` |
 //! | [`ipfb`] | IPFB archives (`.pak` + `.pNN`), Z1 compression, names | `docs/formats/ipfb.md` |
 //!
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
@@ -20,6 +21,7 @@ pub mod bytes;
 pub mod chunk;
 pub mod collisionset;
 pub mod error;
+pub mod idxd;
 pub mod ipfb;
 pub mod mcol;
 pub mod pof0;
