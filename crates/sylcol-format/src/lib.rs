@@ -11,6 +11,7 @@
 //! | [`pof0`] | POF0 relocation tables | `docs/formats/pof0.md` |
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
 //! | [`mcol`] | MCOL map collision hulls | `docs/formats/mcol.md` |
+//! | [`regn`] | REGN, the map's other object (header, sections, checked assumptions) | `docs/formats/regn.md` |
 //! | [`collisionset`] | CollisionSet per-part collision library | `docs/formats/collisionset.md` |
 //! | [`idxd`] | IDXD / IXUD string tables | `docs/formats/idxd.md` |
 //! | [`ipfb`] | IPFB archives (`.pak` + `.pNN`), Z1 compression, names | `docs/formats/ipfb.md` |
@@ -26,6 +27,7 @@ pub mod ipfb;
 pub mod mcol;
 pub mod pof0;
 pub mod probe;
+pub mod regn;
 
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
