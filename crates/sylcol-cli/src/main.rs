@@ -39,6 +39,9 @@ enum Command {
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
+    /// Recover entry names: harvest them from the disc's strings, or test
+    /// a naming pattern.
+    Names(cmd::names::Args),
 }
 
 /// What a command reports back to `main`.
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a),
         Command::Pak(a) => cmd::pak::run(a),
         Command::Query(a) => cmd::query::run(a),
+        Command::Names(a) => cmd::names::run(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -8,6 +8,7 @@
 //!
 //! | module | format | spec |
 //! |---|---|---|
+//! | [`naming`] | finding entry names: string runs, variants, patterns, harvest | `docs/names.md` |
 //! | [`pof0`] | POF0 relocation tables | `docs/formats/pof0.md` |
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
 //! | [`mcol`] | MCOL map collision hulls | `docs/formats/mcol.md` |
@@ -25,6 +26,7 @@ pub mod error;
 pub mod idxd;
 pub mod ipfb;
 pub mod mcol;
+pub mod naming;
 pub mod pof0;
 pub mod probe;
 pub mod regn;

@@ -3,6 +3,7 @@
 pub mod build;
 pub mod export;
 pub mod info;
+pub mod names;
 pub mod pak;
 pub mod probe;
 pub mod query;

@@ -242,7 +242,8 @@ fn extract(a: ExtractArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
+/// A byte progress bar on a terminal (hidden when stderr is not one).
+pub(crate) fn progress_bar(total: u64) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }

@@ -33,7 +33,7 @@ mod read;
 pub mod text;
 mod write;
 
-pub use pool::{Lookup, Pool, PoolString};
+pub use pool::{Lookup, Pool, PoolString, decode_lossy};
 pub use raw::{HeadRaw, PAIR_SIZE, PairRaw, RECORD_SIZE, RecordRaw};
 pub use read::decode;
 pub use write::{encode, encoded_len};

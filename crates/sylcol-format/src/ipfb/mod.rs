@@ -34,7 +34,7 @@ pub mod write;
 pub mod z1;
 
 pub use index::{Index, IndexEntry};
-pub use names::{NameBook, make_entry_id};
+pub use names::{EntryIdPiece, EntryIdState, NameBook, make_entry_id};
 pub use read::{Archive, ArchiveError, EntryInfo, EntryReader};
 pub use write::{ArchiveWriter, EntryKey, NewEntry, WriteError, WriteOptions, build_archive};
 
