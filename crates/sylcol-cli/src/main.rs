@@ -42,6 +42,8 @@ enum Command {
     /// Recover entry names: harvest them from the disc's strings, or test
     /// a naming pattern.
     Names(cmd::names::Args),
+    /// Pair each REGN with its MCOL (by name, else by an identical grid).
+    Pairs(cmd::pairs::Args),
 }
 
 /// What a command reports back to `main`.
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Pak(a) => cmd::pak::run(a),
         Command::Query(a) => cmd::query::run(a),
         Command::Names(a) => cmd::names::run(a),
+        Command::Pairs(a) => cmd::pairs::run(a),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
