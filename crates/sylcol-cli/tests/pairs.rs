@@ -25,7 +25,11 @@ fn archive(dir: &Path, extra: Vec<NewEntry>) -> String {
     let pak = dir.join("Maps.pak");
     build_archive(&pak, entries, WriteOptions::default()).unwrap();
     // The archive stores hashes only: the names come from a names.txt beside it.
-    std::fs::write(dir.join("names.txt"), "Maps.pak+maps\\twin.rgn\nMaps.pak+maps\\twin.col\n").unwrap();
+    std::fs::write(
+        dir.join("names.txt"),
+        "Maps.pak+maps\\twin.rgn\nMaps.pak+maps\\twin.col\n",
+    )
+    .unwrap();
     path(&pak).to_string()
 }
 

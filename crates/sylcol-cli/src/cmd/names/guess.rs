@@ -97,7 +97,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             }
         }
         println!(
-            "{} candidates hashed in {:.3} s ({:.1} M/s); {} exist in {} archives",
+            "{} candidates hashed in {:.3} s ({:.1} M/s); {} exist ({} archives searched)",
             report.candidates,
             report.seconds,
             report.candidates_per_second / 1e6,

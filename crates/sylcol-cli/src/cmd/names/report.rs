@@ -217,9 +217,13 @@ pub fn print(report: &Report, output: Option<&Path>, json: bool) -> anyhow::Resu
             } else {
                 format!(" from {:?}", n.found)
             };
+            let times = match n.occurrences {
+                1 => String::new(),
+                k => format!(" ({k} times)"),
+            };
             println!(
-                "  {} {:<32} found{how} in {} at {:#x} ({} times)",
-                n.hash, n.name, n.source, n.offset, n.occurrences
+                "  {} {:<32} found{how} in {} at {:#x}{times}",
+                n.hash, n.name, n.source, n.offset
             );
             if !n.rivals.is_empty() {
                 println!("      also hashing here: {}", n.rivals.join(", "));
