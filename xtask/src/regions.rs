@@ -111,8 +111,8 @@ pub fn regn(mcol: &Mcol) -> anyhow::Result<Vec<u8>> {
             return Ok(i);
         }
         let i = u16::try_from(vertices.len() / 12).context("more than 65 535 vertices")?;
-        for k in 0..3 {
-            let c = h.bbox_min[k] + h.cell_size[k] * p[k] as f32;
+        for (k, &n) in p.iter().enumerate() {
+            let c = h.bbox_min[k] + h.cell_size[k] * n as f32;
             vertices.extend_from_slice(&c.to_be_bytes());
         }
         lattice.insert(p, i);
