@@ -5,12 +5,15 @@
 //! is a name (`\` or `/`, hashed as `\`, any letter case) or `$XXXXXXXX`,
 //! optionally followed by `.MAGIC`. [`inputs`] walks every entry of a whole
 //! `.pak`, one result per entry, so one bad entry does not stop the rest.
+//! `-` reads standard input.
 
 use std::path::Path;
 
-use anyhow::{Context, anyhow};
+use anyhow::Context;
+use sylcol::report::error::{NotFound, ObjectError, ReadError};
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, IndexEntry};
+use sylcol_format::{Object, decode_any};
 
 /// An input object: where it came from and its bytes.
 pub struct Input {
@@ -64,17 +67,38 @@ pub fn open_archive(path: &str, names_file: Option<&Path>) -> anyhow::Result<Arc
     Ok(archive)
 }
 
-/// Reads the object a FILE argument names.
+/// Reads the object a FILE argument names (`-`: standard input).
 pub fn read_input(path: &str) -> anyhow::Result<Input> {
     match split_archive_path(path) {
         Some((pak, inner)) => read_inner(pak, inner),
-        None => {
-            let bytes = std::fs::read(path).with_context(|| format!("{path}: cannot read"))?;
-            Ok(Input {
-                name: path.to_string(),
-                bytes,
-            })
-        }
+        None => Ok(Input {
+            name: path.to_string(),
+            bytes: read_file(path)?,
+        }),
+    }
+}
+
+/// The bytes of a file, or of standard input for `-`.
+pub fn read_file(path: &str) -> Result<Vec<u8>, ReadError> {
+    let result = if path == "-" {
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(path)
+    };
+    result.map_err(|error| ReadError {
+        path: path.to_string(),
+        error,
+    })
+}
+
+impl Input {
+    /// Decodes the object, whatever format it is.
+    pub fn decode(&self) -> Result<Object, ObjectError> {
+        decode_any(&self.bytes).map_err(|error| ObjectError {
+            path: self.name.clone(),
+            error,
+        })
     }
 }
 
@@ -82,10 +106,10 @@ pub fn read_input(path: &str) -> anyhow::Result<Input> {
 fn read_inner(pak: &str, inner: &str) -> anyhow::Result<Input> {
     let archive = open_archive(pak, None)?;
     let hash = inner_hash(inner);
-    let entry = archive
-        .index
-        .find(hash)
-        .ok_or_else(|| anyhow!("{pak}: no entry {inner} (hash {hash:08X}) in the archive"))?;
+    let entry = archive.index.find(hash).ok_or_else(|| NotFound {
+        path: pak.to_string(),
+        detail: format!("no entry {inner} (hash {hash:08X}) in the archive"),
+    })?;
     read_entry(&archive, pak, entry)
 }
 

@@ -44,6 +44,21 @@ pub fn write_atomic_with(
         .with_context(|| format!("{}: cannot rename into place", path.display()))
 }
 
+/// Whether an output path means standard output (`-`).
+pub fn is_stdout(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Writes `bytes` to standard output for `-`, else like [`write_atomic`].
+pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if is_stdout(path) {
+        let mut out = std::io::stdout().lock();
+        out.write_all(bytes)?;
+        return Ok(out.flush()?);
+    }
+    write_atomic(path, bytes)
+}
+
 /// Joins a relative `name` (from an archive or a model) under `root`,
 /// refusing names that would leave it: `..`, absolute paths, drive letters.
 pub fn join_inside(root: &Path, name: &str) -> anyhow::Result<PathBuf> {

@@ -47,9 +47,12 @@ fn build_mcol_from_obj_reports_and_verifies_by_rewrite() {
     ]);
     assert_eq!(j["vertices"], 8);
     assert_eq!(j["triangles"], 12);
-    assert_eq!(j["grid"], serde_json::json!([10, 10, 10]));
-    assert_eq!(j["cell_size"], 50000.0);
-    assert_eq!(j["occupied_cells"], 488);
+    assert_eq!(j["grid"]["dims"], serde_json::json!([10, 10, 10]));
+    assert_eq!(
+        j["grid"]["cell_size"],
+        serde_json::json!([50000.0, 50000.0, 50000.0])
+    );
+    assert_eq!(j["grid"]["occupied_cells"], 488);
     assert_eq!(j["output"], path(&out));
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(j["bytes"], bytes.len());
@@ -62,7 +65,8 @@ fn build_mcol_from_obj_reports_and_verifies_by_rewrite() {
     assert_eq!(std::fs::read(&again).unwrap(), bytes);
     // `info` reads it.
     let info = run_json(&["info", path(&out), "--json"]);
-    assert_eq!(info["occupied_cells"], 488);
+    // One vocabulary: build and info describe the same grid with the same keys.
+    assert_eq!(info["grid"], j["grid"]);
     assert_eq!(info["offsets"]["spheres"], 0x80);
 }
 
@@ -76,7 +80,10 @@ fn human_summary_names_grid_lists_and_output() {
         .assert()
         .success();
     let text = String::from_utf8(a.get_output().stdout.clone()).unwrap();
-    assert!(text.contains("5x5x5 cells of 10000"), "{text}");
+    assert!(
+        text.contains("5x5x5 cells of (10000, 10000, 10000)"),
+        "{text}"
+    );
     assert!(text.contains("98 occupied cells"), "{text}");
     assert!(text.contains(path(&out)), "{text}");
 }
@@ -195,14 +202,14 @@ fn grid_from_an_existing_mcol() {
         &fixture,
         "--json",
     ]);
-    assert_eq!(j["grid"], serde_json::json!([10, 10, 10]));
-    assert_eq!(j["cell_size"], 50000.0);
+    assert_eq!(j["grid"]["dims"], serde_json::json!([10, 10, 10]));
+    assert_eq!(j["grid"]["cell_size"][0], 50000.0);
     assert_eq!(
         j["bbox_min"],
         serde_json::json!([-250000.0, -250000.0, -250000.0])
     );
     // The small box sits around the origin: the 8 cells meeting there.
-    assert_eq!(j["occupied_cells"], 8);
+    assert_eq!(j["grid"]["occupied_cells"], 8);
     sylcol()
         .args(["build", "mcol", path(&obj), "-o", path(&out)])
         .args(["--grid-from", &fixture, "--cell", "5"])

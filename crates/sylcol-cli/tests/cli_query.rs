@@ -86,7 +86,14 @@ fn derived_grid_gives_the_same_answers() {
     }
     let g = json_of(&["grid", "--json"]);
     assert_eq!(g["dims"], json!([10, 10, 10]));
-    assert_eq!(g["unlisted"], 0);
+    assert_eq!(g["unlisted_triangles"], 0);
+    assert_eq!(g["source"], "file");
+    assert_eq!(g["occupied_cells"], 488);
+    let d = json_of(&["grid", "--grid", "derived", "--json"]);
+    assert_eq!(
+        (&d["source"], &d["cells_per_axis"]),
+        (&json!("derived"), &json!(3))
+    );
     assert_eq!(g["too_coarse"], false);
     assert_eq!(g["missing_entries"], 0);
 }
@@ -110,7 +117,13 @@ fn batch_answers_in_order_and_flags_bad_lines() {
     assert_eq!(rows[1]["inside"], true);
     assert_eq!(rows[2]["hit"], false);
     assert_eq!(rows[3]["line"], 5);
-    assert!(rows[3]["error"].as_str().unwrap().contains("fly"));
+    assert!(
+        rows[3]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("fly")
+    );
+    assert_eq!(rows[3]["error"]["kind"], "query");
     assert_eq!(rows[4]["distance"], 250000.0);
     assert_eq!(rows[5]["normal"], json!([0.0, 0.0, 1.0]));
     assert_eq!(rows[6]["line"], 8);

@@ -84,7 +84,7 @@ fn harvest_names_what_strings_name_and_nothing_else() {
     let tbl = named(data, "dat\\stage\\S01.tbl");
     assert_eq!(tbl["exact"], true);
     assert!(
-        tbl["source"]
+        tbl["path"]
             .as_str()
             .unwrap()
             .ends_with("Tables.pak+$11111111.IDXD"),
@@ -104,7 +104,7 @@ fn harvest_names_what_strings_name_and_nothing_else() {
     let title = named(data, "eng\\GP_TITLE.tbl");
     assert_eq!(title["offset"], 33);
     assert!(
-        title["source"]
+        title["path"]
             .as_str()
             .unwrap()
             .ends_with("Tables.pak+$22222222"),
@@ -160,13 +160,13 @@ fn a_names_txt_beside_the_archive_is_picked_up() {
     let list = |p: &Path| -> Value { run_json(&["pak", "list", path(p), "--json"]) };
     let shown = |rows: &Value, hash: u32| -> String {
         let hex = format!("{hash:08X}");
-        let row = rows
+        let row = rows["entries"]
             .as_array()
             .unwrap()
             .iter()
             .find(|r| r["hash"] == hex.as_str())
             .unwrap();
-        row["display"].as_str().unwrap().to_string()
+        row["entry"].as_str().unwrap().to_string()
     };
     let tbl = make_entry_id("dat\\stage\\S01.tbl");
     assert!(shown(&list(&data), tbl).starts_with('$'));

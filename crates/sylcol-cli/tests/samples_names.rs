@@ -45,7 +45,7 @@ fn names_of(report: &Value, key: &str) -> BTreeSet<String> {
         .iter()
         .flat_map(|a| a[key].as_array().unwrap().iter())
         .map(|n| {
-            let field = if key == "named" { "name" } else { "display" };
+            let field = if key == "named" { "name" } else { "entry" };
             n[field].as_str().unwrap().to_string()
         })
         .collect()

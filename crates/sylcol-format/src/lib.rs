@@ -8,6 +8,7 @@
 //!
 //! | module | format | spec |
 //! |---|---|---|
+//! | [`any`] | whichever of the formats below an object is: [`decode_any`] | — |
 //! | [`naming`] | finding entry names: string runs, variants, patterns, harvest | `docs/names.md` |
 //! | [`pof0`] | POF0 relocation tables | `docs/formats/pof0.md` |
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
@@ -19,6 +20,7 @@
 //!
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
 
+pub mod any;
 pub mod bytes;
 pub mod chunk;
 pub mod collisionset;
@@ -31,6 +33,7 @@ pub mod pof0;
 pub mod probe;
 pub mod regn;
 
+pub use any::{AnyError, Kind, Object, decode_any};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// What an object's bytes look like, decided from its first bytes.

@@ -13,6 +13,7 @@ pub mod import;
 pub mod mesh;
 pub mod pairs;
 pub mod query;
+pub mod report;
 pub mod topology;
 pub mod verify;
 

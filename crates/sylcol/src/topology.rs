@@ -11,7 +11,7 @@ use glam::Vec3;
 use serde::Serialize;
 
 /// What the topology pass found. Counts are exact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Topology {
     /// Vertices in the mesh (referenced or not).
     pub vertices: u64,

@@ -3,7 +3,7 @@
 
 use sylcol::verify::mcol::{self, McolReport, geometry_names as geo, names};
 use sylcol::verify::testmaps::{box_map, drop_list_entry, sphere_map};
-use sylcol::verify::{DEFAULT_SEED, Expect};
+use sylcol::verify::{CheckId, DEFAULT_SEED, Expect};
 
 fn run(m: &sylcol::format::mcol::Mcol) -> McolReport {
     mcol::verify(m, None, DEFAULT_SEED)
@@ -70,7 +70,7 @@ fn controls_repeat_with_the_same_seed_and_move_with_another() {
             let c = r
                 .checks
                 .iter()
-                .find(|c| c.name == geo::LISTED_SPHERE)
+                .find(|c| c.id == geo::LISTED_SPHERE.id)
                 .unwrap();
             c.control.as_ref().unwrap().passed
         })
@@ -187,7 +187,7 @@ mod encoded {
             let bytes = encode(&m).unwrap();
             let r = verify_bytes(&bytes);
             assert_all_pass(&r);
-            let names: Vec<&str> = r.checks.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<CheckId> = r.checks.iter().map(|c| c.check_id()).collect();
             for n in [
                 chunk_names::POF0_AT,
                 chunk_names::HEADER_SLOTS,
@@ -235,7 +235,7 @@ mod encoded {
         shift_pointer(&mut bytes, layout.records[k]);
         let r = verify_bytes(&bytes);
         assert_eq!(mcol::failing(&r), vec![names::ADVANCE]);
-        let c = r.checks.iter().find(|c| c.name == names::ADVANCE).unwrap();
+        let c = r.checks.iter().find(|c| c.id == names::ADVANCE.id).unwrap();
         assert_eq!(
             c.total - c.passed,
             2,

@@ -2,14 +2,16 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-use serde::Serialize;
+use anyhow::Context as _;
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::import::{ImportOptions, import_file};
+use sylcol::report::build::McolBuilt;
+use sylcol::report::error::{Unsupported, UsageError};
+use sylcol_format::Object;
 
-use crate::Outcome;
 use crate::input::read_input;
-use crate::output::write_atomic;
+use crate::output::{is_stdout, write_output};
+use crate::{Context, Outcome, print};
 
 mod collisionset;
 
@@ -33,7 +35,7 @@ enum What {
 struct McolArgs {
     /// The mesh: .obj, .gltf, .glb or .ply.
     mesh: PathBuf,
-    /// Where to write the MCOL object.
+    /// Where to write the MCOL object (`-`: standard output).
     #[arg(short, long)]
     output: PathBuf,
     /// The grid box; default: the mesh bounds rounded out to whole cells.
@@ -50,9 +52,6 @@ struct McolArgs {
     /// Merge vertices with identical coordinates before building.
     #[arg(long)]
     weld: bool,
-    /// Print the summary as JSON.
-    #[arg(long)]
-    json: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -69,30 +68,41 @@ fn parse_bbox(s: &str) -> Result<Bbox, String> {
     }
 }
 
-/// What `build mcol` reports.
-#[derive(Serialize)]
-struct McolSummary {
-    output: String,
-    vertices: usize,
-    triangles: usize,
-    bbox_min: [f32; 3],
-    bbox_max: [f32; 3],
-    cell_size: f32,
-    grid: [u8; 3],
-    occupied_cells: usize,
-    list_entries: usize,
-    bytes: usize,
-}
-
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     match args.what {
-        What::Mcol(a) => run_mcol(a),
-        What::Collisionset(a) => collisionset::run(a),
+        What::Mcol(a) => run_mcol(a, ctx),
+        What::Collisionset(a) => collisionset::run(a, ctx),
     }
 }
 
-fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
+/// `-o -` and `--json` would both write to standard output.
+pub fn refuse_two_stdouts(output: &std::path::Path, ctx: Context) -> anyhow::Result<()> {
+    if is_stdout(output) && ctx.json {
+        anyhow::bail!(UsageError(
+            "-o - writes the object to standard output, where --json would write the report; pick one".into()
+        ));
+    }
+    Ok(())
+}
+
+/// Prints a build report: on standard output, or on standard error when
+/// the object itself went to standard output.
+pub fn print_built<T: serde::Serialize>(
+    output: &std::path::Path,
+    ctx: Context,
+    report: &T,
+    text: impl FnOnce() -> String,
+) -> anyhow::Result<()> {
+    if is_stdout(output) {
+        eprint!("{}", text());
+        return Ok(());
+    }
+    print::report(ctx, report, text)
+}
+
+fn run_mcol(a: McolArgs, ctx: Context) -> anyhow::Result<Outcome> {
+    refuse_two_stdouts(&a.output, ctx)?;
     let mesh = import_file(&a.mesh, &ImportOptions { weld: a.weld })?;
     let options = match &a.grid_from {
         Some(file) => grid_of(file)?,
@@ -104,33 +114,26 @@ fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
     let mcol = build_mcol(&mesh, &options).with_context(|| format!("{}", a.mesh.display()))?;
     let bytes = sylcol::format::mcol::encode(&mcol)
         .with_context(|| format!("{}: cannot encode the built MCOL", a.mesh.display()))?;
-    write_atomic(&a.output, &bytes)?;
-    let h = &mcol.header;
-    let summary = McolSummary {
-        output: a.output.display().to_string(),
-        vertices: mcol.vertices.len(),
-        triangles: mcol.triangles.len(),
-        bbox_min: h.bbox_min,
-        bbox_max: h.bbox_max,
-        cell_size: h.cell_size[0],
-        grid: [h.grid[0], h.grid[1], h.grid[2]],
-        occupied_cells: mcol.occupied_cells(),
-        list_entries: mcol.list_entries(),
-        bytes: bytes.len(),
-    };
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
-    } else {
-        print_mcol_summary(&summary);
-    }
+    write_output(&a.output, &bytes)?;
+    let report = McolBuilt::new(
+        &a.mesh.display().to_string(),
+        &a.output.display().to_string(),
+        &mcol,
+        bytes.len(),
+    );
+    print_built(&a.output, ctx, &report, || report.text())?;
     Ok(Outcome::Ok)
 }
 
 /// The bbox and cell size of an existing MCOL.
 fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
     let input = read_input(file)?;
-    let m = sylcol::format::mcol::decode(&input.bytes)
-        .with_context(|| format!("{}: invalid MCOL", input.name))?;
+    let Object::Mcol(m) = input.decode()? else {
+        anyhow::bail!(Unsupported {
+            path: input.name.clone(),
+            detail: "--grid-from needs an MCOL, this is another format".into(),
+        });
+    };
     let [cx, cy, cz] = m.header.cell_size;
     if cx != cy || cy != cz {
         anyhow::bail!(
@@ -142,26 +145,4 @@ fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
         bbox: Some((m.header.bbox_min, m.header.bbox_max)),
         cell: Some(cx),
     })
-}
-
-fn print_mcol_summary(s: &McolSummary) {
-    let v3 = |v: [f32; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
-    println!("wrote {} ({} bytes)", s.output, s.bytes);
-    println!(
-        "  mesh      {} vertices, {} triangles",
-        s.vertices, s.triangles
-    );
-    println!(
-        "  grid      {}x{}x{} cells of {} from {} to {}",
-        s.grid[0],
-        s.grid[1],
-        s.grid[2],
-        s.cell_size,
-        v3(s.bbox_min),
-        v3(s.bbox_max)
-    );
-    println!(
-        "  lists     {} occupied cells, {} entries",
-        s.occupied_cells, s.list_entries
-    );
 }

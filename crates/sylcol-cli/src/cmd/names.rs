@@ -3,11 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::Context as _;
 use sylcol_format::ipfb::Archive;
 
-use crate::Outcome;
 use crate::input::is_archive;
+use crate::{Context, Outcome};
 
 mod guess;
 mod harvest;
@@ -29,10 +29,10 @@ enum Action {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     match args.action {
-        Action::Harvest(a) => harvest::run(a),
-        Action::Guess(a) => guess::run(a),
+        Action::Harvest(a) => harvest::run(a, ctx),
+        Action::Guess(a) => guess::run(a, ctx),
     }
 }
 

@@ -3,16 +3,18 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
-use serde::Serialize;
+use anyhow::{Context as _, bail};
+use sylcol::report::ErrorReport;
+use sylcol::report::error::NotFound;
+use sylcol::report::pak::{Extracted, PakBuilt, PakExtract, PakList, index_problems};
 use sylcol_format::ipfb::names::{inner_hash, parse_dollar_hash};
 use sylcol_format::ipfb::{
     Archive, ArchiveError, ArchiveWriter, EntryInfo, EntryKey, IndexEntry, WriteOptions,
 };
 
-use crate::Outcome;
 use crate::input::open_archive;
 use crate::output::{join_inside, write_atomic_with};
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pak`.
 #[derive(clap::Args)]
@@ -41,9 +43,6 @@ struct ListArgs {
     /// Also inflate every entry and check its size and Adler-32 values.
     #[arg(long)]
     verify: bool,
-    /// Print JSON (an array of rows) instead of a table.
-    #[arg(long)]
-    json: bool,
 }
 
 #[derive(clap::Args)]
@@ -79,113 +78,40 @@ struct BuildArgs {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     match args.action {
-        Action::List(a) => list(a),
-        Action::Extract(a) => extract(a),
-        Action::Build(a) => build(a),
+        Action::List(a) => list(a, ctx),
+        Action::Extract(a) => extract(a, ctx),
+        Action::Build(a) => build(a, ctx),
     }
 }
 
-/// One `pak list` row.
-#[derive(Serialize)]
-struct Row {
-    hash: String,
-    name: Option<String>,
-    display: String,
-    part: u8,
-    offset: u32,
-    stored_size: u32,
-    size: Option<u64>,
-    compressed: Option<bool>,
-    magic: Option<String>,
-    error: Option<String>,
-}
-
-fn row(archive: &Archive, e: &IndexEntry, verify: bool) -> Row {
-    let probed = archive.probe(e).and_then(|info| {
-        if verify {
-            archive.copy_entry(&info, &mut std::io::sink())?;
-        }
-        Ok(info)
-    });
-    let mut row = Row {
-        hash: format!("{:08X}", e.hash),
-        name: archive.names.get(e.hash).map(str::to_string),
-        display: archive.short_display(e),
-        part: e.part,
-        offset: e.offset,
-        stored_size: e.stored_size,
-        size: None,
-        compressed: None,
-        magic: None,
-        error: None,
-    };
-    match probed {
-        Ok(info) => {
-            row.display = info.display;
-            row.size = Some(info.size);
-            row.compressed = Some(info.compressed);
-            row.magic = info.magic;
-        }
-        Err(err) => row.error = Some(err.to_string()),
-    }
-    row
-}
-
-fn list(a: ListArgs) -> anyhow::Result<Outcome> {
-    let archive = open_archive(&a.archive, a.names.as_deref())?;
-    for p in &archive.index.problems {
-        eprintln!("{}: index {p}", a.archive);
-    }
-    let rows: Vec<Row> = archive
-        .entries()
-        .iter()
-        .map(|e| row(&archive, e, a.verify))
-        .collect();
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
-    } else {
-        print_table(&a.archive, &archive, &rows);
-    }
-    let failed = rows.iter().any(|r| r.error.is_some()) || !archive.index.problems.is_empty();
-    Ok(if failed {
-        Outcome::ChecksFailed
-    } else {
+/// Exit 2 when an entry or the index could not be read, else 0.
+fn outcome(errors: &[ErrorReport], ctx: Context) -> Outcome {
+    print::errors(errors, ctx);
+    if errors.is_empty() {
         Outcome::Ok
-    })
+    } else {
+        Outcome::InputErrors
+    }
 }
 
-fn print_table(path: &str, archive: &Archive, rows: &[Row]) {
-    println!(
-        "{path}: {} entries (index declares {})",
-        rows.len(),
-        archive.index.declared_count
-    );
-    println!(
-        "{:<8} {:>4} {:>10} {:>10} {:>10} {:<3} {:<5} name",
-        "hash", "part", "offset", "stored", "size", "z1", "magic"
-    );
-    for r in rows {
-        let size = r.size.map_or_else(|| "?".into(), |s| s.to_string());
-        let z1 = match r.compressed {
-            Some(true) => "yes",
-            Some(false) => "no",
-            None => "?",
-        };
-        let magic = r.magic.as_deref().unwrap_or("-");
-        println!(
-            "{} {:>4} {:>#10x} {:>10} {:>10} {:<3} {:<5} {}",
-            r.hash, r.part, r.offset, r.stored_size, size, z1, magic, r.display
-        );
-        if let Some(err) = &r.error {
-            println!("    error: {err}");
-        }
-    }
+fn list(a: ListArgs, ctx: Context) -> anyhow::Result<Outcome> {
+    let archive = open_archive(&a.archive, a.names.as_deref())?;
+    let report = PakList::new(&a.archive, &archive, a.verify);
+    print::report(ctx, &report, || report.text())?;
+    let mut errors = report.errors.clone();
+    errors.extend(report.entries.iter().filter_map(|e| e.error.clone()));
+    Ok(outcome(&errors, ctx))
 }
 
 /// The entries `names` select (all when empty); unknown names are failures.
-fn select(archive: &Archive, names: &[String], failures: &mut Vec<String>) -> Vec<IndexEntry> {
+fn select(
+    archive: &Archive,
+    pak: &str,
+    names: &[String],
+    failures: &mut Vec<ErrorReport>,
+) -> Vec<IndexEntry> {
     if names.is_empty() {
         return archive.entries().to_vec();
     }
@@ -193,53 +119,50 @@ fn select(archive: &Archive, names: &[String], failures: &mut Vec<String>) -> Ve
     for n in names {
         match archive.index.find(inner_hash(n)) {
             Some(e) => chosen.push(*e),
-            None => failures.push(format!("{n}: no such entry (hash {:08X})", inner_hash(n))),
+            None => failures.push(ErrorReport::from_error(&NotFound {
+                path: pak.to_string(),
+                detail: format!("no entry {n} (hash {:08X}) in the archive", inner_hash(n)),
+            })),
         }
     }
     chosen
 }
 
-fn extract(a: ExtractArgs) -> anyhow::Result<Outcome> {
+fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
     let archive = open_archive(&a.archive, a.names.as_deref())?;
-    let mut failures: Vec<String> = archive
-        .index
-        .problems
-        .iter()
-        .map(|p| format!("index {p}"))
-        .collect();
-    let selected = select(&archive, &a.entries, &mut failures);
+    let mut errors = index_problems(&a.archive, &archive);
+    let selected = select(&archive, &a.archive, &a.entries, &mut errors);
     let mut probed = Vec::new();
     for e in &selected {
         match archive.probe(e) {
             Ok(info) => probed.push(info),
-            Err(err) => failures.push(err.to_string()),
+            Err(err) => errors.push(ErrorReport::from_error(&err)),
         }
     }
     std::fs::create_dir_all(&a.output)
         .with_context(|| format!("{}: cannot create", a.output.display()))?;
     let bar = progress_bar(probed.iter().map(|i| i.size).sum());
-    let mut written = 0usize;
+    let mut files = Vec::new();
     for info in &probed {
         match extract_one(&archive, info, &a.output, &bar) {
-            Ok(()) => written += 1,
-            Err(err) => failures.push(format!("{err:#}")),
+            Ok(path) => files.push(Extracted {
+                entry: info.display.clone(),
+                path: path.display().to_string(),
+                bytes: info.size,
+            }),
+            Err(err) => errors.push(print::error_report(&err)),
         }
     }
     bar.finish_and_clear();
-    println!(
-        "{}: extracted {written} of {} entries to {}",
-        a.archive,
-        selected.len(),
-        a.output.display()
-    );
-    for f in &failures {
-        eprintln!("{}: {f}", a.archive);
-    }
-    Ok(if failures.is_empty() {
-        Outcome::Ok
-    } else {
-        Outcome::ChecksFailed
-    })
+    let report = PakExtract {
+        path: a.archive.clone(),
+        output: a.output.display().to_string(),
+        selected: selected.len(),
+        files,
+        errors,
+    };
+    print::report(ctx, &report, || report.text())?;
+    Ok(outcome(&report.errors, ctx))
 }
 
 /// A byte progress bar on a terminal (hidden when stderr is not one).
@@ -261,7 +184,7 @@ fn extract_one(
     info: &EntryInfo,
     root: &Path,
     bar: &indicatif::ProgressBar,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<PathBuf> {
     let path =
         join_inside(root, &info.display).with_context(|| format!("entry {}", info.display))?;
     if let Some(parent) = path.parent() {
@@ -282,11 +205,11 @@ fn extract_one(
     });
     match (failure, written) {
         (Some(err), _) => Err(err.into()),
-        (None, result) => result,
+        (None, result) => result.map(|()| path),
     }
 }
 
-fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
+fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
     let store = store_matcher(&a.store)?;
     let mut files = Vec::new();
     walk(&a.dir, &a.dir, &mut files)?;
@@ -300,6 +223,7 @@ fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
         level: a.level,
     };
     let mut writer = ArchiveWriter::create(&a.output, options);
+    let mut compressed = 0usize;
     for (key, path, rel) in &keyed {
         let bytes =
             std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
@@ -310,6 +234,7 @@ fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
             );
             compress = true;
         }
+        compressed += usize::from(compress);
         writer.add(key, &bytes, compress)?;
     }
     let entries = writer.finish()?;
@@ -318,11 +243,14 @@ fn build(a: BuildArgs) -> anyhow::Result<Outcome> {
         .map(|e| usize::from(e.part) + 1)
         .max()
         .unwrap_or(0);
-    println!(
-        "{}: {} entries in {parts} part(s)",
-        a.output.display(),
-        entries.len()
-    );
+    let report = PakBuilt {
+        path: a.dir.display().to_string(),
+        output: a.output.display().to_string(),
+        entries: entries.len(),
+        parts,
+        compressed,
+    };
+    print::report(ctx, &report, || report.text())?;
     Ok(Outcome::Ok)
 }
 

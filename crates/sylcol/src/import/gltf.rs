@@ -1,6 +1,9 @@
 //! glTF 2.0 (`.gltf` with embedded or external buffers, `.glb`): every
 //! triangle primitive reachable from the default scene (or, without scenes,
-//! every mesh), with node transforms applied.
+//! every mesh), with node transforms applied. Nodes that sylcol's
+//! exporter marks as a debug layer (`extras.sylcol_layer` other than
+//! `hull`: cells, spheres, failures) are skipped with everything under
+//! them, so a scene exported with `--layers` builds back to its hull.
 
 use std::path::Path;
 
@@ -24,6 +27,9 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
             let mut stack: Vec<(gltf::Node, DMat4)> =
                 scene.nodes().map(|n| (n, DMat4::IDENTITY)).collect();
             while let Some((node, parent)) = stack.pop() {
+                if is_debug_layer(&node) {
+                    continue;
+                }
                 let local = Mat4::from_cols_array_2d(&node.transform().matrix()).as_dmat4();
                 let world = parent * local;
                 if let Some(m) = node.mesh() {
@@ -41,7 +47,19 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
     Ok(mesh)
 }
 
-fn append_mesh(
+/// Whether `node` is one of sylcol's debug layers (not the hull).
+pub(super) fn is_debug_layer(node: &gltf::Node) -> bool {
+    let Some(raw) = node.extras() else {
+        return false;
+    };
+    let extras: serde_json::Value = serde_json::from_str(raw.get()).unwrap_or_default();
+    extras
+        .get(crate::export::gltf::LAYER_KEY)
+        .and_then(|v| v.as_str())
+        .is_some_and(|l| l != "hull")
+}
+
+pub(super) fn append_mesh(
     out: &mut TriMesh,
     mesh: &gltf::Mesh,
     buffers: &[gltf::buffer::Data],

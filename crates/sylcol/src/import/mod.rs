@@ -17,12 +17,14 @@
 
 mod check;
 mod gltf;
+mod gltf_parts;
 mod obj;
 mod ply;
 
 use std::path::Path;
 
 pub use check::{MeshError, check_mesh, weld};
+pub use gltf_parts::{import_parts_file, read_parts};
 
 use crate::mesh::TriMesh;
 

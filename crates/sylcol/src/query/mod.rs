@@ -33,6 +33,7 @@ mod ray_triangle;
 pub mod script;
 mod sphere_sweep;
 mod sub_grid;
+mod visited;
 
 #[cfg(test)]
 mod tests;

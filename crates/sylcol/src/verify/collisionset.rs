@@ -12,31 +12,51 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+#[cfg(test)]
+use super::report::CheckId;
 use super::report::{Check, Expect, all_ok};
 use crate::topology::{Topology, topology};
 
 /// Names of the CollisionSet checks (stable: tests and scripts match on them).
 pub mod names {
+    use crate::verify::report::CheckId;
+
     /// The walk lands exactly on the end of the file.
-    pub const WALK: &str = "walk consumes the file exactly (bytes)";
+    pub const WALK: CheckId =
+        CheckId::new("cs.walk.exact", "walk consumes the file exactly (bytes)");
     /// size == 16 + name_len + 12 nv + 12 nt - 8 for every record.
-    pub const SIZE: &str = "size == 16 + name_len + 12 nv + 12 nt - 8";
+    pub const SIZE: CheckId =
+        CheckId::new("cs.walk.size", "size == 16 + name_len + 12 nv + 12 nt - 8");
     /// The name field is padded to a multiple of 8.
-    pub const NAME_LEN: &str = "name_len a multiple of 8";
+    pub const NAME_LEN: CheckId = CheckId::new("cs.walk.name_len", "name_len a multiple of 8");
     /// Meshes whose indices are all below their vertex count.
-    pub const INDICES: &str = "every triangle index < vertex count (meshes)";
+    pub const INDICES: CheckId = CheckId::new(
+        "cs.mesh.indices",
+        "every triangle index < vertex count (meshes)",
+    );
     /// Edges shared by exactly two triangles, over all meshes.
-    pub const EDGES_TWO: &str = "edges shared by exactly two triangles";
+    pub const EDGES_TWO: CheckId =
+        CheckId::new("cs.mesh.edges_two", "edges shared by exactly two triangles");
     /// Meshes whose every edge is shared by two.
-    pub const MANIFOLD: &str = "fully manifold meshes";
+    pub const MANIFOLD: CheckId = CheckId::new("cs.mesh.manifold", "fully manifold meshes");
     /// Triangles with three distinct, non-collinear corners.
-    pub const NONDEGENERATE: &str = "non-degenerate triangles";
+    pub const NONDEGENERATE: CheckId =
+        CheckId::new("cs.mesh.nondegenerate", "non-degenerate triangles");
     /// Names in a known family.
-    pub const FAMILIES: &str = "names in a known family (rou_ mob_ rob_ asteroid)";
+    pub const FAMILIES: CheckId = CheckId::new(
+        "cs.names.families",
+        "names in a known family (rou_ mob_ rob_ asteroid)",
+    );
     /// Ship / mob stems prefixed by a GameResourceID.
-    pub const RESOURCE_IDS: &str = "ship / mob stems prefixed by a GameResourceID";
+    pub const RESOURCE_IDS: CheckId = CheckId::new(
+        "cs.names.resource_ids",
+        "ship / mob stems prefixed by a GameResourceID",
+    );
     /// Asteroid stems prefixed by a GameResourceID (must be none).
-    pub const ASTEROID_IDS: &str = "asteroid stems prefixed (expected none)";
+    pub const ASTEROID_IDS: CheckId = CheckId::new(
+        "cs.names.asteroid_ids",
+        "asteroid stems prefixed (expected none)",
+    );
 }
 
 /// One mesh of the library, as the verifier needs it.
@@ -51,7 +71,7 @@ pub struct MeshRef<'a> {
 }
 
 /// Per-mesh figures.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct MeshReport {
     /// The record's name.
     pub name: String,
@@ -62,7 +82,7 @@ pub struct MeshReport {
 }
 
 /// Everything `verify` found on one CollisionSet library.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CollisionSetReport {
     /// Whether every check passed.
     pub ok: bool,
@@ -142,6 +162,27 @@ pub fn verify(
         families,
         meshes: reports,
     }
+}
+
+/// [`verify`] over a decoded library: its records as the meshes.
+pub fn verify_library(
+    bytes: &[u8],
+    set: &sylcol_format::collisionset::CollisionSet,
+    resource_ids: Option<&[String]>,
+    seed: u64,
+) -> CollisionSetReport {
+    let names: Vec<String> = set.records.iter().map(|r| r.name()).collect();
+    let meshes: Vec<MeshRef> = set
+        .records
+        .iter()
+        .zip(&names)
+        .map(|(r, name)| MeshRef {
+            name,
+            vertices: &r.vertices,
+            triangles: &r.triangles,
+        })
+        .collect();
+    verify(bytes, &meshes, resource_ids, seed)
 }
 
 fn mesh_report(m: &MeshRef) -> MeshReport {
@@ -383,11 +424,11 @@ mod tests {
             .collect()
     }
 
-    fn failing(r: &CollisionSetReport) -> Vec<&str> {
+    fn failing(r: &CollisionSetReport) -> Vec<CheckId> {
         r.checks
             .iter()
             .filter(|c| !c.ok)
-            .map(|c| c.name.as_str())
+            .map(Check::check_id)
             .collect()
     }
 
@@ -406,7 +447,7 @@ mod tests {
         let ids_check = r
             .checks
             .iter()
-            .find(|c| c.name == names::RESOURCE_IDS)
+            .find(|c| c.id == names::RESOURCE_IDS.id)
             .unwrap();
         assert_eq!((ids_check.passed, ids_check.total), (2, 3));
         let ctrl = ids_check.control.as_ref().unwrap();
@@ -415,7 +456,7 @@ mod tests {
         let edges = r
             .checks
             .iter()
-            .find(|c| c.name == names::EDGES_TWO)
+            .find(|c| c.id == names::EDGES_TWO.id)
             .unwrap();
         assert_eq!((edges.passed, edges.total), (18, 21));
     }

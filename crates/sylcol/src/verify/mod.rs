@@ -11,6 +11,7 @@
 
 mod chunk;
 pub mod collisionset;
+pub mod flags;
 mod geometry;
 pub mod mcol;
 pub mod report;
@@ -18,7 +19,7 @@ pub mod report;
 pub mod testmaps;
 pub mod text;
 
-pub use report::{Check, Control, Expect};
+pub use report::{Check, CheckId, Control, Expect};
 
 /// The seed used for randomised controls when none is given.
 pub const DEFAULT_SEED: u64 = 0x5EED_2026;

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use serde::Serialize;
+use sylcol::report::names::{Guess, Guessed};
 use sylcol_format::naming::{Pattern, Targets};
 
 use super::{open_all, walk};
-use crate::Outcome;
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol names guess`.
 #[derive(clap::Args)]
@@ -21,37 +21,13 @@ pub struct Args {
     /// (repeatable). Without one, every candidate is printed with its hash.
     #[arg(long, value_name = "A")]
     archive: Vec<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
 }
 
-/// A candidate that exists.
-#[derive(Serialize)]
-struct Found {
-    /// The candidate name.
-    name: String,
-    /// Its MakeEntryID, 8 hex digits.
-    hash: String,
-    /// `pak+name` for each archive holding it.
-    entries: Vec<String>,
-}
-
-/// The `--json` report.
-#[derive(Serialize)]
-struct Report {
-    pattern: String,
-    candidates: u128,
-    seconds: f64,
-    candidates_per_second: f64,
-    found: Vec<Found>,
-}
-
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+/// Runs the command: exit 1 when no candidate is an entry.
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     let pattern = Pattern::parse(&args.pattern)?;
     if args.archive.is_empty() {
-        return list(&pattern, args.json);
+        return list(&pattern, ctx.json);
     }
     let found_archives = walk(&args.archive)?.archives;
     let archives = open_all(&found_archives)?;
@@ -70,9 +46,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
     });
     let seconds = started.elapsed().as_secs_f64();
-    let found: Vec<Found> = hits
+    let found = hits
         .into_iter()
-        .map(|(name, hash)| Found {
+        .map(|(name, hash)| Guessed {
             entries: holders[&hash]
                 .iter()
                 .map(|&a| format!("{}+{name}", found_archives[a].pak))
@@ -81,30 +57,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             name,
         })
         .collect();
-    let report = Report {
+    let count = u64::try_from(pattern.count()).unwrap_or(u64::MAX);
+    let report = Guess {
         pattern: args.pattern.clone(),
-        candidates: pattern.count(),
+        candidates: count,
+        archives: archives.len(),
         seconds,
-        candidates_per_second: pattern.count() as f64 / seconds.max(1e-9),
+        candidates_per_second: count as f64 / seconds.max(1e-9),
         found,
     };
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        for f in &report.found {
-            for e in &f.entries {
-                println!("{} {e}", f.hash);
-            }
-        }
-        println!(
-            "{} candidates hashed in {:.3} s ({:.1} M/s); {} exist ({} archives searched)",
-            report.candidates,
-            report.seconds,
-            report.candidates_per_second / 1e6,
-            report.found.len(),
-            archives.len()
-        );
-    }
+    print::report(ctx, &report, || report.text())?;
     Ok(if report.found.is_empty() {
         Outcome::ChecksFailed
     } else {

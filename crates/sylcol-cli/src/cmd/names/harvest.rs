@@ -14,10 +14,10 @@ use sylcol_format::idxd::{self, decode_lossy};
 use sylcol_format::ipfb::{Archive, IndexEntry};
 use sylcol_format::naming::{Harvester, Targets};
 
-use super::report::{self, Report};
+use super::report::{self, Run};
 use super::{open_all, walk};
-use crate::Outcome;
 use crate::cmd::pak::progress_bar;
+use crate::{Context, Outcome, print};
 
 /// Read buffer per worker.
 const BUFFER: usize = 256 * 1024;
@@ -36,9 +36,6 @@ pub struct Args {
     /// Also scan the files that are not archives (folders: every other file).
     #[arg(long)]
     loose: bool,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
 }
 
 /// One unit of work: an archive entry (one per stored location) or a loose file.
@@ -56,11 +53,12 @@ pub struct Findings {
     /// Per job: the entry's magic, when printable.
     pub magics: Vec<Option<String>>,
     /// Entries or files that could not be read.
-    pub failures: Vec<String>,
+    pub failures: Vec<anyhow::Error>,
 }
 
-/// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+/// Runs the command: exit 2 when an entry or file could not be read (the
+/// others are harvested).
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let found = walk(&args.paths)?;
     let archives = open_all(&found.archives)?;
@@ -95,13 +93,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     loop {
                         let source = next.fetch_add(1, Ordering::Relaxed);
                         let Some(job) = jobs.get(source) else { break };
-                        let ctx = Context {
+                        let shared = Shared {
                             archives: &archives,
                             found: &found,
                             loose: &loose,
                             findings: &findings,
                         };
-                        work(source, job, &ctx, &mut h, &mut buf);
+                        work(source, job, &shared, &mut h, &mut buf);
                         bar.inc(job_size(job, &loose));
                     }
                     h
@@ -118,24 +116,27 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let stats = harvester.stats;
     let findings = findings.into_inner().expect("no worker panicked");
     let hits = harvester.into_hits();
-    let report = Report::build(
-        &found.archives,
-        &archives,
-        &hits,
-        &findings,
-        &jobs_sources(&jobs),
+    let errors: Vec<_> = findings.failures.iter().map(print::error_report).collect();
+    let run = Run {
+        found: &found.archives,
+        archives: &archives,
+        findings: &findings,
+        sources: &jobs_sources(&jobs),
         stats,
-        started.elapsed(),
-    );
+        elapsed: started.elapsed(),
+    };
+    let output = args.output.as_ref().map(|p| p.display().to_string());
+    let report = report::build(&run, &hits, errors, output);
     if let Some(path) = &args.output {
         crate::output::write_atomic(path, report.names_file().as_bytes())
             .with_context(|| format!("{}: cannot write the names", path.display()))?;
     }
-    report::print(&report, args.output.as_deref(), args.json)?;
-    Ok(if findings.failures.is_empty() {
+    print::errors(&report.errors, ctx);
+    print::report(ctx, &report, || report.text())?;
+    Ok(if report.errors.is_empty() {
         Outcome::Ok
     } else {
-        Outcome::ChecksFailed
+        Outcome::InputErrors
     })
 }
 
@@ -176,7 +177,7 @@ fn job_size(job: &Job, loose: &[PathBuf]) -> u64 {
 }
 
 /// What every worker reads.
-struct Context<'a> {
+struct Shared<'a> {
     archives: &'a [Archive],
     found: &'a super::Walk,
     loose: &'a [PathBuf],
@@ -184,7 +185,7 @@ struct Context<'a> {
 }
 
 /// Job number `source`: its strings into `h`, its label and failures into the findings.
-fn work(source: usize, job: &Job, ctx: &Context, h: &mut Harvester, buf: &mut [u8]) {
+fn work(source: usize, job: &Job, ctx: &Shared, h: &mut Harvester, buf: &mut [u8]) {
     let findings = ctx.findings;
     let result = match *job {
         Job::Entry { archive, entry } => {
@@ -212,7 +213,7 @@ fn work(source: usize, job: &Job, ctx: &Context, h: &mut Harvester, buf: &mut [u
             .lock()
             .expect("no worker panicked")
             .failures
-            .push(format!("{e:#}"));
+            .push(e);
     }
 }
 
