@@ -33,7 +33,7 @@ pub mod pof0;
 pub mod probe;
 pub mod regn;
 
-pub use any::{AnyError, Kind, Object, decode_any};
+pub use any::{AnyError, Kind, Object, decode_any, encode_any};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// What an object's bytes look like, decided from its first bytes.

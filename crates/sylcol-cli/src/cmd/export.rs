@@ -20,6 +20,8 @@ use sylcol_format::collisionset::{CollisionSet, Record};
 use sylcol_format::{AnyError, Object};
 
 use crate::input::{Input, inputs, is_archive, read_input};
+
+mod other;
 use crate::output::{is_stdout, join_inside, write_atomic_with, write_output};
 use crate::{Context, Outcome, print};
 
@@ -236,6 +238,8 @@ fn export_object(
             Ok(())
         }
         Object::CollisionSet(set) => export_library(input, set, args, output, report),
+        Object::Regn(r) => other::export_regn(input, r, args, output, report),
+        Object::StringTable(t) => other::export_table(input, t, args, output, report),
         _ => anyhow::bail!(Unsupported {
             path: input.name.clone(),
             detail: "export does not write this format".into(),
@@ -309,6 +313,8 @@ fn export_archive(args: &Args, report: &mut ExportReport) -> anyhow::Result<()> 
                         join_inside(dir, &entry)?
                     }
                 }
+                Object::Regn(_) => other::archive_target(dir, &entry, true, format)?,
+                Object::StringTable(_) => other::archive_target(dir, &entry, false, format)?,
                 _ => join_inside(dir, &format!("{entry}.{}", format.extension()))?,
             };
             if let Some(parent) = target.parent() {

@@ -339,8 +339,9 @@ fn cell_assumptions(regn: &Regn) -> [Assumption; 3] {
             let count = regn
                 .bytes_at(at + 4, 4)
                 .map(|w| u32::from_be_bytes([w[0], w[1], w[2], w[3]]));
-            count_one.case(count == Some(1), at + 4, || {
-                format!("the cell record at {at:#x} has count {count:?}")
+            count_one.case(count == Some(1), at + 4, || match count {
+                Some(n) => format!("the cell record at {at:#x} has count {n}"),
+                None => format!("the cell record at {at:#x} has no count word"),
             });
         }
         let occupied = scan.occupied.len() as u64;

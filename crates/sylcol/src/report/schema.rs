@@ -5,7 +5,7 @@
 use schemars::{JsonSchema, Schema, schema_for};
 use serde::Serialize;
 
-use super::build::{CollisionSetBuilt, McolBuilt};
+use super::build::{CollisionSetBuilt, McolBuilt, TableBuilt};
 use super::error::{ErrorDocument, ErrorReport};
 use super::files::{ExportReport, RewriteReport};
 use super::info::{ArchiveInfo, Info};
@@ -50,6 +50,7 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("rewrite", schema_for!(RewriteReport)),
         ("build-mcol", schema_for!(McolBuilt)),
         ("build-collisionset", schema_for!(CollisionSetBuilt)),
+        ("build-idxd", schema_for!(TableBuilt)),
         ("query", schema_for!(Answer)),
         ("query-batch", schema_for!(BatchLine)),
         ("query-grid", schema_for!(GridFit)),

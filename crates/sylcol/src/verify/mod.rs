@@ -5,6 +5,8 @@
 //!   broad phase);
 //! - [`collisionset`]: the per-part collision library (walk, indices, mesh
 //!   topology, families, resource ids);
+//! - [`regn`]: a REGN (the assumptions of docs/formats/regn.md, its vertices);
+//! - [`idxd`]: an IDXD / IXUD string table (offsets, sizes);
 //! - [`report`]: the [`Check`] every test reports.
 //!
 //! See `docs/verify.md` for what each check proves.
@@ -13,7 +15,9 @@ mod chunk;
 pub mod collisionset;
 pub mod flags;
 mod geometry;
+pub mod idxd;
 pub mod mcol;
+pub mod regn;
 pub mod report;
 #[doc(hidden)]
 pub mod testmaps;
