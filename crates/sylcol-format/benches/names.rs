@@ -93,7 +93,7 @@ fn main() {
             h.scan(0, &mut &chunk[..], &mut buf).unwrap();
         }
         let s = t.elapsed().as_secs_f64();
-        let hits = h.stats;
+        let hits = h.stats();
         let found = h.into_hits().len();
         println!(
             "  round {round}: {:.0} MB/s scanned, {:.2} M strings/s, {:.1} M candidates/s ({} strings, {} candidates, {found} names) in {s:.2} s",

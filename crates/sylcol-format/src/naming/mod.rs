@@ -114,24 +114,42 @@ impl Stats {
 /// ([`variants`]), each hashed and looked up in the targets.
 #[derive(Debug)]
 pub struct Harvester<'t> {
-    targets: &'t Targets,
     scanner: Scanner,
+    sink: Sink<'t>,
+}
+
+/// Where strings go: hashed, matched, remembered.
+#[derive(Debug)]
+struct Sink<'t> {
+    targets: &'t Targets,
     scratch: [Vec<u8>; 2],
     hits: HashMap<(u32, String), Hit>,
-    /// What was scanned and hashed so far.
-    pub stats: Stats,
+    stats: Stats,
 }
 
 impl<'t> Harvester<'t> {
     /// A harvester matching against `targets`.
     pub fn new(targets: &'t Targets) -> Self {
         Harvester {
-            targets,
             scanner: Scanner::new(),
-            scratch: Default::default(),
-            hits: HashMap::new(),
-            stats: Stats::default(),
+            sink: Sink {
+                targets,
+                scratch: Default::default(),
+                hits: HashMap::new(),
+                stats: Stats::default(),
+            },
         }
+    }
+
+    /// What was scanned and hashed so far.
+    pub fn stats(&self) -> Stats {
+        self.sink.stats
+    }
+
+    /// Counts bytes read other than by [`Harvester::feed`] (a table whose
+    /// pool was offered string by string).
+    pub fn count_bytes(&mut self, bytes: u64) {
+        self.sink.stats.bytes += bytes;
     }
 
     /// Scans one file's bytes (read through `buf`) for string runs.
@@ -152,54 +170,30 @@ impl<'t> Harvester<'t> {
 
     /// Scans the next bytes of the current file.
     pub fn feed(&mut self, source: usize, bytes: &[u8]) {
-        let Harvester {
-            targets,
-            scanner,
-            scratch,
-            hits,
-            stats,
-        } = self;
-        stats.bytes += bytes.len() as u64;
-        scanner.feed(bytes, &mut |run, offset, _| {
-            offer_into(targets, scratch, hits, stats, source, offset, run);
-        });
+        let Harvester { scanner, sink } = self;
+        sink.stats.bytes += bytes.len() as u64;
+        scanner.feed(bytes, &mut |run, offset, _| sink.offer(source, offset, run));
     }
 
     /// Ends the current file: the run still open is offered.
     pub fn finish(&mut self, source: usize) {
-        let Harvester {
-            targets,
-            scanner,
-            scratch,
-            hits,
-            stats,
-        } = self;
-        scanner.finish(&mut |run, offset, _| {
-            offer_into(targets, scratch, hits, stats, source, offset, run);
-        });
+        let Harvester { scanner, sink } = self;
+        scanner.finish(&mut |run, offset, _| sink.offer(source, offset, run));
     }
 
     /// Offers one whole string (a table string), found at `offset` in `source`.
     pub fn offer(&mut self, source: usize, offset: u64, string: &[u8]) {
-        offer_into(
-            self.targets,
-            &mut self.scratch,
-            &mut self.hits,
-            &mut self.stats,
-            source,
-            offset,
-            string,
-        );
+        self.sink.offer(source, offset, string);
     }
 
     /// Adds another harvester's hits and figures (for one run on several threads).
     pub fn merge(&mut self, other: Harvester) {
-        self.stats.add(other.stats);
-        for (key, hit) in other.hits {
-            match self.hits.get_mut(&key) {
+        self.sink.stats.add(other.sink.stats);
+        for (key, hit) in other.sink.hits {
+            match self.sink.hits.get_mut(&key) {
                 Some(mine) => merge_hit(mine, hit),
                 None => {
-                    self.hits.insert(key, hit);
+                    self.sink.hits.insert(key, hit);
                 }
             }
         }
@@ -207,24 +201,26 @@ impl<'t> Harvester<'t> {
 
     /// The hits, by hash then name.
     pub fn into_hits(self) -> Vec<Hit> {
-        let mut hits: Vec<Hit> = self.hits.into_values().collect();
+        let mut hits: Vec<Hit> = self.sink.hits.into_values().collect();
         hits.sort_by(|a, b| (a.hash, &a.name).cmp(&(b.hash, &b.name)));
         hits
     }
 }
 
-fn offer_into(
-    targets: &Targets,
-    scratch: &mut [Vec<u8>; 2],
-    hits: &mut HashMap<(u32, String), Hit>,
-    stats: &mut Stats,
-    source: usize,
-    offset: u64,
-    string: &[u8],
-) {
-    stats.strings += 1;
-    stats.candidates += for_each_candidate(string, scratch, &mut |c| {
-        if targets.contains(c.hash) {
+impl Sink<'_> {
+    /// Hashes every candidate of `string` and keeps those that are targets.
+    fn offer(&mut self, source: usize, offset: u64, string: &[u8]) {
+        let Sink {
+            targets,
+            scratch,
+            hits,
+            stats,
+        } = self;
+        stats.strings += 1;
+        stats.candidates += for_each_candidate(string, scratch, &mut |c| {
+            if !targets.contains(c.hash) {
+                return;
+            }
             let name = c.to_name();
             let hit = Hit {
                 hash: c.hash,
@@ -241,8 +237,8 @@ fn offer_into(
                     hits.insert((hit.hash, hit.name.clone()), hit);
                 }
             }
-        }
-    });
+        });
+    }
 }
 
 /// Keeps the earliest place (exact strings before variants), adds the counts.
@@ -302,8 +298,8 @@ mod tests {
         let data = b"\x00\x01mapmesh_box_500km.col\x00junk\x00dat/S01_AsteroidVolume.col\x00";
         h.scan(7, &mut &data[..], &mut [0u8; 5]).unwrap();
         h.offer(8, 100, b"mapmesh_box_500km.rgn");
-        assert_eq!(h.stats.bytes, data.len() as u64);
-        assert_eq!(h.stats.strings, 4);
+        assert_eq!(h.stats().bytes, data.len() as u64);
+        assert_eq!(h.stats().strings, 4);
         let hits = h.into_hits();
         let names: Vec<(&str, bool, usize, u64)> = hits
             .iter()

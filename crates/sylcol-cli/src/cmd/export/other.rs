@@ -84,14 +84,19 @@ pub fn export_regn(
         detail: e.to_string(),
     })?;
     write_output(output, &bytes)?;
-    report.files.push(Written {
+    report.files.push(written(input, output, vertices.len()));
+    Ok(())
+}
+
+/// The report row of a file written from `input` (no triangles).
+fn written(input: &Input, output: &Path, vertices: usize) -> Written {
+    Written {
         source: input.name.clone(),
         mesh: None,
         path: output.display().to_string(),
-        vertices: vertices.len(),
+        vertices,
         triangles: 0,
-    });
-    Ok(())
+    }
 }
 
 /// Writes a string table as its text form (`.txt`, `-`) or `info` JSON (`.json`).
@@ -123,13 +128,7 @@ pub fn export_table(
         ))),
     };
     write_output(output, &bytes)?;
-    report.files.push(Written {
-        source: input.name.clone(),
-        mesh: None,
-        path: output.display().to_string(),
-        vertices: 0,
-        triangles: 0,
-    });
+    report.files.push(written(input, output, 0));
     Ok(())
 }
 

@@ -113,7 +113,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         all
     });
     bar.finish_and_clear();
-    let stats = harvester.stats;
+    let stats = harvester.stats();
     let findings = findings.into_inner().expect("no worker panicked");
     let hits = harvester.into_hits();
     let errors: Vec<_> = findings.failures.iter().map(print::error_report).collect();
@@ -245,7 +245,7 @@ fn harvest_entry(
             .with_context(|| format!("{label}: cannot read"))?;
         match idxd::decode(&bytes) {
             Ok(t) => {
-                h.stats.bytes += bytes.len() as u64;
+                h.count_bytes(bytes.len() as u64);
                 let pool = t.pool();
                 for s in &pool.strings {
                     let text = decode_lossy(s.bytes(pool.bytes), t.flavour);
