@@ -117,7 +117,7 @@ pub fn write_archive(dir: &Path, full_copies: bool) -> anyhow::Result<()> {
         return write_tables(dir);
     }
     write_tables(dir)?;
-    let mut entries = writer.finish()?;
+    let mut entries = writer.finish()?.entries;
     for name in &collisionset_names()[1..] {
         entries.push(IndexEntry {
             hash: EntryKey::Name(name.to_string()).hash(),

@@ -125,9 +125,11 @@ fn a_library_to_one_obj_file_is_refused_and_to_gltf_is_one_scene() {
         .args(["export", &lib, "-o", path(&folder), "--format", "glb"])
         .assert()
         .success();
-    let glbs = std::fs::read_dir(&folder).unwrap().count();
-    assert_eq!(glbs, 158);
+    assert_eq!(common::count_with_extension(&folder, "glb"), 158);
     assert!(folder.join("rou_e101_bdy_cmesh.glb").is_file());
+    // Beside them, the record order for `build collisionset DIR`.
+    let manifest = std::fs::read_to_string(folder.join("manifest.txt")).unwrap();
+    assert!(manifest.contains("rou_e101_bdy_cmesh = rou_e101_bdy_cmesh.glb\n"));
 }
 
 #[test]

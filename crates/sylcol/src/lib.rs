@@ -11,6 +11,7 @@ pub mod geom;
 pub mod grid;
 pub mod import;
 pub mod mesh;
+pub mod orientation;
 pub mod pairs;
 pub mod query;
 pub mod report;

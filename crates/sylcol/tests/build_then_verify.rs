@@ -65,5 +65,11 @@ fn an_open_mesh_builds_but_fails_only_topology() {
     let open = asteroid(24, 13, 9_000.0, 5, 7);
     let (failed, missing) = build_and_verify(&open, &McolBuildOptions::default());
     assert_eq!(missing, 0);
-    assert_eq!(failed, vec!["mcol.mesh.edges_two".to_string()]);
+    assert_eq!(
+        failed,
+        vec![
+            "mcol.mesh.edges_two".to_string(),
+            "mcol.mesh.oriented".to_string()
+        ]
+    );
 }

@@ -4,10 +4,12 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
+use sylcol::TriMesh;
+use sylcol::build::hull::{HullFault, check_hull, weld_hint};
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::import::{ImportOptions, import_file};
 use sylcol::report::build::McolBuilt;
-use sylcol::report::error::{Unsupported, UsageError};
+use sylcol::report::error::{ErrorKind, ErrorReport, Unsupported, UsageError};
 use sylcol_format::Object;
 
 use crate::input::read_input;
@@ -53,9 +55,16 @@ struct McolArgs {
     /// `ARCHIVE.pak+INNER`. Keeps a modded map on the original's grid.
     #[arg(long, value_name = "MCOL", conflicts_with_all = ["bbox", "cell"])]
     grid_from: Option<String>,
-    /// Merge vertices with identical coordinates before building.
+    /// Merge vertices with identical coordinates (and drop unused ones)
+    /// before building.
     #[arg(long)]
     weld: bool,
+    /// Write the map even when the mesh is not a closed, consistently
+    /// oriented hull (open, degenerate, turned over...): a warning on
+    /// stderr names what is wrong. Without it such a mesh is refused
+    /// (exit 1), as `sylcol verify` would fail the map.
+    #[arg(long)]
+    allow_open: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -100,7 +109,7 @@ pub fn print_built<T: serde::Serialize>(
     text: impl FnOnce() -> String,
 ) -> anyhow::Result<()> {
     if is_stdout(output) {
-        eprint!("{}", text());
+        note!("{}", text().trim_end_matches('\n'));
         return Ok(());
     }
     print::report(ctx, report, text)
@@ -117,17 +126,95 @@ fn run_mcol(a: McolArgs, ctx: Context) -> anyhow::Result<Outcome> {
         },
     };
     let mcol = build_mcol(&mesh, &options).with_context(|| format!("{}", a.mesh.display()))?;
+    let name = a.mesh.display().to_string();
+    let hull = screen_hull(&name, &mesh, |_| true, &a.hull_options(), ctx);
+    if hull.refused {
+        return Ok(Outcome::ChecksFailed);
+    }
     let bytes = sylcol::format::mcol::encode(&mcol)
         .with_context(|| format!("{}: cannot encode the built MCOL", a.mesh.display()))?;
     write_output(&a.output, &bytes)?;
-    let report = McolBuilt::new(
-        &a.mesh.display().to_string(),
-        &a.output.display().to_string(),
-        &mcol,
-        bytes.len(),
-    );
+    let mut report = McolBuilt::new(&name, &a.output.display().to_string(), &mcol, bytes.len());
+    report.warnings = hull.warnings;
     print_built(&a.output, ctx, &report, || report.text())?;
     Ok(Outcome::Ok)
+}
+
+impl McolArgs {
+    fn hull_options(&self) -> HullOptions {
+        HullOptions {
+            allow_open: self.allow_open,
+            welded: self.weld,
+        }
+    }
+}
+
+/// The flags that decide what the hull checks do.
+struct HullOptions {
+    /// `--allow-open`: write anyway, with a warning.
+    allow_open: bool,
+    /// `--weld` was given (no hint to give it).
+    welded: bool,
+}
+
+/// What the hull checks decided about one mesh.
+struct HullVerdict {
+    /// A fault `refuses` holds for was found and `--allow-open` was not
+    /// given: nothing may be written.
+    refused: bool,
+    /// Every fault found, in words.
+    warnings: Vec<String>,
+}
+
+/// Runs the hull checks on `mesh` (called `name` in messages) and prints
+/// what they found on stderr: a refusal (with `--json`, a `hull` error
+/// document) when a fault `refuses` holds for is found without
+/// `--allow-open`, else a warning (with `--json`, only in the report).
+fn screen_hull(
+    name: &str,
+    mesh: &TriMesh,
+    refuses: impl Fn(&HullFault) -> bool,
+    options: &HullOptions,
+    ctx: Context,
+) -> HullVerdict {
+    let faults = check_hull(mesh);
+    let warnings: Vec<String> = faults.iter().map(ToString::to_string).collect();
+    let refusing = faults.iter().any(&refuses);
+    let refused = refusing && !options.allow_open;
+    if faults.is_empty() {
+        return HullVerdict { refused, warnings };
+    }
+    let what = "is not a closed, consistently oriented hull";
+    let mut text = match (refused, refusing) {
+        (true, _) => format!("{name} {what}; nothing written (--allow-open writes it anyway):"),
+        (false, true) => format!("warning: {name} {what}; written anyway (--allow-open):"),
+        (false, false) => format!("warning: {name} {what}:"),
+    };
+    for f in &warnings {
+        text += &format!("\n  {f}");
+    }
+    if let Some(h) = (!options.welded)
+        .then(|| weld_hint(mesh, &refuses))
+        .flatten()
+    {
+        text += &format!("\n  hint: {h}");
+    }
+    match (ctx.json, refused) {
+        (true, true) => print::errors(
+            &[ErrorReport {
+                message: text,
+                path: Some(name.to_string()),
+                offset: None,
+                kind: ErrorKind::Hull,
+            }],
+            ctx,
+        ),
+        // The report's `warnings` carry them; standard error holds only
+        // error documents with --json.
+        (true, false) => {}
+        (false, _) => eprintln!("sylcol: {text}"),
+    }
+    HullVerdict { refused, warnings }
 }
 
 /// The bbox and cell size of an existing MCOL.

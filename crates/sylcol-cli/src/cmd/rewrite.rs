@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use sylcol::report::files::RewriteReport;
 use sylcol_format::encode_any;
 
-use crate::input::read_input;
+use crate::input::read_object;
 use crate::output::{is_stdout, write_output};
 use crate::{Context, Outcome, print};
 
@@ -30,8 +30,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             "-o - writes the object to standard output, where --json would write the report; pick one".into()
         ));
     }
-    let input = read_input(&args.file)?;
-    let object = input.decode()?;
+    let (input, object) = read_object(&args.file)?.decode()?;
     let encoded =
         encode_any(&object).with_context(|| format!("{}: cannot re-encode", input.name))?;
     write_output(&args.output, &encoded)?;
@@ -45,7 +44,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     if ctx.json {
         print::report(ctx, &report, String::new)?;
     } else {
-        eprint!("{}", report.text());
+        note!("{}", report.text().trim_end_matches('\n'));
     }
     Ok(if report.identical {
         Outcome::Ok

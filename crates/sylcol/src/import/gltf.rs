@@ -10,7 +10,7 @@ use std::path::Path;
 use glam::{DMat4, Mat4, Vec3};
 use gltf::mesh::Mode;
 
-use super::{ImportErrorKind, MeshFormat, push_fan};
+use super::{ImportErrorKind, MeshFormat};
 use crate::mesh::TriMesh;
 
 /// Reads a glTF or GLB file into one mesh.
@@ -67,6 +67,9 @@ pub(super) fn append_mesh(
 ) -> Result<(), ImportErrorKind> {
     let unsupported = |d: String| ImportErrorKind::unsupported(MeshFormat::Gltf, d);
     let identity = world == DMat4::IDENTITY;
+    // A mirroring transform turns every triangle over: the glTF spec
+    // reverses the winding when the determinant is negative.
+    let mirrored = world.determinant() < 0.0;
     for prim in mesh.primitives() {
         let at = format!("mesh {} primitive {}", mesh.index(), prim.index());
         let reader = prim.reader(|b| buffers.get(b.index()).map(|d| d.0.as_slice()));
@@ -98,7 +101,10 @@ pub(super) fn append_mesh(
             )));
         }
         let tris = &mut out.triangles;
-        let shifted = |t: [u32; 3]| t.map(|i| i + base);
+        let shifted = |t: [u32; 3]| {
+            let [a, b, c] = t.map(|i| i + base);
+            if mirrored { [a, c, b] } else { [a, b, c] }
+        };
         match prim.mode() {
             Mode::Triangles => {
                 tris.extend(indices.chunks_exact(3).map(|t| shifted([t[0], t[1], t[2]])))
@@ -111,13 +117,10 @@ pub(super) fn append_mesh(
                     [w[1], w[0], w[2]]
                 })
             })),
-            Mode::TriangleFan => {
-                let start = tris.len();
-                push_fan(tris, &indices);
-                for t in &mut tris[start..] {
-                    *t = shifted(*t);
-                }
-            }
+            Mode::TriangleFan => tris.extend(
+                (1..indices.len().saturating_sub(1))
+                    .map(|k| shifted([indices[0], indices[k], indices[k + 1]])),
+            ),
             other => {
                 return Err(unsupported(format!(
                     "{at} draws {other:?}; only triangles can be collision geometry"

@@ -1,11 +1,13 @@
 //! Stanford PLY (ASCII or binary) through ply-rs-bw: the `vertex` element's
-//! x, y, z and the `face` element's `vertex_indices` (or `vertex_index`).
+//! x, y, z and the `face` element's `vertex_indices` (or `vertex_index`),
+//! each face a polygon cut into triangles on its plane ([`super::polygon`]).
 
 use glam::Vec3;
 use ply_rs_bw::parser::Parser;
 use ply_rs_bw::ply::{DefaultElement, Property};
 
-use super::{ImportErrorKind, MeshFormat, push_fan};
+use super::polygon::Triangulator;
+use super::{ImportErrorKind, MeshFormat};
 use crate::mesh::TriMesh;
 
 /// Reads the vertices and faces of a PLY file.
@@ -32,6 +34,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
         return Ok(mesh);
     };
     let mut polygon = Vec::new();
+    let mut triangulator = Triangulator::default();
     for (i, f) in faces.iter().enumerate() {
         let list = f
             .get("vertex_indices")
@@ -43,13 +46,13 @@ pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
                 "face {i}: `vertex_indices` is not a list of non-negative integers"
             ))
         })?);
-        if polygon.len() < 3 {
-            return Err(unsupported(format!(
-                "face {i} has {} corners; a face needs at least 3",
-                polygon.len()
-            )));
-        }
-        push_fan(&mut mesh.triangles, &polygon);
+        triangulator
+            .triangulate(&mesh.vertices, &polygon, &mut mesh.triangles)
+            .map_err(|source| ImportErrorKind::Polygon {
+                format: MeshFormat::Ply.name(),
+                face: format!("face {i}"),
+                source,
+            })?;
     }
     Ok(mesh)
 }

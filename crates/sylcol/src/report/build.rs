@@ -27,6 +27,10 @@ pub struct McolBuilt {
     pub bbox_max: [f32; 3],
     /// The grid.
     pub grid: GridSummary,
+    /// What keeps the mesh from being a closed, consistently oriented
+    /// hull (written with `--allow-open`), one sentence per fault; empty
+    /// for a clean hull.
+    pub warnings: Vec<String>,
 }
 
 impl McolBuilt {
@@ -41,6 +45,7 @@ impl McolBuilt {
             bbox_min: mcol.header.bbox_min,
             bbox_max: mcol.header.bbox_max,
             grid: GridSummary::of(mcol),
+            warnings: Vec::new(),
         }
     }
 
@@ -91,6 +96,10 @@ pub struct CollisionSetBuilt {
     pub added: Vec<String>,
     /// Records dropped.
     pub removed: Vec<String>,
+    /// What keeps parts from being closed, consistently oriented hulls
+    /// (`part NAME: fault`): open parts always, degenerate or turned-over
+    /// ones with `--allow-open`.
+    pub warnings: Vec<String>,
 }
 
 impl CollisionSetBuilt {
@@ -108,6 +117,7 @@ impl CollisionSetBuilt {
             replaced: Vec::new(),
             added: Vec::new(),
             removed: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 

@@ -12,10 +12,14 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+use super::orientation::{self, facing_check, outward_check, sum_facing};
 #[cfg(test)]
 use super::report::CheckId;
 use super::report::{Check, Expect, all_ok};
+use crate::orientation::Facing;
 use crate::topology::{Topology, topology};
+
+pub use super::orientation::names as orientation_names;
 
 /// Names of the CollisionSet checks (stable: tests and scripts match on them).
 pub mod names {
@@ -79,6 +83,8 @@ pub struct MeshReport {
     pub family: &'static str,
     /// Its topology.
     pub topology: Topology,
+    /// How its closed components face.
+    pub facing: Facing,
 }
 
 /// Everything `verify` found on one CollisionSet library.
@@ -122,6 +128,22 @@ pub fn verify(
     ];
     let reports: Vec<MeshReport> = meshes.iter().map(mesh_report).collect();
     let topo = Topology::sum(reports.iter().map(|m| &m.topology));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let control = Topology::sum(
+        &meshes
+            .iter()
+            .map(|m| {
+                let v: Vec<Vec3> = m.vertices.iter().map(|&v| Vec3::from_array(v)).collect();
+                orientation::random_winding_control(&v, m.triangles, &mut rng)
+            })
+            .collect::<Vec<_>>(),
+    );
+    let facing = sum_facing(reports.iter().map(|m| &m.facing));
+    let first_against = reports.iter().find_map(|m| {
+        m.facing
+            .first_disagreeing
+            .map(|t| format!("first against: {} triangle {t}", m.name))
+    });
     let clean_indices = reports
         .iter()
         .filter(|m| m.topology.out_of_range_triangles == 0)
@@ -137,6 +159,18 @@ pub fn verify(
             topo.triangles - topo.out_of_range_triangles - topo.degenerate,
             topo.triangles - topo.out_of_range_triangles,
         ),
+        Check::all(
+            orientation_names::SHARED_ORIENTED,
+            topo.consistently_wound_edges,
+            topo.edges_shared_by_two,
+        )
+        .with_control(
+            "each triangle's winding chosen at random",
+            control.consistently_wound_edges,
+            control.edges_shared_by_two,
+        ),
+        facing_check(orientation_names::CS_FACING, &facing, first_against),
+        outward_check(orientation_names::CS_OUTWARD, &facing),
     ]);
     let mut families = BTreeMap::new();
     for m in &reports {
@@ -191,6 +225,7 @@ fn mesh_report(m: &MeshRef) -> MeshReport {
         name: m.name.to_string(),
         family: family(m.name),
         topology: topology(&vertices, m.triangles),
+        facing: orientation::facing_of(&vertices, m.triangles),
     }
 }
 
@@ -482,5 +517,32 @@ mod tests {
         let ids = vec!["s01".to_string()];
         let r = verify(&library(&ms), &refs(&ms), Some(&ids), 1);
         assert_eq!(failing(&r), vec![names::ASTEROID_IDS]);
+
+        // A part with one face turned over, and a part whose second
+        // tetrahedron is inside out.
+        let mut ms = meshes();
+        ms[0].2[1].swap(1, 2);
+        let r = verify(&library(&ms), &refs(&ms), None, 1);
+        assert_eq!(failing(&r), vec![orientation_names::SHARED_ORIENTED]);
+        let mut ms = meshes();
+        let far: Vec<[f32; 3]> = ms[1].1.iter().map(|v| v.map(|c| c + 5.0)).collect();
+        ms[1].1.extend(far);
+        let turned: Vec<[u32; 3]> = ms[1]
+            .2
+            .iter()
+            .map(|t| [t[0] + 4, t[2] + 4, t[1] + 4])
+            .collect();
+        ms[1].2.extend(turned);
+        let r = verify(&library(&ms), &refs(&ms), None, 1);
+        assert_eq!(failing(&r), vec![orientation_names::CS_FACING]);
+        let c = r
+            .checks
+            .iter()
+            .find(|c| c.check_id() == orientation_names::CS_FACING)
+            .unwrap();
+        assert_eq!(
+            c.note.as_deref(),
+            Some("first against: mob_n040_bdy_cmesh triangle 4")
+        );
     }
 }

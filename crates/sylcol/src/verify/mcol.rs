@@ -12,13 +12,16 @@ use sylcol_format::bytes::align_up;
 use sylcol_format::mcol::{CELL_SIZE, Layout, Mcol, RECORD_SIZE};
 
 use super::geometry::{self, Broadphase, Spheres};
+use super::orientation;
 use super::report::{Check, CheckId, all_ok};
 use crate::grid::GridSpec;
 use crate::mesh::TriMesh;
+use crate::orientation::Facing;
 use crate::topology::{Topology, topology};
 
 pub use super::chunk::names as chunk_names;
 pub use super::geometry::names as geometry_names;
+pub use super::orientation::names as orientation_names;
 
 /// Names of the structural checks (stable: tests and scripts match on them).
 pub mod names {
@@ -104,6 +107,8 @@ pub struct McolReport {
     pub broadphase: Option<Broadphase>,
     /// Triangle spheres (absent when indices are invalid).
     pub spheres: Option<Spheres>,
+    /// How the closed components face (absent when indices are invalid).
+    pub facing: Option<Facing>,
 }
 
 /// Runs every MCOL check. `chunk` is the object's bytes when it was read
@@ -123,7 +128,7 @@ pub fn verify(mcol: &Mcol, chunk: Option<&[u8]>, seed: u64) -> McolReport {
     }
     checks.extend(entry_checks(mcol, nt));
     let topo = topology(&mesh.vertices, &mesh.triangles);
-    let (mut spheres, mut broadphase) = (None, None);
+    let (mut spheres, mut broadphase, mut facing) = (None, None, None);
     if topo.out_of_range_triangles == 0 {
         let (c, s) = geometry::sphere_checks(mcol, &mesh, &mut rng);
         checks.extend(c);
@@ -131,6 +136,11 @@ pub fn verify(mcol: &Mcol, chunk: Option<&[u8]>, seed: u64) -> McolReport {
         let lists = geometry::file_lists(mcol, nt);
         checks.extend(geometry::cell_sphere_checks(mcol, &spec, &lists, &mut rng));
         checks.extend(topology_checks(&topo));
+        let f = orientation::facing_of(&mesh.vertices, &mesh.triangles);
+        let control =
+            orientation::random_winding_control(&mesh.vertices, &mesh.triangles, &mut rng);
+        checks.extend(orientation::hull_checks(&topo, &control, &f));
+        facing = Some(f);
         let (c, b) = geometry::broadphase_checks(&mesh, &spec, &lists);
         checks.extend(c);
         broadphase = Some(b);
@@ -144,6 +154,7 @@ pub fn verify(mcol: &Mcol, chunk: Option<&[u8]>, seed: u64) -> McolReport {
         topology: topo,
         broadphase,
         spheres,
+        facing,
     }
 }
 

@@ -7,6 +7,7 @@
 //!   topology, families, resource ids);
 //! - [`regn`]: a REGN (the assumptions of docs/formats/regn.md, its vertices);
 //! - [`idxd`]: an IDXD / IXUD string table (offsets, sizes);
+//! - [`orientation`]: winding and facing, for both;
 //! - [`report`]: the [`Check`] every test reports.
 //!
 //! See `docs/verify.md` for what each check proves.
@@ -17,6 +18,7 @@ pub mod flags;
 mod geometry;
 pub mod idxd;
 pub mod mcol;
+pub mod orientation;
 pub mod regn;
 pub mod report;
 #[doc(hidden)]

@@ -1,19 +1,22 @@
 //! `sylcol build collisionset`: a CollisionSet library from a folder or
 //! manifest of meshes, or an existing library edited in place.
 
+use std::cell::{Cell, RefCell};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
+use sylcol::TriMesh;
 use sylcol::build::collisionset::{
     Edit, ManifestEntry, apply_edits, build_collisionset, read_manifest, scan_folder,
 };
+use sylcol::build::hull::HullFault;
 use sylcol::import::{ImportOptions, MeshFormat, import_file, import_parts_file, weld};
 use sylcol::report::build::CollisionSetBuilt;
 use sylcol::report::error::{Unsupported, UsageError};
 use sylcol_format::Object;
 use sylcol_format::collisionset::{self, CollisionSet, Endian};
 
-use super::{print_built, refuse_two_stdouts};
+use super::{HullOptions, print_built, refuse_two_stdouts, screen_hull};
 use crate::input::read_input;
 use crate::output::write_output;
 use crate::{Context, Outcome};
@@ -45,9 +48,14 @@ pub struct Args {
     /// Write a new library little-endian (the game's is big-endian).
     #[arg(long, conflicts_with = "from")]
     little_endian: bool,
-    /// Merge vertices with identical coordinates in every mesh read.
+    /// Merge vertices with identical coordinates (and drop unused ones) in
+    /// every mesh read.
     #[arg(long)]
     weld: bool,
+    /// Write parts that are degenerate or turned over anyway (a warning
+    /// names what is wrong). Open parts are always written, with a warning.
+    #[arg(long)]
+    allow_open: bool,
 }
 
 /// Runs the command.
@@ -59,7 +67,16 @@ pub fn run(a: Args, ctx: Context) -> anyhow::Result<Outcome> {
             "--replace, --add and --remove edit an existing library: give it with --from".into()
         ));
     }
-    let import = ImportOptions { weld: a.weld };
+    let import = Parts {
+        options: ImportOptions { weld: a.weld },
+        hull: HullOptions {
+            allow_open: a.allow_open,
+            welded: a.weld,
+        },
+        ctx,
+        refused: Cell::new(false),
+        warnings: RefCell::default(),
+    };
     let set = match (&a.from, &a.source) {
         (Some(from), _) => edited(from, &a, &import)?,
         (None, Some(source)) => fresh(source, a.little_endian, &import)?,
@@ -67,6 +84,9 @@ pub fn run(a: Args, ctx: Context) -> anyhow::Result<Outcome> {
             "give a folder or manifest, or --from OLD.bin".into()
         )),
     };
+    if import.refused.get() {
+        return Ok(Outcome::ChecksFailed);
+    }
     let bytes = collisionset::encode(&set)
         .with_context(|| format!("{}: cannot encode the library", a.output.display()))?;
     write_output(&a.output, &bytes)?;
@@ -85,18 +105,63 @@ pub fn run(a: Args, ctx: Context) -> anyhow::Result<Outcome> {
     report.replaced = names(&a.replace);
     report.added = names(&a.add);
     report.removed = a.remove.clone();
+    report.warnings = import.warnings.take();
     print_built(&a.output, ctx, &report, || report.text())?;
     Ok(Outcome::Ok)
 }
 
-fn fresh(source: &Path, little: bool, import: &ImportOptions) -> anyhow::Result<CollisionSet> {
+/// How the meshes of parts are read and screened.
+struct Parts {
+    options: ImportOptions,
+    hull: HullOptions,
+    ctx: Context,
+    /// A part failed a hull check that refuses it.
+    refused: Cell<bool>,
+    /// What the hull checks found, `part NAME: fault` each.
+    warnings: RefCell<Vec<String>>,
+}
+
+impl Parts {
+    /// Reads the mesh of the part `name` from its own file and screens it.
+    fn read(&self, name: &str, path: &Path) -> anyhow::Result<TriMesh> {
+        let mesh = import_file(path, &self.options)?;
+        self.screen(name, path, &mesh);
+        Ok(mesh)
+    }
+
+    /// Runs the hull checks a part must pass
+    /// ([`HullFault::refused_in_parts`]) on the part `name` read from
+    /// `path`, printing what they find.
+    fn screen(&self, name: &str, path: &Path, mesh: &TriMesh) {
+        let label = format!("part {name:?} ({})", path.display());
+        let verdict = screen_hull(
+            &label,
+            mesh,
+            HullFault::refused_in_parts,
+            &self.hull,
+            self.ctx,
+        );
+        if verdict.refused {
+            self.refused.set(true);
+        }
+        self.warnings.borrow_mut().extend(
+            verdict
+                .warnings
+                .into_iter()
+                .map(|w| format!("part {name:?}: {w}")),
+        );
+    }
+}
+
+fn fresh(source: &Path, little: bool, import: &Parts) -> anyhow::Result<CollisionSet> {
     let endian = if little { Endian::Little } else { Endian::Big };
     if source.is_file() && is_scene(source) {
         let mut parts = import_parts_file(source)?;
-        if import.weld {
-            for (_, mesh) in &mut parts {
+        for (name, mesh) in &mut parts {
+            if import.options.weld {
                 *mesh = weld(mesh);
             }
+            import.screen(name, source, mesh);
         }
         return build_collisionset(&parts, endian).with_context(|| source.display().to_string());
     }
@@ -107,7 +172,7 @@ fn fresh(source: &Path, little: bool, import: &ImportOptions) -> anyhow::Result<
     };
     let meshes = entries
         .iter()
-        .map(|ManifestEntry { name, mesh }| Ok((name.clone(), import_file(mesh, import)?)))
+        .map(|ManifestEntry { name, mesh }| Ok((name.clone(), import.read(name, mesh)?)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     build_collisionset(&meshes, endian).with_context(|| source.display().to_string())
 }
@@ -118,7 +183,7 @@ fn is_scene(path: &Path) -> bool {
     MeshFormat::from_path(path) == Some(MeshFormat::Gltf)
 }
 
-fn edited(from: &str, a: &Args, import: &ImportOptions) -> anyhow::Result<CollisionSet> {
+fn edited(from: &str, a: &Args, import: &Parts) -> anyhow::Result<CollisionSet> {
     let input = read_input(from)?;
     let Object::CollisionSet(mut set) = input.decode()? else {
         bail!(Unsupported {
@@ -135,10 +200,7 @@ fn edited(from: &str, a: &Args, import: &ImportOptions) -> anyhow::Result<Collis
             let (name, mesh) = spec
                 .split_once('=')
                 .with_context(|| format!("{spec:?}: expected NAME=MESH"))?;
-            edits.push(make(
-                name.to_string(),
-                import_file(Path::new(mesh), import)?,
-            ));
+            edits.push(make(name.to_string(), import.read(name, Path::new(mesh))?));
         }
     }
     edits.extend(a.remove.iter().cloned().map(Edit::Remove));

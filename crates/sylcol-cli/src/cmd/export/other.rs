@@ -3,7 +3,7 @@
 //! table as its text form (`.txt`, what `build idxd` reads back) or as the
 //! `info` JSON (`.json`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use sylcol::export::object_name;
 use sylcol::export::points;
@@ -15,7 +15,7 @@ use sylcol_format::regn::Regn;
 
 use super::{Args, MeshFormat};
 use crate::input::{Input, is_archive};
-use crate::output::{is_stdout, join_inside, write_output};
+use crate::output::{is_stdout, write_output};
 
 /// How a REGN's points are written.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -132,18 +132,13 @@ pub fn export_table(
     Ok(())
 }
 
-/// Where a whole-archive export writes a REGN (`ENTRY.ply`, or `.glb` /
-/// `.gltf` under `--format`) or a table (`ENTRY.txt`).
-pub fn archive_target(
-    dir: &Path,
-    entry: &str,
-    regn: bool,
-    format: MeshFormat,
-) -> anyhow::Result<PathBuf> {
+/// The file a whole-archive export writes a REGN to (`ENTRY.ply`, or
+/// `.glb` / `.gltf` under `--format`) or a table (`ENTRY.txt`).
+pub fn archive_name(entry: &str, regn: bool, format: MeshFormat) -> String {
     let ext = match (regn, format) {
         (false, _) => "txt",
         (true, MeshFormat::Obj) => "ply",
         (true, f) => f.extension(),
     };
-    join_inside(dir, &format!("{entry}.{ext}"))
+    format!("{entry}.{ext}")
 }

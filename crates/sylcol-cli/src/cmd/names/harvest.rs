@@ -16,7 +16,7 @@ use sylcol_format::naming::{Harvester, Targets};
 
 use super::report::{self, Run};
 use super::{open_all, walk};
-use crate::cmd::pak::progress_bar;
+use crate::cmd::pak::extract::progress_bar;
 use crate::{Context, Outcome, print};
 
 /// Read buffer per worker.
