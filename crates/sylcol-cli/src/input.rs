@@ -40,13 +40,25 @@ pub fn is_archive(path: &str) -> bool {
         && &magic == sylcol_format::ipfb::MAGIC
 }
 
-/// Opens an archive with the built-in names plus those of `names_file`.
+/// The name list `names harvest` writes, picked up beside an archive.
+pub const NAMES_BESIDE: &str = "names.txt";
+
+/// Opens an archive with the built-in names, those of `names_file`, and
+/// those a `names.txt` beside the archive gives it (its own `pak+inner`
+/// lines and bare ones; the explicit file wins where they disagree).
 pub fn open_archive(path: &str, names_file: Option<&Path>) -> anyhow::Result<Archive> {
     let mut archive = Archive::open(Path::new(path))?;
     if let Some(file) = names_file {
         let text = std::fs::read_to_string(file)
             .with_context(|| format!("{}: cannot read the name list", file.display()))?;
         archive.names.add_list(&text);
+    }
+    let beside = Path::new(path).with_file_name(NAMES_BESIDE);
+    if beside.is_file() {
+        let text = std::fs::read_to_string(&beside)
+            .with_context(|| format!("{}: cannot read the name list", beside.display()))?;
+        let own = Path::new(path).file_name().unwrap_or_default();
+        archive.names.add_list_for(&text, &own.to_string_lossy());
     }
     Ok(archive)
 }

@@ -54,6 +54,11 @@ enum Command {
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
+    /// Recover entry names: harvest them from the disc's strings, or test
+    /// a naming pattern.
+    Names(cmd::names::Args),
+    /// Pair each REGN with its MCOL (by name, else by an identical grid).
+    Pairs(cmd::pairs::Args),
     /// The viewer and its JSON API on a local web server (127.0.0.1).
     Serve(cmd::serve::Args),
     /// The viewer as one self-contained HTML file that opens offline.
@@ -106,6 +111,8 @@ fn main() -> ExitCode {
         Command::View(a) => cmd::view::run(a),
         Command::Completions(a) => cmd::meta::completions(a, Cli::command()),
         Command::Man => cmd::meta::man(Cli::command()),
+        Command::Names(a) => cmd::names::run(a, ctx),
+        Command::Pairs(a) => cmd::pairs::run(a, ctx),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

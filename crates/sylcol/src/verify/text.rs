@@ -44,6 +44,12 @@ pub fn check_table(checks: &[Check]) -> String {
     out
 }
 
+/// The report of an object whose checks are its whole report (REGN, string
+/// tables): a heading and the check table.
+pub fn checks_text(path: &str, format: &str, ok: bool, checks: &[Check]) -> String {
+    format!("{path}: {format}, {}\n{}", verdict(ok), check_table(checks))
+}
+
 /// One line of topology figures.
 pub fn topology_line(t: &Topology) -> String {
     format!(

@@ -121,7 +121,8 @@ pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
     Ok(outcome(&report.errors, ctx))
 }
 
-fn progress_bar(total: u64) -> indicatif::ProgressBar {
+/// A byte progress bar on a terminal (hidden when stderr is not one).
+pub(crate) fn progress_bar(total: u64) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
     }

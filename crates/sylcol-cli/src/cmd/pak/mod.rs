@@ -2,7 +2,7 @@
 //! `list` is here; `extract.rs` and `build.rs` hold the other two.
 
 mod build;
-mod extract;
+pub(crate) mod extract;
 
 use std::path::PathBuf;
 
