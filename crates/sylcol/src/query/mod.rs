@@ -24,16 +24,21 @@
 mod closest_point;
 mod collider;
 mod error;
+mod exact;
 pub mod fixtures;
 mod grid_walk;
 mod mailbox;
 mod point_inside;
 mod ray_cast;
 mod ray_triangle;
+#[cfg(target_arch = "x86_64")]
+mod ray_triangle_avx;
 pub mod script;
 mod sphere_sweep;
 mod sub_grid;
 
+#[cfg(test)]
+mod kernel_tests;
 #[cfg(test)]
 mod tests;
 

@@ -100,7 +100,7 @@ fn close(a: f32, b: f32, scale: f32) -> bool {
 /// two may differ only in that.
 fn check_ray(case: &Case, ray: &Ray, max: f32) -> Result<(), TestCaseError> {
     let want = case.collider.cast_ray_brute_force(ray, max).unwrap();
-    let walked = case.collider.walk_hit(ray, max);
+    let walked = case.collider.walked(ray, max);
     let cast = case.collider.cast_ray(ray, max).unwrap();
     for got in [walked, cast] {
         match (got, want) {
