@@ -6,12 +6,11 @@ use glam::Vec3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::exact::ExactRay;
-use super::ray_triangle::{Kernel, LANES, Packet, Portable, RayFrame, avx_available};
+use super::ray_triangle::{Cast, Kernel, LANES, Packet, Portable, RayFrame, avx_available};
 
-/// A frame for the ray `o + t d` over triangles inside `bounds`.
-fn frame(o: Vec3, d: Vec3, limit: f32, bounds: (Vec3, Vec3)) -> RayFrame {
-    RayFrame::new(o, d, limit, ExactRay::ray(o, d, limit), bounds)
+/// The ray `o + t d`, t in (0, limit], for the exact predicates.
+fn cast(o: Vec3, d: Vec3, limit: f32) -> Cast {
+    Cast::Ray { o, d, limit }
 }
 
 fn bounds_of(tris: &[(u32, [Vec3; 3])]) -> (Vec3, Vec3) {
@@ -29,7 +28,14 @@ fn hits_and_misses<K: Kernel>() {
     let p = Packet::new(&tris, 2);
     assert_eq!(p.ids, [7, 9, 2, 2, 2, 2, 2, 2]);
     let b = bounds_of(&tris);
-    let at = |o: Vec3, d: Vec3, max: f32| K::hits(&frame(o, d, max, b), &p, max, 0xff);
+    let at = |o: Vec3, d: Vec3, max: f32| {
+        K::hits(
+            &RayFrame::new(o, d, max, &cast(o, d, max), b),
+            &p,
+            max,
+            0xff,
+        )
+    };
     let down = (Vec3::new(0.25, 0.25, 2.0), Vec3::new(0.0, 0.0, -2.0));
     let (t, m) = at(down.0, down.1, f32::INFINITY);
     assert_eq!((m, t[0]), (0b1, 1.0));
@@ -43,7 +49,9 @@ fn hits_and_misses<K: Kernel>() {
     let (t, m) = at(Vec3::new(10.2, 10.2, 20.0), -Vec3::Z, f32::INFINITY);
     assert_eq!((m, t[1]), (0b10, 10.0));
     // Masked-out lanes are not reported.
-    assert_eq!(K::hits(&frame(down.0, down.1, 9.0, b), &p, 9.0, 0b10).1, 0);
+    let c = cast(down.0, down.1, 9.0);
+    let f = RayFrame::new(down.0, down.1, 9.0, &c, b);
+    assert_eq!(K::hits(&f, &p, 9.0, 0b10).1, 0);
 }
 
 #[test]
@@ -154,10 +162,11 @@ fn kernel_is_exact<K: Kernel>() {
     for (tris, o, d, limit) in hard_cases(30_000, 11) {
         let p = Packet::new(&tris, 99);
         let b = bounds_of(&tris);
-        let f = frame(o, d, limit, b);
+        let c = cast(o, d, limit);
+        let f = RayFrame::new(o, d, limit, &c, b);
         let (t, mask) = K::hits(&f, &p, limit, 0xff);
         for (lane, (_, c)) in tris.iter().enumerate() {
-            let want = f.exact.hit(*c);
+            let want = f.exact().hit(*c);
             let got = (mask >> lane & 1 == 1).then_some(t[lane]);
             assert_eq!(got.is_some(), want.is_some(), "{o} {d} {limit} {c:?}");
             if let (Some(g), Some(w)) = (got, want) {
@@ -183,7 +192,8 @@ fn avx_matches_portable() {
     use super::ray_triangle::Avx;
     for (tris, o, d, limit) in hard_cases(30_000, 5) {
         let p = Packet::new(&tris, 99);
-        let f = frame(o, d, limit, bounds_of(&tris));
+        let c = cast(o, d, limit);
+        let f = RayFrame::new(o, d, limit, &c, bounds_of(&tris));
         for t_max in [limit, limit * 0.75] {
             let (ta, ma) = Portable::hits(&f, &p, t_max, 0xff);
             let (tb, mb) = Avx::hits(&f, &p, t_max, 0xff);

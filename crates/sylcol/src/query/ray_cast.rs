@@ -4,12 +4,11 @@
 use glam::{DVec3, Vec3};
 
 use super::collider::RayCell;
-use super::exact::ExactRay;
 use super::grid_walk::GridWalk;
 use super::mailbox::{Visits, with_visits};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
-use super::ray_triangle::{Kernel, NO_TRIANGLE, Packet, Portable, RayFrame};
+use super::ray_triangle::{Cast as Exact, Kernel, NO_TRIANGLE, Packet, Portable, RayFrame};
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
 /// Meshes with at most this many triangles are cast against without the
@@ -60,13 +59,24 @@ impl Collider {
     /// depths in range.
     fn cast_with(&self, ray: &Ray, max_toi: f32, cast: Cast, scan_all: bool) -> Option<RayHit> {
         let scale = direction_scale(ray.dir);
-        let dir = ray.dir * scale;
-        let max = max_toi / scale;
-        let exact = match cast {
-            Cast::Ray => ExactRay::ray(ray.origin, dir, max),
-            Cast::Segment(end) => ExactRay::segment(ray.origin, end).scaled(scale),
+        let (dir, max) = if scale == 1.0 {
+            (ray.dir, max_toi)
+        } else {
+            (ray.dir * scale, max_toi / scale)
         };
-        let frame = RayFrame::new(ray.origin, dir, max, exact, self.bounds);
+        let exact = match cast {
+            Cast::Ray => Exact::Ray {
+                o: ray.origin,
+                d: dir,
+                limit: max,
+            },
+            Cast::Segment(to) => Exact::Segment {
+                from: ray.origin,
+                to,
+                scale,
+            },
+        };
+        let frame = RayFrame::new(ray.origin, dir, max, &exact, self.bounds);
         let best = if scan_all {
             self.every_triangle(&frame, max)
         } else {
@@ -76,7 +86,7 @@ impl Collider {
     }
 
     /// The grid walk proper, with the widest kernel this CPU runs.
-    pub(crate) fn walk_hit(&self, f: &RayFrame, ray: &Ray, max_toi: f32) -> (f32, u32) {
+    pub(crate) fn walk_hit(&self, f: &RayFrame<'_>, ray: &Ray, max_toi: f32) -> (f32, u32) {
         // One spare mailbox slot for the packets' unused lanes.
         with_visits(self.triangle_count() + 1, |seen| {
             #[cfg(target_arch = "x86_64")]
@@ -91,7 +101,13 @@ impl Collider {
     /// The walk compiled for AVX and AVX2, eight lanes a packet.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
-    fn walk_avx(&self, f: &RayFrame, ray: &Ray, max_toi: f32, seen: &mut Visits<'_>) -> (f32, u32) {
+    fn walk_avx(
+        &self,
+        f: &RayFrame<'_>,
+        ray: &Ray,
+        max_toi: f32,
+        seen: &mut Visits<'_>,
+    ) -> (f32, u32) {
         self.walk::<Avx>(f, ray, max_toi, seen)
     }
 
@@ -99,7 +115,7 @@ impl Collider {
     #[inline(always)]
     pub(crate) fn walk<K: Kernel>(
         &self,
-        f: &RayFrame,
+        f: &RayFrame<'_>,
         ray: &Ray,
         max_toi: f32,
         seen: &mut Visits<'_>,
@@ -125,7 +141,7 @@ impl Collider {
     #[inline(never)]
     fn walk_still_axis<K: Kernel>(
         &self,
-        k: &RayFrame,
+        k: &RayFrame<'_>,
         ray: &Ray,
         t_max: f64,
         seen: &mut Visits<'_>,
@@ -147,7 +163,7 @@ impl Collider {
     #[inline(always)]
     fn visit_cell<K: Kernel>(
         &self,
-        k: &RayFrame,
+        k: &RayFrame<'_>,
         cell: usize,
         t_enter: f64,
         ray: &Ray,
@@ -175,7 +191,7 @@ impl Collider {
     #[inline(never)]
     fn walk_sub_grid<K: Kernel>(
         &self,
-        k: &RayFrame,
+        k: &RayFrame<'_>,
         sub: usize,
         ray: &Ray,
         seen: &mut Visits<'_>,
@@ -219,7 +235,7 @@ impl Collider {
     }
 
     /// Every packet in index order, each triangle once.
-    fn every_triangle(&self, f: &RayFrame, max_toi: f32) -> (f32, u32) {
+    fn every_triangle(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
         #[cfg(target_arch = "x86_64")]
         if self.avx {
             // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
@@ -231,13 +247,13 @@ impl Collider {
     /// The scan compiled for AVX and AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
-    fn scan_avx(&self, f: &RayFrame, max_toi: f32) -> (f32, u32) {
+    fn scan_avx(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
         self.scan::<Avx>(f, max_toi)
     }
 
     /// Every packet with kernel `K`: the nearest (time, triangle).
     #[inline(always)]
-    pub(crate) fn scan<K: Kernel>(&self, f: &RayFrame, max_toi: f32) -> (f32, u32) {
+    pub(crate) fn scan<K: Kernel>(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
         for p in &self.all_packets {
             take_nearest::<K>(f, p, u32::MAX, &mut best);
@@ -257,13 +273,15 @@ pub(crate) enum Cast {
 /// The power of two that brings `d`'s largest component into [1, 2)
 /// when it lies outside [2^-8, 2^8] (else 1).
 fn direction_scale(d: Vec3) -> f32 {
-    let big = d.abs().max_element();
-    let e = ((big.to_bits() >> 23) & 0xff) as i32 - 127;
-    if (-8..=8).contains(&e) || big == 0.0 || !big.is_finite() {
+    const LOW: u32 = 119 << 23; // 2^-8
+    const HIGH: u32 = (137 << 23) - 1; // just below 2^9
+    let bits = d.abs().max_element().to_bits();
+    if bits.wrapping_sub(LOW) <= HIGH - LOW || bits == 0 || bits >= 0x7f80_0000 {
         return 1.0;
     }
-    // 2^-e; a subnormal `big` (e = -127) takes 2^126, nearly enough.
-    let e = e.clamp(-126, 127);
+    // 2^-e for the exponent e of the largest component (a subnormal one
+    // takes 2^126, nearly enough).
+    let e = ((bits >> 23) as i32 - 127).clamp(-126, 127);
     f32::from_bits(((127 - e) as u32) << 23)
 }
 
@@ -272,7 +290,7 @@ fn direction_scale(d: Vec3) -> f32 {
 /// [`Kernel::test_packets`].
 #[inline(always)]
 pub(crate) fn test_packets<K: Kernel>(
-    f: &RayFrame,
+    f: &RayFrame<'_>,
     packets: &[Packet],
     seen: &mut Visits<'_>,
     best: &mut (f32, u32),
@@ -288,7 +306,12 @@ pub(crate) fn test_packets<K: Kernel>(
 /// Tests the `lanes` of packet `p` and keeps the nearest hit in `best`
 /// (time, triangle); a tie in time goes to the lower triangle index.
 #[inline(always)]
-pub(crate) fn take_nearest<K: Kernel>(f: &RayFrame, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
+pub(crate) fn take_nearest<K: Kernel>(
+    f: &RayFrame<'_>,
+    p: &Packet,
+    lanes: u32,
+    best: &mut (f32, u32),
+) {
     let (t, mut mask) = K::hits(f, p, best.0, lanes);
     while mask != 0 {
         let lane = mask.trailing_zeros() as usize;

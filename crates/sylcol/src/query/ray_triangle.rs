@@ -42,14 +42,19 @@ pub const LANES: usize = 8;
 
 /// The unit roundoff of f32, 2^-24.
 const U: f32 = 1.0 / 16_777_216.0;
-/// Edge-function bound: m (C_SQ m + C_LIN z) + C_ZZ z^2, m the largest
-/// 2-D corner coordinate of the lane and z its largest depth (see the
-/// docs for the derivation: 12 u m^2 + 24 u m z, with margin).
+/// Edge-function bound: M (C_SQ M + C_LIN Z) + C_ZZ Z^2, with M a bound
+/// on the lane's 2-D corner coordinates and Z on its corners' depths
+/// along the frame's z (`docs/queries.md`, "Exactness": 12 u M^2 +
+/// 24 u M Z to first order; the rest is margin).
 const C_SQ: f32 = 20.0 * U;
 const C_LIN: f32 = 40.0 * U;
 const C_ZZ: f32 = 1024.0 * U * U;
-/// Depth bound: errE * sum |z| + C_DEPTH * sum |e z|.
-const C_DEPTH: f32 = 8.0 * U;
+/// How far a corner's computed 2-D coordinates can be from the exact
+/// ones, three times over, per unit of the largest vertex distance:
+/// 3 u (2 + 7) with margin.
+const PAD: f32 = 27.1 * U;
+/// Depth bound: max |z_i| (3 err + C_DEPTH |sum e_i|).
+const C_DEPTH: f32 = 9.0 * U;
 /// An absolute term for products that underflow (2^-120).
 const TINY: f32 = 7.523_164e-37;
 /// Limits at or above this count as none (2^100; no crossing of the
@@ -65,8 +70,8 @@ pub struct Packet {
     /// comparison on it is false, so it can never hit.
     v: [[[f32; LANES]; 3]; 3],
     /// Per lane, 2 (1 + 2^-20) times the largest coordinate difference
-    /// between two corners: a bound on the 2-D corner coordinates of a
-    /// lane the ray crosses (NaN for an unused lane).
+    /// between two corners: a bound on the spread of its corners' 2-D
+    /// coordinates in any ray's frame (NaN for an unused lane).
     size: [f32; LANES],
     /// Triangle ids; an unused lane holds the mesh's triangle count (a
     /// spare mailbox slot).
@@ -129,54 +134,101 @@ pub fn pack(ids: &[u32], pad: u32, corners: impl Fn(u32) -> [Vec3; 3]) -> Vec<Pa
 /// and its exact form for the lanes the bounds leave open. Made once per
 /// query by scalar code, so every kernel sees the same numbers.
 #[derive(Debug, Clone, Copy)]
-pub struct RayFrame {
+pub struct RayFrame<'a> {
     /// The rows the frame's x, y and z axes read (z: the axis of the
     /// direction's largest component; x, y: the next two, cyclically).
-    axes: [usize; 3],
+    axes: [Axis; 3],
     /// The origin in frame order.
     o: [f32; 3],
-    /// d_x / d_z, d_y / d_z, 1 / d_z (frame order).
+    /// d_x / d_z, d_y / d_z, 1 / d_z (frame order; the first two as
+    /// d_x (1 / d_z), within 4u of the exact quotient for a segment).
     shear: [f32; 3],
-    /// C_LIN times the largest depth of any vertex, plus TINY.
+    /// C_LIN times the largest distance of a vertex from the origin along
+    /// any axis (which bounds every depth), plus TINY.
     lin: f32,
     /// C_ZZ times its square, plus TINY.
     zz: f32,
+    /// PAD times that distance, plus TINY (see [`lanes`]).
+    pad: f32,
     /// The largest t reported; infinite when the ray has no limit.
     limit: f32,
-    /// The same ray for the exact predicates.
-    pub exact: ExactRay,
+    /// The ray as given, for the exact predicates.
+    cast: &'a Cast,
 }
 
-impl RayFrame {
-    /// The frame of `o + t d`, t in (0, `limit`], over a mesh whose
-    /// vertices lie in the box `bounds`; `exact` is the same ray (a
-    /// segment's exact direction may differ from the f32 `d` by its
-    /// rounding). `d` must be non-zero and finite.
-    pub fn new(o: Vec3, d: Vec3, limit: f32, exact: ExactRay, bounds: (Vec3, Vec3)) -> Self {
-        let a = d.abs();
-        let kz = if a.x >= a.y && a.x >= a.z {
-            0
-        } else if a.y >= a.z {
-            1
-        } else {
-            2
-        };
-        let axes = [(kz + 1) % 3, (kz + 2) % 3, kz];
-        let dz = d[kz];
-        let depth = (bounds.0[kz] - o[kz])
-            .abs()
-            .max((bounds.1[kz] - o[kz]).abs());
-        let depth = depth * (1.0 + 1.0 / 65_536.0);
-        RayFrame {
-            axes,
-            o: axes.map(|k| o[k]),
-            shear: [d[axes[0]] / dz, d[axes[1]] / dz, 1.0 / dz],
-            lin: C_LIN * depth + TINY,
-            zz: C_ZZ * depth * depth + TINY,
-            limit: if limit < OPEN { limit } else { f32::INFINITY },
-            exact,
+/// What the exact predicates need of a ray, kept in its f32 form (the
+/// exact form is made only for the few lanes that need it).
+#[derive(Debug, Clone, Copy)]
+pub enum Cast {
+    /// `o + t d`, t in (0, limit].
+    Ray { o: Vec3, d: Vec3, limit: f32 },
+    /// From `from` to `to` along the exact `to - from` scaled by `scale`
+    /// (a power of two), so t in (0, 1 / scale].
+    Segment { from: Vec3, to: Vec3, scale: f32 },
+}
+
+impl Cast {
+    /// The ray for the exact predicates.
+    pub fn exact(&self) -> ExactRay {
+        match *self {
+            Cast::Ray { o, d, limit } => ExactRay::ray(o, d, limit),
+            Cast::Segment { from, to, scale } => ExactRay::segment(from, to).scaled(scale),
         }
     }
+}
+
+impl<'a> RayFrame<'a> {
+    /// The frame of `o + t d`, t in (0, `limit`], over a mesh whose
+    /// vertices lie in the box `bounds`; `cast` is the same ray (a
+    /// segment's exact direction may differ from the f32 `d` by its
+    /// rounding). `d` must be non-zero and finite.
+    #[inline]
+    pub fn new(o: Vec3, d: Vec3, limit: f32, cast: &'a Cast, bounds: (Vec3, Vec3)) -> Self {
+        use glam::Vec3Swizzles;
+        const AXES: [Axis; 4] = [Axis::X, Axis::Y, Axis::Z, Axis::X];
+        // The frame's (x, y, z) read the world's axes in cyclic order, z
+        // the direction's largest component (ties: the lower axis). No
+        // branches: a random ray's axis is as good as random.
+        let a = d.abs();
+        let not_x = usize::from(!((a.x >= a.y) & (a.x >= a.z)));
+        let z = (not_x * (1 + usize::from(a.y < a.z))) & 3;
+        const NEXT: [[usize; 4]; 2] = [[1, 2, 0, 0], [2, 0, 1, 0]];
+        let (x, y) = (NEXT[0][z], NEXT[1][z]);
+        // The largest distance of a vertex from the origin along any axis.
+        let reach = (bounds.0 - o).abs().max((bounds.1 - o).abs()).max_element();
+        let reach = reach * (1.0 + 1.0 / 65_536.0);
+        // The shears of all three frames at once, then the one chosen (the
+        // division need not wait for the choice): d_x / d_z is rounded as
+        // d_x * (1 / d_z), d_y likewise.
+        let inv = Vec3::ONE / d;
+        let (sx, sy) = ((d.yzx() * inv).to_array(), (d.zxy() * inv).to_array());
+        let o = o.to_array();
+        RayFrame {
+            axes: [AXES[x], AXES[y], AXES[z]],
+            o: [o[x], o[y], o[z]],
+            shear: [sx[z], sy[z], inv.to_array()[z]],
+            lin: C_LIN * reach + TINY,
+            zz: C_ZZ * reach * reach + TINY,
+            pad: PAD * reach + TINY,
+            limit: if limit < OPEN { limit } else { f32::INFINITY },
+            cast,
+        }
+    }
+
+    /// The ray for the exact predicates.
+    pub fn exact(&self) -> ExactRay {
+        self.cast.exact()
+    }
+}
+
+/// A world axis (the frame's rows; an enum so that indexing by it needs
+/// no bounds check).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Axis {
+    X = 0,
+    Y = 1,
+    Z = 2,
 }
 
 /// SIMD lanes of f32, as the kernel uses them: four (glam's `Vec4`) or
@@ -219,83 +271,77 @@ pub struct LaneHits<V> {
 
 /// The test of packet lanes `at..` (as many as `V` holds) against the ray
 /// of `f`, keeping hits with t <= `t_max`. Exact where `hit` says so;
-/// `unsure` lanes need [`RayFrame::exact`].
+/// `unsure` lanes need [`RayFrame::exact`]. `None`: no lane is near.
 #[inline(always)]
-pub fn lanes<V: Lanes>(f: &RayFrame, p: &Packet, at: usize, t_max: f32) -> Option<LaneHits<V>> {
-    let [kx, ky, kz] = f.axes;
-    let (ox, oy, oz) = (V::splat(f.o[0]), V::splat(f.o[1]), V::splat(f.o[2]));
-    let (sx, sy) = (V::splat(f.shear[0]), V::splat(f.shear[1]));
+pub fn lanes<V: Lanes>(f: &RayFrame<'_>, p: &Packet, at: usize, t_max: f32) -> Option<LaneHits<V>> {
     // Each corner in the ray's frame, on its own.
-    let corner = |c: usize| {
-        let r = &p.v[c];
-        let (ax, ay, az) = (
-            V::load(&r[kx], at).sub(ox),
-            V::load(&r[ky], at).sub(oy),
-            V::load(&r[kz], at).sub(oz),
-        );
-        (ax.sub(sx.mul(az)), ay.sub(sy.mul(az)), az)
-    };
-    let ((xa, ya, za), (xb, yb, zb), (xc, yc, zc)) = (corner(0), corner(1), corner(2));
+    let (xa, ya, za) = corner::<V>(f, &p.v[0], at);
+    let (xb, yb, zb) = corner::<V>(f, &p.v[1], at);
+    let (xc, yc, zc) = corner::<V>(f, &p.v[2], at);
     // 2-D edge functions: e0 of edge bc, e1 of ca, e2 of ab.
     let e0 = xb.mul(yc).sub(yb.mul(xc));
     let e1 = xc.mul(ya).sub(yc.mul(xa));
     let e2 = xa.mul(yb).sub(ya.mul(xb));
     let (lo, hi) = (e0.min(e1).min(e2), e0.max(e1).max(e2));
-    // A lane the ray crosses has every |corner| below its size bound, so
-    // its signs agree within this (looser) bound.
-    let s = V::load(&p.size, at);
-    let loose = s
-        .mul(V::splat(C_SQ).mul(s).add(V::splat(f.lin)))
-        .add(V::splat(f.zz));
-    let near = lo.ge(V::splat(0.0).sub(loose)) | hi.le(loose);
+    // Every corner's 2-D coordinates, computed or exact, are within
+    // `m` of the origin: the first corner's, plus the lane's spread, plus
+    // the rounding of both. The edge functions are within `err` of their
+    // exact values.
+    let spread = V::load(&p.size, at).add(V::splat(f.pad));
+    let m = xa.abs().max(ya.abs()).add(spread);
+    let err = V::splat(C_SQ)
+        .mul(m)
+        .mul(m)
+        .add(V::splat(f.lin).mul(m).add(V::splat(f.zz)));
+    let neg_err = V::splat(0.0).sub(err);
+    let near = lo.ge(neg_err) | hi.le(err);
     if V::bits(near) == 0 {
         return None;
     }
-    // The lane's own bound, from its corners' coordinates.
-    let m = xa
-        .abs()
-        .max(ya.abs())
-        .max(xb.abs().max(yb.abs()))
-        .max(xc.abs().max(yc.abs()));
-    let depth = za.abs().max(zb.abs()).max(zc.abs());
-    let lin = V::splat(C_LIN).mul(depth).add(V::splat(TINY));
-    let err = m.mul(V::splat(C_SQ).mul(m).add(lin)).add(V::splat(f.zz));
-    let neg_err = V::splat(0.0).sub(err);
+    // On a near lane the edges agree within the bound; they are sure when
+    // they agree beyond it. (A near lane is never clearly missed.)
     let sure = lo.gt(err) | hi.lt(neg_err);
-    let missed = hi.gt(err) & lo.lt(neg_err);
-    let mut unsure = V::and_not(sure | missed, near);
-    // Depth: T = sum e_i z_i and t = T / (e0 + e1 + e2), signs taken
-    // from the sum (the edges' common sign on a sure lane).
+    let mut unsure = V::and_not(sure, near);
+    // t = sum e_i z_i / sum e_i, z_i the corners' ray parameters; the
+    // sum of the edges has their common sign on a sure lane.
     let sz = V::splat(f.shear[2]);
-    let (ta, tb, tc) = (sz.mul(za), sz.mul(zb), sz.mul(zc));
-    let (pa, pb, pc) = (e0.mul(ta), e1.mul(tb), e2.mul(tc));
+    let z = [sz.mul(za), sz.mul(zb), sz.mul(zc)];
     let sum = e0.add(e1).add(e2);
-    let t_num = pa.add(pb).add(pc).sign_of(sum);
+    let t_num = e0
+        .mul(z[0])
+        .add(e1.mul(z[1]))
+        .add(e2.mul(z[2]))
+        .sign_of(sum);
     let den = sum.abs();
-    let zsum = ta.abs().add(tb.abs()).add(tc.abs());
-    let err_t = err
-        .mul(zsum)
-        .add(V::splat(C_DEPTH).mul(pa.abs().add(pb.abs()).add(pc.abs())))
-        .add(V::splat(TINY).mul(den).add(V::splat(TINY)));
-    let ahead = t_num.gt(err_t);
-    let behind = t_num.lt(V::splat(0.0).sub(err_t));
-    unsure = unsure | V::and_not(ahead | behind, sure);
-    let mut hit = sure & ahead;
+    // Ahead for certain when every corner is (a computed z_i > 0 has the
+    // exact sign; one that underflows to 0 takes the long way), behind
+    // when none is; otherwise the sign of T decides where the bound
+    // allows (for every lane: a branch would be mispredicted often).
+    let zero = V::splat(0.0);
+    let (z_lo, z_hi) = (z[0].min(z[1]).min(z[2]), z[0].max(z[1]).max(z[2]));
+    let (all_ahead, all_behind) = (z_lo.gt(zero), z_hi.lt(zero));
+    let straddle = V::and_not(all_ahead | all_behind, sure);
+    let err_t = depth_err(err, z_hi.max(zero.sub(z_lo)), den);
+    let (pos, neg) = (t_num.gt(err_t), t_num.lt(zero.sub(err_t)));
+    let mut ahead = sure & (all_ahead | (straddle & pos));
+    unsure = unsure | V::and_not(pos | neg, straddle);
     let mut t = t_num.div(den).max(V::splat(f32::from_bits(1)));
     if f.limit.is_finite() {
-        // t <= L  <=>  T - L (e0 + e1 + e2) <= 0 (sign-adjusted).
+        // t <= L  <=>  T - L sum e_i <= 0 (sign-adjusted).
         let l = V::splat(f.limit);
         let gap = t_num.sub(l.mul(den));
         let err_gap = err_t
             .add(l.mul(V::splat(3.0).mul(err).add(V::splat(3.0 * U).mul(den))))
             .add(V::splat(2.0 * U).mul(gap.abs()));
-        let within = gap.le(V::splat(0.0).sub(err_gap));
+        let within = gap.le(zero.sub(err_gap));
         let beyond = gap.gt(err_gap);
-        unsure = unsure | V::and_not(within | beyond, hit);
-        hit = hit & within;
+        unsure = unsure | V::and_not(within | beyond, ahead);
+        ahead = ahead & within;
         t = t.min(l);
     }
-    hit = hit & t.le(V::splat(t_max));
+    // t <= t_max without waiting for the division (the caller compares
+    // the t it reports again).
+    let hit = ahead & t_num.le(V::splat(t_max).mul(den));
     Some(LaneHits {
         t,
         hit: V::bits(hit),
@@ -303,17 +349,45 @@ pub fn lanes<V: Lanes>(f: &RayFrame, p: &Packet, at: usize, t_max: f32) -> Optio
     })
 }
 
+/// The bound on the depth numerator T = sum e_i z_i of a sure lane, from
+/// the edge bound `err`, the largest |z_i| and |sum e_i| (the edges share
+/// a sign, so sum |e_i z_i| <= |sum e_i| max |z_i|).
+#[inline(always)]
+fn depth_err<V: Lanes>(err: V, z_max: V, den: V) -> V {
+    z_max
+        .mul(V::splat(3.0).mul(err).add(V::splat(C_DEPTH).mul(den)))
+        .add(V::splat(TINY).mul(den).add(V::splat(TINY)))
+}
+
+/// Lanes `at..` of one corner row in the ray's frame: sheared x, y and
+/// the (unscaled) depth along the frame's z axis. A function, not a
+/// closure: closures do not take the caller's target features, so AVX
+/// intrinsics in one would not be inlined.
+#[inline(always)]
+fn corner<V: Lanes>(f: &RayFrame<'_>, r: &[[f32; LANES]; 3], at: usize) -> (V, V, V) {
+    let [kx, ky, kz] = f.axes.map(|a| a as usize);
+    let ax = V::load(&r[kx], at).sub(V::splat(f.o[0]));
+    let ay = V::load(&r[ky], at).sub(V::splat(f.o[1]));
+    let az = V::load(&r[kz], at).sub(V::splat(f.o[2]));
+    (
+        ax.sub(V::splat(f.shear[0]).mul(az)),
+        ay.sub(V::splat(f.shear[1]).mul(az)),
+        az,
+    )
+}
+
 /// Decides the `unsure` lanes of `p` exactly, adding those hit with
 /// t <= `t_max` to `hit` with their t.
 #[cold]
 #[inline(never)]
-pub fn settle(f: &RayFrame, p: &Packet, unsure: u32, t_max: f32, t: &mut [f32; LANES]) -> u32 {
+pub fn settle(f: &RayFrame<'_>, p: &Packet, unsure: u32, t_max: f32, t: &mut [f32; LANES]) -> u32 {
+    let exact = f.exact();
     let mut hit = 0;
     let mut rest = unsure;
     while rest != 0 {
         let lane = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        if let Some(tl) = f.exact.hit(p.corners(lane))
+        if let Some(tl) = exact.hit(p.corners(lane))
             && tl <= t_max
         {
             t[lane] = tl;
@@ -401,7 +475,7 @@ impl Lanes for Vec4 {
 /// gives bit-identical answers.
 pub trait Kernel: Copy {
     /// The packet test.
-    fn hits(f: &RayFrame, p: &Packet, t_max: f32, lanes: u32) -> ([f32; LANES], u32);
+    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes: u32) -> ([f32; LANES], u32);
     /// The lanes of `ids` new to this query ([`Visits::fresh`]), marking
     /// them seen.
     #[inline(always)]
@@ -412,7 +486,7 @@ pub trait Kernel: Copy {
     /// nearest (time, triangle) in `best`.
     #[inline(always)]
     fn test_packets(
-        f: &RayFrame,
+        f: &RayFrame<'_>,
         packets: &[Packet],
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
@@ -428,7 +502,7 @@ pub struct Portable;
 
 impl Kernel for Portable {
     #[inline(always)]
-    fn hits(f: &RayFrame, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
+    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
         let mut t = [0.0; LANES];
         let (mut hit, mut unsure) = (0, 0);
         for at in [0, 4] {

@@ -117,7 +117,7 @@ pub struct Avx;
 
 impl Kernel for Avx {
     #[inline(always)]
-    fn hits(f: &RayFrame, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
+    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
         let mut t = [0.0; LANES];
         let Some(h) = lanes::<W8>(f, p, 0, t_max) else {
             return (t, 0);
@@ -139,7 +139,7 @@ impl Kernel for Avx {
 
     #[inline(always)]
     fn test_packets(
-        f: &RayFrame,
+        f: &RayFrame<'_>,
         packets: &[Packet],
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
@@ -154,7 +154,7 @@ impl Kernel for Avx {
 #[inline(never)]
 #[target_feature(enable = "avx,avx2")]
 fn test_packets_avx(
-    f: &RayFrame,
+    f: &RayFrame<'_>,
     packets: &[Packet],
     seen: &mut Visits<'_>,
     best: &mut (f32, u32),
