@@ -44,8 +44,8 @@ enum End {
     Open,
     /// At `o + limit * d`.
     Param(f64),
-    /// At this point (a segment's end, `o + d` exactly).
-    Point([f64; 3]),
+    /// At this point (a segment's end, `o + t d` exactly for the given t).
+    Point([f64; 3], f64),
 }
 
 impl ExactRay {
@@ -67,9 +67,11 @@ impl ExactRay {
     pub fn scaled(mut self, s: f32) -> Self {
         let s = f64::from(s);
         self.d = self.d.map(|x| x.map(|v| v * s));
-        if let End::Param(l) = self.end {
-            self.end = End::Param(l / s);
-        }
+        self.end = match self.end {
+            End::Open => End::Open,
+            End::Param(l) => End::Param(l / s),
+            End::Point(e, t) => End::Point(e, t / s),
+        };
         self
     }
 
@@ -82,7 +84,7 @@ impl ExactRay {
                 let (s, e) = two_sum(b[k], -a[k]);
                 [s, e]
             }),
-            end: End::Point(b),
+            end: End::Point(b, 1.0),
         }
     }
 
@@ -101,7 +103,7 @@ impl ExactRay {
         }
         let beyond = match self.end {
             End::Open => false,
-            End::Point(e) => sign(orient3d(p3(a), p3(b), p3(c), p3(e))) == side,
+            End::Point(e, _) => sign(orient3d(p3(a), p3(b), p3(c), p3(e))) == side,
             End::Param(l) => self.beyond_param(a, b, c, l) == side,
         };
         if beyond {
@@ -120,8 +122,7 @@ impl ExactRay {
         let t = ((a - o).dot(n) / d.dot(n)) as f32;
         let limit = match self.end {
             End::Open => f32::INFINITY,
-            End::Param(l) => l as f32,
-            End::Point(_) => 1.0,
+            End::Param(l) | End::Point(_, l) => l as f32,
         };
         t.max(f32::from_bits(1)).min(limit).min(f32::MAX)
     }

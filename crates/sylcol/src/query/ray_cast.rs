@@ -80,13 +80,19 @@ impl Collider {
         let best = if scan_all {
             self.every_triangle(&frame, max)
         } else {
-            self.walk_hit(&frame, &Ray::new(ray.origin, dir), max)
+            // A segment's cells are those of its exact direction (its f32
+            // direction may end a hair short of the cell of its end).
+            let d = match cast {
+                Cast::Ray => dir.as_dvec3(),
+                Cast::Segment(to) => (to.as_dvec3() - ray.origin.as_dvec3()) * f64::from(scale),
+            };
+            self.walk_hit(&frame, &Line::new(ray.origin.as_dvec3(), d), max)
         };
         (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0 * scale, best.1))
     }
 
     /// The grid walk proper, with the widest kernel this CPU runs.
-    pub(crate) fn walk_hit(&self, f: &RayFrame<'_>, ray: &Ray, max_toi: f32) -> (f32, u32) {
+    pub(crate) fn walk_hit(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
         // One spare mailbox slot for the packets' unused lanes.
         with_visits(self.triangle_count() + 1, |seen| {
             #[cfg(target_arch = "x86_64")]
@@ -104,7 +110,7 @@ impl Collider {
     fn walk_avx(
         &self,
         f: &RayFrame<'_>,
-        ray: &Ray,
+        ray: &Line,
         max_toi: f32,
         seen: &mut Visits<'_>,
     ) -> (f32, u32) {
@@ -116,12 +122,12 @@ impl Collider {
     pub(crate) fn walk<K: Kernel>(
         &self,
         f: &RayFrame<'_>,
-        ray: &Ray,
+        ray: &Line,
         max_toi: f32,
         seen: &mut Visits<'_>,
     ) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
-        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+        let (o, d) = (ray.o, ray.d);
         let t_max = f64::from(max_toi);
         if d.cmpeq(DVec3::ZERO).any() {
             self.walk_still_axis::<K>(f, ray, t_max, seen, &mut best);
@@ -142,12 +148,12 @@ impl Collider {
     fn walk_still_axis<K: Kernel>(
         &self,
         k: &RayFrame<'_>,
-        ray: &Ray,
+        ray: &Line,
         t_max: f64,
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) {
-        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+        let (o, d) = (ray.o, ray.d);
         let (starts, n) = self.frame.face_plane_starts(o, d);
         for &start in &starts[..n] {
             if let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, t_max) {
@@ -166,7 +172,7 @@ impl Collider {
         k: &RayFrame<'_>,
         cell: usize,
         t_enter: f64,
-        ray: &Ray,
+        ray: &Line,
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) -> bool {
@@ -193,11 +199,11 @@ impl Collider {
         &self,
         k: &RayFrame<'_>,
         sub: usize,
-        ray: &Ray,
+        ray: &Line,
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) {
-        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+        let (o, d) = (ray.o, ray.d);
         let g = &self.sub_grids[sub];
         if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
             inner.visit(|s, t_sub| {
@@ -259,6 +265,19 @@ impl Collider {
             take_nearest::<K>(f, p, u32::MAX, &mut best);
         }
         best
+    }
+}
+
+/// The line a walk follows, in f64.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Line {
+    o: DVec3,
+    d: DVec3,
+}
+
+impl Line {
+    fn new(o: DVec3, d: DVec3) -> Self {
+        Line { o, d }
     }
 }
 
