@@ -596,3 +596,22 @@ fn doubled_lists(name: &'static str, mesh: &TriMesh, cell: f32, n: u8) -> Case {
         collider: Collider::from_mcol(&map).unwrap(),
     }
 }
+
+/// A segment ending on a vertex just past a cell face: its f32 direction
+/// rounds the end onto the face (x = 0 instead of 0.00019), so a walk
+/// along it stopped short of the cell listing the triangles at the end.
+/// The walk follows the exact direction.
+#[test]
+fn a_segment_ending_past_a_cell_face_reaches_that_cell() {
+    let mesh = uv_sphere(Vec3::ZERO, 20_000.0, 32, 17);
+    let map = map_from_mesh(&mesh, Vec3::splat(-20_000.0), Vec3::splat(5_000.0), [8; 3]);
+    let c = Collider::from_mcol(&map).unwrap();
+    let a = Vec3::new(-11490.037, 7326.3555, 3915.668);
+    let b = Vec3::new(0.000_190_325_21, -15960.346, 12052.692);
+    assert_eq!(mesh.corners(369)[0], b);
+    let hit = c
+        .cast_segment(a, b)
+        .unwrap()
+        .expect("the end is on the surface");
+    assert_eq!((hit.triangle, hit.time_of_impact), (369, 1.0));
+}

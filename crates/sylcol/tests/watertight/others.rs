@@ -239,7 +239,7 @@ fn check_sweeps(scenes: &[Scene]) {
     for (k, s) in scenes.iter().enumerate() {
         let (lo, hi) = s.reference.bounds;
         let size = f64::from((hi - lo).max_element());
-        let tally = parallel(count(10), |i, tally| {
+        let tally = parallel(count(20), |i, tally| {
             let (kind, o, d) = scenes::ray(&s.mesh, s.reference.bounds, 0x5a + k as u64, i);
             let mut rng = ChaCha8Rng::seed_from_u64(i ^ 0x77);
             let radius = (size * 10f64.powf(rng.random_range(-4.0..-1.5))) as f32;
