@@ -139,11 +139,10 @@ impl Collider {
         best
     }
 
-    /// The walk of a ray with a still axis, out of the main path. A ray
-    /// lying exactly in an interior cell-face plane touches the cells on
-    /// both sides; the lists of a file grid without margin may hold a
-    /// triangle on one side only, so every such layer is walked (one
-    /// mailbox, one best hit).
+    /// The walk of a ray with a still axis, out of the main path. (A ray
+    /// lying exactly in an interior cell-face plane walks one layer: any
+    /// triangle it crosses has its crossing point in the plane, so it
+    /// touches the cells on both sides and is listed in both.)
     #[inline(never)]
     fn walk_still_axis<K: Kernel>(
         &self,
@@ -153,12 +152,8 @@ impl Collider {
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) {
-        let (o, d) = (ray.o, ray.d);
-        let (starts, n) = self.frame.face_plane_starts(o, d);
-        for &start in &starts[..n] {
-            if let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, t_max) {
-                walk.visit(|cell, t_enter| self.visit_cell::<K>(k, cell, t_enter, ray, seen, best));
-            }
+        if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
+            walk.visit(|cell, t_enter| self.visit_cell::<K>(k, cell, t_enter, ray, seen, best));
         }
     }
 

@@ -499,10 +499,11 @@ fn an_empty_mesh_answers_nothing() {
 }
 
 /// Rays running exactly in an interior cell-face plane of a file grid
-/// whose lists have no margin, from inside and from 20 units outside: the
-/// walk must look at the cells on both sides of the plane, as brute force
-/// does. (A 40 x 24 UV sphere on a 4 x 4 x 4 map showed rays accepted, by
-/// f32 rounding, only by a triangle listed across the face.)
+/// whose lists have no margin, from inside and from 20 units outside,
+/// answer as brute force does. (With the former barycentric tolerance, a
+/// 40 x 24 UV sphere on a 4 x 4 x 4 map had rays accepted only by a
+/// triangle listed across the face, and the walk had to visit both sides;
+/// an exact crossing lies in the plane, so its triangle is listed on both.)
 #[test]
 fn rays_in_cell_face_planes_see_both_sides() {
     let mesh = uv_sphere(Vec3::ZERO, 6.0, 40, 24);
