@@ -42,10 +42,10 @@ pub const LANES: usize = 8;
 
 /// The unit roundoff of f32, 2^-24.
 const U: f32 = 1.0 / 16_777_216.0;
-/// Edge-function bound: M (C_SQ M + C_LIN Z) + C_ZZ Z^2, with M a bound
-/// on the lane's 2-D corner coordinates and Z on its corners' depths
-/// along the frame's z (`docs/queries.md`, "Exactness": 12 u M^2 +
-/// 24 u M Z to first order; the rest is margin).
+/// Edge-function bound: C_SQ M^2 + C_LIN M R + C_ZZ R^2, with M a bound on
+/// the lane's 2-D corner coordinates and R on its corners' depths along
+/// the frame's z (`docs/queries.md`, "Exactness": 12 u M^2 + 28 u M R to
+/// first order; the rest is margin).
 const C_SQ: f32 = 20.0 * U;
 const C_LIN: f32 = 40.0 * U;
 const C_ZZ: f32 = 1024.0 * U * U;
@@ -138,7 +138,7 @@ pub struct RayFrame<'a> {
     /// The rows the frame's x, y and z axes read (z: the axis of the
     /// direction's largest component; x, y: the next two, cyclically).
     axes: [Axis; 3],
-    /// The origin in frame order.
+    /// The origin (world order).
     o: [f32; 3],
     /// d_x / d_z, d_y / d_z, 1 / d_z (frame order; the first two as
     /// d_x (1 / d_z), within 4u of the exact quotient for a segment).
@@ -184,29 +184,25 @@ impl<'a> RayFrame<'a> {
     /// rounding). `d` must be non-zero and finite.
     #[inline]
     pub fn new(o: Vec3, d: Vec3, limit: f32, cast: &'a Cast, bounds: (Vec3, Vec3)) -> Self {
-        use glam::Vec3Swizzles;
         const AXES: [Axis; 4] = [Axis::X, Axis::Y, Axis::Z, Axis::X];
+        const NEXT: [[usize; 4]; 2] = [[1, 2, 0, 0], [2, 0, 1, 0]];
         // The frame's (x, y, z) read the world's axes in cyclic order, z
         // the direction's largest component (ties: the lower axis). No
         // branches: a random ray's axis is as good as random.
         let a = d.abs();
         let not_x = usize::from(!((a.x >= a.y) & (a.x >= a.z)));
         let z = (not_x * (1 + usize::from(a.y < a.z))) & 3;
-        const NEXT: [[usize; 4]; 2] = [[1, 2, 0, 0], [2, 0, 1, 0]];
         let (x, y) = (NEXT[0][z], NEXT[1][z]);
         // The largest distance of a vertex from the origin along any axis.
         let reach = (bounds.0 - o).abs().max((bounds.1 - o).abs()).max_element();
         let reach = reach * (1.0 + 1.0 / 65_536.0);
-        // The shears of all three frames at once, then the one chosen (the
-        // division need not wait for the choice): d_x / d_z is rounded as
-        // d_x * (1 / d_z), d_y likewise.
-        let inv = Vec3::ONE / d;
-        let (sx, sy) = ((d.yzx() * inv).to_array(), (d.zxy() * inv).to_array());
-        let o = o.to_array();
+        let d = d.to_array();
+        // d_x / d_z is rounded as d_x * (1 / d_z), d_y likewise.
+        let inv = 1.0 / d[z];
         RayFrame {
             axes: [AXES[x], AXES[y], AXES[z]],
-            o: [o[x], o[y], o[z]],
-            shear: [sx[z], sy[z], inv.to_array()[z]],
+            o: o.to_array(),
+            shear: [d[x] * inv, d[y] * inv, inv],
             lin: C_LIN * reach + TINY,
             zz: C_ZZ * reach * reach + TINY,
             pad: PAD * reach + TINY,
@@ -366,9 +362,9 @@ fn depth_err<V: Lanes>(err: V, z_max: V, den: V) -> V {
 #[inline(always)]
 fn corner<V: Lanes>(f: &RayFrame<'_>, r: &[[f32; LANES]; 3], at: usize) -> (V, V, V) {
     let [kx, ky, kz] = f.axes.map(|a| a as usize);
-    let ax = V::load(&r[kx], at).sub(V::splat(f.o[0]));
-    let ay = V::load(&r[ky], at).sub(V::splat(f.o[1]));
-    let az = V::load(&r[kz], at).sub(V::splat(f.o[2]));
+    let ax = V::load(&r[kx], at).sub(V::splat(f.o[kx]));
+    let ay = V::load(&r[ky], at).sub(V::splat(f.o[ky]));
+    let az = V::load(&r[kz], at).sub(V::splat(f.o[kz]));
     (
         ax.sub(V::splat(f.shear[0]).mul(az)),
         ay.sub(V::splat(f.shear[1]).mul(az)),
