@@ -3,18 +3,23 @@
 //! `cargo xtask samples [--out DIR] [--full-copies]` regenerates the
 //! synthetic sample corpus (`samples/MiscBin.pak` + `MiscBin.p00`); see
 //! `samples/README.md`. The output is the same, byte for byte, on every run.
+//!
+//! `cargo xtask screenshots [--out DIR]` regenerates the viewer pictures in
+//! `docs/img/` (see `docs/viewer.md`).
 
 mod library;
 mod maps;
 mod names;
 mod samples;
+mod screenshots;
 mod shapes;
 
 use std::path::PathBuf;
 
 use anyhow::bail;
 
-const USAGE: &str = "usage: cargo xtask samples [--out DIR] [--full-copies]";
+const USAGE: &str =
+    "usage: cargo xtask samples [--out DIR] [--full-copies] | cargo xtask screenshots [--out DIR]";
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -37,6 +42,16 @@ fn main() -> anyhow::Result<()> {
             samples::write_archive(&out, full_copies)?;
             eprintln!("wrote {}/MiscBin.pak and MiscBin.p00", out.display());
             Ok(())
+        }
+        Some("screenshots") => {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            let root = root.parent().unwrap_or(root);
+            let out = match args.get(1..).unwrap_or_default() {
+                [] => root.join("docs/img"),
+                [flag, dir] if flag == "--out" => PathBuf::from(dir),
+                _ => bail!("{USAGE}"),
+            };
+            screenshots::run(root, &out)
         }
         _ => bail!("{USAGE}"),
     }

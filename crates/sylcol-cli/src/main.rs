@@ -2,20 +2,35 @@
 //!
 //! This file only parses flags and dispatches; each command lives in
 //! `cmd/<name>.rs`. Exit codes: 0 ok, 1 a check failed, 2 usage error or
-//! unreadable / invalid input.
+//! unreadable / invalid input (see README "Exit codes").
+
+/// `eprintln!` for a human-readable note: control characters that names
+/// from the data may hold are shown escaped (`\x1b`), line breaks kept
+/// (`sylcol_format::text::escape_lines`, as `print` does for reports).
+macro_rules! note {
+    ($($arg:tt)*) => {
+        eprintln!("{}", sylcol_format::text::escape_lines(&format!($($arg)*)))
+    };
+}
 
 mod cmd;
 mod input;
 mod output;
+mod print;
+mod signals;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// Collision data of Project Sylpheed: decode, verify, query, build, export.
 #[derive(Parser)]
 #[command(name = "sylcol", version, about, long_about = None)]
-struct Cli {
+pub struct Cli {
+    /// Print the report as JSON on standard output (errors as
+    /// `{"error": {...}}` lines on standard error).
+    #[arg(long, global = true)]
+    json: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -26,7 +41,7 @@ enum Command {
     Info(cmd::info::Args),
     /// Build game files (MCOL, CollisionSet) from OBJ / glTF / PLY meshes.
     Build(cmd::build::Args),
-    /// Write a mesh out as Wavefront OBJ (or glTF).
+    /// Write a mesh out as Wavefront OBJ or glTF.
     Export(cmd::export::Args),
     /// Decode then re-encode: byte-identical for every valid file.
     Rewrite(cmd::rewrite::Args),
@@ -39,6 +54,14 @@ enum Command {
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
+    /// The viewer and its JSON API on a local web server (127.0.0.1).
+    Serve(cmd::serve::Args),
+    /// The viewer as one self-contained HTML file that opens offline.
+    View(cmd::view::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(cmd::meta::CompletionsArgs),
+    /// Print the manual page (roff) on standard output.
+    Man,
 }
 
 /// What a command reports back to `main`.
@@ -47,26 +70,49 @@ pub enum Outcome {
     Ok,
     /// The command ran, but a check failed (exit code 1).
     ChecksFailed,
+    /// Some inputs could not be read or decoded; they were reported and
+    /// the rest processed (exit code 2).
+    InputErrors,
+}
+
+/// What every command is told besides its own arguments.
+#[derive(Clone, Copy)]
+pub struct Context {
+    /// `--json`: reports as JSON, errors as JSON lines on standard error.
+    pub json: bool,
 }
 
 fn main() -> ExitCode {
     restore_sigpipe();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return print::usage_error(e),
+    };
+    // `serve` handles Ctrl-C itself (it stops its server and exits 0).
+    if !matches!(cli.command, Command::Serve(_)) {
+        signals::clean_up_on_signals();
+    }
+    let ctx = Context { json: cli.json };
     let result = match cli.command {
-        Command::Info(a) => cmd::info::run(a),
-        Command::Build(a) => cmd::build::run(a),
-        Command::Export(a) => cmd::export::run(a),
-        Command::Rewrite(a) => cmd::rewrite::run(a),
-        Command::Probe(a) => cmd::probe::run(a),
-        Command::Verify(a) => cmd::verify::run(a),
-        Command::Pak(a) => cmd::pak::run(a),
-        Command::Query(a) => cmd::query::run(a),
+        Command::Info(a) => cmd::info::run(a, ctx),
+        Command::Build(a) => cmd::build::run(a, ctx),
+        Command::Export(a) => cmd::export::run(a, ctx),
+        Command::Rewrite(a) => cmd::rewrite::run(a, ctx),
+        Command::Probe(a) => cmd::probe::run(a, ctx),
+        Command::Verify(a) => cmd::verify::run(a, ctx),
+        Command::Pak(a) => cmd::pak::run(a, ctx),
+        Command::Query(a) => cmd::query::run(a, ctx),
+        Command::Serve(a) => cmd::serve::run(a),
+        Command::View(a) => cmd::view::run(a),
+        Command::Completions(a) => cmd::meta::completions(a, Cli::command()),
+        Command::Man => cmd::meta::man(Cli::command()),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,
         Ok(Outcome::ChecksFailed) => ExitCode::from(1),
+        Ok(Outcome::InputErrors) => ExitCode::from(2),
         Err(e) => {
-            eprintln!("sylcol: error: {e:#}");
+            print::error(&e, ctx);
             ExitCode::from(2)
         }
     }

@@ -140,3 +140,65 @@ fn from_a_manifest_little_endian() {
     let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
     assert!(err.contains("missing.obj"), "{err}");
 }
+
+#[test]
+fn parts_may_be_open_but_not_turned_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let parts = dir.path().join("parts");
+    std::fs::create_dir(&parts).unwrap();
+    std::fs::write(parts.join("rou_e101_bdy.obj"), tri_obj(2.0)).unwrap();
+    // An open shell (one triangle): written, with a warning naming it.
+    std::fs::write(parts.join("rou_e101_wing.ply"), PLY).unwrap();
+    let lib = dir.path().join("lib.bin");
+    let a = sylcol()
+        .args(["build", "collisionset", path(&parts), "-o", path(&lib)])
+        .assert()
+        .success();
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("warning: part \"rou_e101_wing\"") && err.contains("is open"),
+        "{err}"
+    );
+    assert!(lib.exists());
+    // A tetrahedron with one face turned over is refused (exit 1), and the
+    // library is not written; --allow-open writes it.
+    let turned = tri_obj(2.0).replace("f 1 3 2", "f 1 2 3");
+    std::fs::write(parts.join("rou_e101_eng.obj"), turned).unwrap();
+    let fresh = dir.path().join("fresh.bin");
+    let a = sylcol()
+        .args(["build", "collisionset", path(&parts), "-o", path(&fresh)])
+        .assert()
+        .code(1);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(
+        err.contains("part \"rou_e101_eng\"")
+            && err.contains("nothing written")
+            && err.contains("turned over"),
+        "{err}"
+    );
+    assert!(!fresh.exists());
+    sylcol()
+        .args(["build", "collisionset", path(&parts), "-o", path(&fresh)])
+        .arg("--allow-open")
+        .assert()
+        .success();
+    // The same check guards an edit in place.
+    let a = sylcol()
+        .args([
+            "build",
+            "collisionset",
+            "--from",
+            path(&lib),
+            "-o",
+            path(&fresh),
+        ])
+        .arg("--replace")
+        .arg(format!(
+            "rou_e101_bdy={}",
+            path(&parts.join("rou_e101_eng.obj"))
+        ))
+        .assert()
+        .code(1);
+    let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("part \"rou_e101_bdy\""), "{err}");
+}

@@ -11,21 +11,26 @@ fn info_json_has_the_contract_keys() {
     assert_eq!(j["format"], "MCOL");
     assert_eq!(j["vertices"], 8);
     assert_eq!(j["triangles"], 12);
-    assert_eq!(j["grid"], serde_json::json!([10, 10, 10]));
+    assert_eq!(j["grid"]["dims"], serde_json::json!([10, 10, 10]));
     assert_eq!(
         j["bbox_min"],
         serde_json::json!([-250000.0, -250000.0, -250000.0])
     );
-    assert_eq!(j["cell_size"][0], 50000.0);
-    assert_eq!(j["occupied_cells"], 488);
+    assert_eq!(j["grid"]["cell_size"][0], 50000.0);
+    assert_eq!(j["grid"]["occupied_cells"], 488);
     assert_eq!(j["relocations"], 4 + 2 * 488);
     assert_eq!(j["header_slots"], serde_json::json!([84, 88, 92, 116]));
     assert_eq!(j["pof0_base"], 16);
     assert_eq!(j["offsets"]["spheres"], 0x80);
-    for k in ["vertices", "triangles", "cells", "records", "lists", "pof0"] {
+    for k in ["vertices", "triangles", "cells", "records", "lists"] {
         assert!(j["offsets"][k].is_u64(), "{k}");
     }
-    assert!(j["data_size"].is_u64() && j["list_entries"].is_u64());
+    assert_eq!(j["pof0_offset"], 0x10 + j["data_size"].as_u64().unwrap());
+    assert_eq!(
+        j["bytes"],
+        std::fs::metadata(fixture("box.mcol")).unwrap().len()
+    );
+    assert!(j["data_size"].is_u64() && j["grid"]["list_entries"].is_u64());
     let q = json_of(&["info", &fixture("quirks.mcol"), "--json"]);
     assert_eq!(q["pof0_base"], 0);
 }
@@ -38,7 +43,7 @@ fn info_text_reads_well() {
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("12 vertices, 16 triangles"), "{text}");
-    assert!(text.contains("grid 5 x 5 x 5"), "{text}");
+    assert!(text.contains("grid          5 x 5 x 5"), "{text}");
 }
 
 #[test]

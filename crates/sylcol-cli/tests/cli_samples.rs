@@ -1,6 +1,8 @@
 //! The README's main job on the shipped sample archive: decode every
 //! object, verify it, export it.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -61,14 +63,91 @@ fn export_writes_every_map_and_the_library_once() {
         1,
         "the 18 identical libraries are written once"
     );
-    let meshes = std::fs::read_dir(folders[0].as_ref().unwrap().path())
-        .unwrap()
-        .count();
-    assert_eq!(meshes, 158);
+    let library = folders[0].as_ref().unwrap().path();
+    assert_eq!(common::count_with_extension(&library, "obj"), 158);
+    assert!(library.join("manifest.txt").is_file());
     // --mesh needs one library, not a whole archive.
     sylcol()
         .args(["export", &samples(), "--mesh", "x", "-o"])
         .arg(&out)
         .assert()
         .code(2);
+}
+
+/// The sample archive's entries, extracted into `dir`: (map files, library).
+fn extracted(dir: &std::path::Path) -> (Vec<std::path::PathBuf>, std::path::PathBuf) {
+    let out = dir.join("extracted");
+    sylcol()
+        .args(["pak", "extract", &samples(), "-o"])
+        .arg(&out)
+        .assert()
+        .success();
+    let mut maps: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| !p.to_string_lossy().contains("CollisionSet_"))
+        .collect();
+    maps.sort();
+    (maps, out.join("CollisionSet_S01.bin"))
+}
+
+#[test]
+fn library_export_then_folder_build_keeps_the_record_order_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, original) = extracted(dir.path());
+    let folder = dir.path().join("parts");
+    sylcol()
+        .arg("export")
+        .arg(&original)
+        .arg("-o")
+        .arg(&folder)
+        .assert()
+        .success();
+    let rebuilt = dir.path().join("rebuilt.bin");
+    // The sample library plants 11 open parts: written, with warnings.
+    sylcol()
+        .args(["build", "collisionset"])
+        .arg(&folder)
+        .arg("-o")
+        .arg(&rebuilt)
+        .assert()
+        .success();
+    assert!(
+        std::fs::read(&rebuilt).unwrap() == std::fs::read(&original).unwrap(),
+        "export -> build collisionset DIR changed the library's bytes"
+    );
+}
+
+#[test]
+fn every_map_exported_and_built_on_its_own_grid_is_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let (maps, _) = extracted(dir.path());
+    assert_eq!(maps.len(), 11);
+    for map in &maps {
+        for ext in ["obj", "gltf"] {
+            let mesh = dir.path().join(format!("hull.{ext}"));
+            let rebuilt = dir.path().join("rebuilt.mcol");
+            sylcol()
+                .arg("export")
+                .arg(map)
+                .arg("-o")
+                .arg(&mesh)
+                .assert()
+                .success();
+            sylcol()
+                .args(["build", "mcol"])
+                .arg(&mesh)
+                .arg("--grid-from")
+                .arg(map)
+                .arg("-o")
+                .arg(&rebuilt)
+                .assert()
+                .success();
+            assert!(
+                std::fs::read(&rebuilt).unwrap() == std::fs::read(map).unwrap(),
+                "{} via .{ext}: rebuilt bytes differ",
+                map.display()
+            );
+        }
+    }
 }

@@ -57,8 +57,8 @@ fn extract_export_edit_build_pack() {
         path(&entry),
         "--json",
     ]);
-    assert_eq!(built["grid"], before["grid"]);
-    assert_eq!(built["cell_size"], before["cell_size"][0]);
+    assert_eq!(built["grid"]["dims"], before["grid"]["dims"]);
+    assert_eq!(built["grid"]["cell_size"], before["grid"]["cell_size"]);
 
     // 5. pack
     let mod_pak = d.join("mod").join("MiscBin.pak");
@@ -70,8 +70,8 @@ fn extract_export_edit_build_pack() {
     let after = run_json(&["info", &inner, "--json"]);
     assert_eq!(after["vertices"], 8);
     assert_eq!(after["triangles"], 12);
-    assert_eq!(after["grid"], before["grid"]);
-    assert_eq!(after["occupied_cells"], built["occupied_cells"]);
+    assert_eq!(after["grid"]["dims"], before["grid"]["dims"]);
+    assert_eq!(after["grid"], built["grid"]);
     let back = d.join("back.obj");
     run(&["export", &inner, "-o", path(&back)]);
     assert_eq!(

@@ -60,8 +60,12 @@ fn list_json(pak: &Path, extra: &[&str]) -> (Vec<Value>, i32) {
         .args(extra)
         .output()
         .unwrap();
-    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
-    (rows.as_array().unwrap().clone(), out.status.code().unwrap())
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(list["format"], "IPFB");
+    (
+        list["entries"].as_array().unwrap().clone(),
+        out.status.code().unwrap(),
+    )
 }
 
 fn row(rows: &[Value], hash: u32) -> &Value {
@@ -100,17 +104,17 @@ fn list_json_rows() {
     assert_eq!(rows.len(), 5);
     let unknown = row(&rows, 0x2CF7_EB47);
     assert_eq!(unknown["name"], Value::Null);
-    assert_eq!(unknown["display"], "$2CF7EB47.MCOL");
+    assert_eq!(unknown["entry"], "$2CF7EB47.MCOL");
     assert_eq!(unknown["magic"], "MCOL");
     assert_eq!(unknown["compressed"], true);
-    assert_eq!(unknown["size"], 4004);
+    assert_eq!(unknown["bytes"], 4004);
     let tbl = row(&rows, make_entry_id("eng\\GP_TITLE.tbl"));
     assert_eq!(
-        tbl["display"], "$5EE70E0A.vert",
+        tbl["entry"], "$5EE70E0A.vert",
         "not a built-in name; printable magic"
     );
     assert_eq!(tbl["compressed"], false);
-    assert_eq!(tbl["stored_size"], 3000);
+    assert_eq!(tbl["stored_bytes"], 3000);
     let s02 = row(&rows, make_entry_id("CollisionSet_S02.bin"));
     assert_eq!(s02["name"], "CollisionSet_S02.bin");
     assert!(rows.iter().any(|r| r["part"].as_u64().unwrap() >= 2));
@@ -213,7 +217,7 @@ fn hostile_names_are_refused_by_name() {
     )
     .unwrap();
     let out = dir.path().join("inside").join("out");
-    let run = extract(&pak, &out, &["--names", names.to_str().unwrap()]).code(1);
+    let run = extract(&pak, &out, &["--names", names.to_str().unwrap()]).code(2);
     let err = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
     for name in ["..\\evil.bin", "C:\\x.bin", "\\root.bin"] {
         assert!(err.contains(&format!("entry {name}")), "{name} in {err}");
@@ -270,15 +274,19 @@ fn bad_entries_are_reported_and_the_rest_extracts() {
         "list does not inflate"
     );
     let (checked, code) = list_json(&pak, &["--verify"]);
-    assert_eq!(code, 1);
-    let msg = row(&checked, s02)["error"].as_str().unwrap().to_string();
+    assert_eq!(code, 2, "an unreadable entry is exit 2 in every command");
+    let msg = row(&checked, s02)["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(row(&checked, s02)["error"]["kind"], "archive");
     assert!(
         msg.contains("CollisionSet_S02.bin") && msg.contains("Adler-32"),
         "{msg}"
     );
     assert_eq!(checked.iter().filter(|r| !r["error"].is_null()).count(), 1);
     let out = dir.path().join("out");
-    let run = extract(&pak, &out, &[]).code(1);
+    let run = extract(&pak, &out, &[]).code(2);
     let err = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
     assert!(
         err.contains("entry CollisionSet_S02.bin") && err.contains("at byte 0x"),
@@ -299,18 +307,18 @@ fn missing_part_and_truncated_index() {
     let pak = make_archive(dir.path());
     std::fs::remove_file(pak.with_extension("p01")).unwrap();
     let (rows, code) = list_json(&pak, &[]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     let broken: Vec<_> = rows.iter().filter(|r| !r["error"].is_null()).collect();
     assert!(!broken.is_empty() && broken.len() < rows.len());
     assert!(broken.iter().all(|r| {
-        r["error"]
+        r["error"]["message"]
             .as_str()
             .unwrap()
             .contains("MiscBin.p01 is missing")
     }));
     let index = std::fs::read(&pak).unwrap();
     std::fs::write(&pak, &index[..index.len() - 12]).unwrap();
-    let out = sylcol().args(["pak", "list"]).arg(&pak).assert().code(1);
+    let out = sylcol().args(["pak", "list"]).arg(&pak).assert().code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(
         err.contains("truncated") && err.contains("IPFB entry table"),
@@ -350,24 +358,40 @@ fn info_summarises_every_entry_it_can_decode() {
         .arg(&pak)
         .arg("--json")
         .assert()
-        .code(1);
+        .code(2);
     let v: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(v["format"], "IPFB");
-    let rows = v["entries"].as_array().unwrap();
-    let entries: Vec<_> = rows.iter().map(|r| r["entry"].as_str().unwrap()).collect();
-    assert_eq!(entries, ["$2CF7EB47.MCOL", "mapmesh_box_500km.col"]);
+    let rows = v["objects"].as_array().unwrap();
+    let entries: Vec<_> = rows.iter().map(|r| r["path"].as_str().unwrap()).collect();
+    let pak_name = pak.to_str().unwrap();
+    assert_eq!(
+        entries,
+        [
+            format!("{pak_name}+$2CF7EB47.MCOL"),
+            format!("{pak_name}+mapmesh_box_500km.col")
+        ]
+    );
     assert!(
         rows.iter()
-            .all(|r| r["format"] == "MCOL" && r["summary"]["triangles"].as_u64().unwrap() > 0)
+            .all(|r| r["format"] == "MCOL" && r["triangles"].as_u64().unwrap() > 0)
     );
-    assert_eq!(v["other"][0]["magic"], "TBL1");
-    let failures = v["failures"].as_array().unwrap();
+    assert_eq!(v["skipped"][0]["magic"], "TBL1");
+    let failures = v["errors"].as_array().unwrap();
     assert_eq!(failures.len(), 1);
     assert!(
-        failures[0].as_str().unwrap().contains("$12345678.MCOL"),
+        failures[0]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("$12345678.MCOL"),
         "{failures:?}"
     );
-    let text = sylcol().arg("info").arg(&pak).assert().code(1);
+    assert_eq!(failures[0]["kind"], "invalid");
+    assert!(failures[0]["offset"].is_u64());
+    // Errors go to standard error too, one JSON object a line.
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let line: Value = serde_json::from_str(stderr.lines().next().unwrap()).unwrap();
+    assert_eq!(line["error"], failures[0]);
+    let text = sylcol().arg("info").arg(&pak).assert().code(2);
     let stdout = String::from_utf8_lossy(&text.get_output().stdout).into_owned();
     assert!(
         stdout.contains("2 decoded, 1 of other formats, 1 failed"),

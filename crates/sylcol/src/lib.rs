@@ -11,7 +11,9 @@ pub mod geom;
 pub mod grid;
 pub mod import;
 pub mod mesh;
+pub mod orientation;
 pub mod query;
+pub mod report;
 pub mod topology;
 pub mod verify;
 

@@ -7,11 +7,15 @@
 //! triangles), each bucket — a handful of entries — is sorted in place, and
 //! components come from a union-find over the vertices with path halving.
 
+mod faults;
+
 use glam::Vec3;
 use serde::Serialize;
 
+pub use faults::{EdgeFault, EdgeFaults, edge_faults, triangle_components};
+
 /// What the topology pass found. Counts are exact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Topology {
     /// Vertices in the mesh (referenced or not).
     pub vertices: u64,
@@ -142,8 +146,8 @@ fn half_edges(&[a, b, c]: &[u32; 3]) -> [(u32, u32); 3] {
 }
 
 /// A repeated index, or three corners on one line (zero cross product,
-/// computed in f64 from the f32 inputs).
-fn is_degenerate(vertices: &[Vec3], t: &[u32; 3]) -> bool {
+/// computed in f64 from the f32 inputs). The indices must be in range.
+pub fn is_degenerate(vertices: &[Vec3], t: &[u32; 3]) -> bool {
     let [a, b, c] = *t;
     if a == b || b == c || a == c {
         return true;
@@ -193,15 +197,24 @@ impl EdgeBuckets {
         EdgeBuckets { start, keys }
     }
 
+    /// Calls `f(lower, bucket)` for every vertex in order, `bucket` holding
+    /// one key per half-edge whose lower end it is, `higher << 1 |
+    /// reversed`, sorted: the runs of equal `higher` are its edges.
+    fn for_each_bucket(&mut self, mut f: impl FnMut(u32, &[u32])) {
+        for (v, w) in self.start.windows(2).enumerate() {
+            let bucket = &mut self.keys[w[0] as usize..w[1] as usize];
+            insertion_sort(bucket);
+            f(v as u32, bucket);
+        }
+    }
+
     /// Counts edges by how many triangles share them, joining the two ends
     /// of every edge in `sets`.
     fn classify(mut self, sets: &mut UnionFind) -> EdgeCounts {
         let mut counts = EdgeCounts::default();
-        for (v, w) in self.start.windows(2).enumerate() {
-            let bucket = &mut self.keys[w[0] as usize..w[1] as usize];
-            insertion_sort(bucket);
+        self.for_each_bucket(|v, bucket| {
             // The root of `v`, kept current across its bucket's unions.
-            let mut root = sets.find(v as u32);
+            let mut root = sets.find(v);
             for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
                 let other = sets.find(run[0] >> 1);
                 root = sets.link(root, other);
@@ -217,7 +230,7 @@ impl EdgeBuckets {
                     _ => counts.nonmanifold += 1,
                 }
             }
-        }
+        });
         counts
     }
 }

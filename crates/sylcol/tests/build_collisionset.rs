@@ -6,8 +6,8 @@ use std::path::Path;
 use glam::Vec3;
 use sylcol::TriMesh;
 use sylcol::build::collisionset::{
-    CollisionSetBuildError, Edit, apply_edits, build_collisionset, parse_text_manifest,
-    read_manifest, scan_folder,
+    CollisionSetBuildError, Edit, ManifestEntry, apply_edits, build_collisionset,
+    parse_text_manifest, read_manifest, scan_folder, write_manifest,
 };
 use sylcol::format::collisionset::{self, Endian};
 
@@ -178,4 +178,51 @@ fn manifests_text_and_json() {
         read_manifest(&dir.path().join("dup.txt")),
         Err(CollisionSetBuildError::DuplicateName(_))
     ));
+}
+
+#[test]
+fn a_folder_manifest_fixes_order_and_names_and_extras_follow() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    for f in ["a.obj", "b.obj", "c.obj", "z.ply"] {
+        std::fs::write(d.join(f), "").unwrap();
+    }
+    // Without a manifest: file-name order, stems as names.
+    let stems = |es: &[ManifestEntry]| es.iter().map(|e| e.name.clone()).collect::<Vec<_>>();
+    assert_eq!(stems(&scan_folder(d).unwrap()), ["a", "b", "c", "z"]);
+    // The manifest export writes: its order first (however it spells the
+    // paths), then the files it does not name.
+    let entries = vec![
+        ManifestEntry {
+            name: "rou_c".into(),
+            mesh: "c.obj".into(),
+        },
+        ManifestEntry {
+            name: "rou_a".into(),
+            mesh: "./a.obj".into(),
+        },
+    ];
+    let (file, text) = write_manifest(&entries);
+    assert_eq!(file, "manifest.txt");
+    assert!(text.ends_with("rou_c = c.obj\nrou_a = ./a.obj\n"), "{text}");
+    std::fs::write(d.join(file), &text).unwrap();
+    let got = scan_folder(d).unwrap();
+    assert_eq!(stems(&got), ["rou_c", "rou_a", "b", "z"]);
+    assert_eq!(got[0].mesh, d.join("c.obj"));
+    // Both kinds of manifest at once is ambiguous.
+    std::fs::write(d.join("manifest.json"), "[]").unwrap();
+    let e = scan_folder(d).unwrap_err().to_string();
+    assert!(e.contains("both manifest.txt and manifest.json"), "{e}");
+}
+
+#[test]
+fn names_a_text_manifest_cannot_hold_go_to_json() {
+    let odd = vec![ManifestEntry {
+        name: "a=b".into(),
+        mesh: "a=b.obj".into(),
+    }];
+    let (file, text) = write_manifest(&odd);
+    assert_eq!(file, "manifest.json");
+    let back: Vec<ManifestEntry> = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, odd);
 }

@@ -18,7 +18,10 @@ fn build_and_verify(mesh: &TriMesh, options: &McolBuildOptions) -> (Vec<String>,
     let report = verify(&decoded, Some(&bytes), 1);
     let missing = report.broadphase.as_ref().expect("valid indices").missing;
     (
-        failing(&report).into_iter().map(String::from).collect(),
+        failing(&report)
+            .into_iter()
+            .map(|c| c.id.to_string())
+            .collect(),
         missing,
     )
 }
@@ -64,6 +67,9 @@ fn an_open_mesh_builds_but_fails_only_topology() {
     assert_eq!(missing, 0);
     assert_eq!(
         failed,
-        vec!["edges shared by exactly two triangles".to_string()]
+        vec![
+            "mcol.mesh.edges_two".to_string(),
+            "mcol.mesh.oriented".to_string()
+        ]
     );
 }

@@ -232,3 +232,123 @@ fn weld_option_applies_after_reading() {
     assert_eq!(welded.vertices.len(), 4);
     assert_eq!(welded.triangles, vec![[0, 1, 2], [1, 3, 2]]);
 }
+
+/// The L of area 3 in the plane y = 4, each corner as (x, z), starting at
+/// the corner whose fan would cover the notch 1..2 x 1..2 the L leaves out.
+const L_XZ: [[f32; 2]; 6] = [
+    [2.0, 1.0],
+    [1.0, 1.0],
+    [1.0, 2.0],
+    [0.0, 2.0],
+    [0.0, 0.0],
+    [2.0, 0.0],
+];
+
+/// Every triangle faces the way the polygon does (its Newell normal is
+/// -y for the L as listed), and the triangles' areas add up to exactly the
+/// polygon's: a fan from corner 1 has one triangle turned over, covering
+/// the notch, and totals 4.
+fn assert_covers_the_l(mesh: &TriMesh) {
+    assert_eq!(mesh.triangles.len(), 4, "{:?}", mesh.triangles);
+    let mut area = 0.0;
+    for t in 0..mesh.triangles.len() {
+        let [a, b, c] = mesh.corners(t);
+        let n = (b - a).cross(c - a);
+        assert!(n.y < 0.0 && n.x == 0.0 && n.z == 0.0, "triangle {t}: {n}");
+        area += n.length() / 2.0;
+    }
+    assert_eq!(area, 3.0);
+}
+
+#[test]
+fn concave_faces_are_cut_on_their_plane_not_fanned() {
+    let dir = tempfile::tempdir().unwrap();
+    let v: String = L_XZ
+        .iter()
+        .map(|p| format!("v {} 4 {}\n", p[0], p[1]))
+        .collect();
+    let obj = write(dir.path(), "l.obj", format!("{v}f 1 2 3 4 5 6\n"));
+    assert_covers_the_l(&import_file(&obj, &opts()).unwrap());
+    let ply = format!(
+        "ply\nformat ascii 1.0\nelement vertex 6\nproperty float x\nproperty float y\n\
+         property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n\
+         {}6 0 1 2 3 4 5\n",
+        v.replace("v ", "")
+    );
+    assert_covers_the_l(&import_file(&write(dir.path(), "l.ply", ply), &opts()).unwrap());
+}
+
+#[test]
+fn bent_and_crossed_faces_are_refused_naming_the_face() {
+    let dir = tempfile::tempdir().unwrap();
+    // Line 6 is a quad with one corner lifted off the others' plane.
+    let bent = "v 0 0 0\nv 1 0 0\nv 1 1 0.5\nv 0 1 0\n# the face\nf 1 2 3 4\n";
+    let e = import_file(&write(dir.path(), "bent.obj", bent), &opts()).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("bent.obj")
+            && text.contains("face at line 6")
+            && text.contains("not planar")
+            && text.contains("0.1 %"),
+        "{text}"
+    );
+    // Face 1 of a PLY is a bow tie.
+    let ply = "ply\nformat ascii 1.0\nelement vertex 4\nproperty float x\nproperty float y\n\
+               property float z\nelement face 2\nproperty list uchar int vertex_indices\n\
+               end_header\n0 0 0\n2 2 0\n2 0 0\n0 1 0\n3 0 2 3\n4 0 1 2 3\n";
+    let e = import_file(&write(dir.path(), "bow.ply", ply), &opts()).unwrap_err();
+    assert!(
+        matches!(&e.kind, ImportErrorKind::Polygon { face, .. } if face == "face 1"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("self-intersecting"), "{e}");
+}
+
+#[test]
+fn obj_keeps_the_file_vertex_order() {
+    let dir = tempfile::tempdir().unwrap();
+    // The faces use the vertices in reverse; tobj renumbered them by first use.
+    let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 4 3 2\nf 4 2 1\nf 4 1 3\nf 3 1 2\n";
+    let mesh = import_file(&write(dir.path(), "r.obj", text), &opts()).unwrap();
+    assert_eq!(mesh.vertices[1], Vec3::X);
+    assert_eq!(mesh.triangles[0], [3, 2, 1]);
+}
+
+/// Six times the signed volume enclosed by a closed mesh.
+fn volume6(mesh: &TriMesh) -> f32 {
+    (0..mesh.triangles.len())
+        .map(|t| {
+            let [a, b, c] = mesh.corners(t);
+            a.dot(b.cross(c))
+        })
+        .sum()
+}
+
+#[test]
+fn gltf_mirrored_node_flips_the_winding() {
+    let dir = tempfile::tempdir().unwrap();
+    // An outward-wound tetrahedron (positive volume), away from the origin.
+    let tetra = TriMesh::new(
+        vec![
+            Vec3::new(1.0, 1.0, 1.0),
+            Vec3::new(2.0, 1.0, 1.0),
+            Vec3::new(1.0, 2.0, 1.0),
+            Vec3::new(1.0, 1.0, 2.0),
+        ],
+        vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
+    );
+    assert_eq!(volume6(&tetra), 1.0);
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&to_gltf(&tetra, "t").unwrap()).unwrap();
+    for (scale, name) in [([-1.0, 1.0, 1.0], "x"), ([2.0, -1.0, -1.0], "yz")] {
+        doc["nodes"][0]["scale"] = serde_json::json!(scale);
+        let p = write(dir.path(), &format!("{name}.gltf"), doc.to_string());
+        let mesh = import_file(&p, &opts()).unwrap();
+        let det: f32 = scale.iter().product();
+        // Mirrored (det < 0) or not, the hull still faces outwards.
+        assert_eq!(volume6(&mesh), det.abs(), "scale {scale:?}");
+        if det < 0.0 {
+            assert_eq!(mesh.triangles[0], [0, 1, 2]);
+        }
+    }
+}

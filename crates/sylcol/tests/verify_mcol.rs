@@ -1,9 +1,11 @@
 //! `verify::mcol` on valid maps and on maps with one planted defect each:
 //! every defect must be caught by exactly the check meant to catch it.
 
-use sylcol::verify::mcol::{self, McolReport, geometry_names as geo, names};
+use sylcol::verify::mcol::{
+    self, McolReport, geometry_names as geo, names, orientation_names as orient,
+};
 use sylcol::verify::testmaps::{box_map, drop_list_entry, sphere_map};
-use sylcol::verify::{DEFAULT_SEED, Expect};
+use sylcol::verify::{CheckId, DEFAULT_SEED, Expect};
 
 fn run(m: &sylcol::format::mcol::Mcol) -> McolReport {
     mcol::verify(m, None, DEFAULT_SEED)
@@ -51,6 +53,12 @@ fn sphere_map_passes_and_its_controls_have_power() {
     assert!(bp.extra > 0, "a margin leaves harmless extras");
     for c in &r.checks {
         if let Some(ctrl) = &c.control {
+            if c.check_id() == orient::FACING {
+                // One shell: its facing cannot disagree with another's, and
+                // the control says the check had no power here.
+                assert_eq!((ctrl.passed, ctrl.total), (1, 1));
+                continue;
+            }
             assert!(ctrl.passed < c.passed, "{}: control {ctrl:?}", c.name);
         }
     }
@@ -70,7 +78,7 @@ fn controls_repeat_with_the_same_seed_and_move_with_another() {
             let c = r
                 .checks
                 .iter()
-                .find(|c| c.name == geo::LISTED_SPHERE)
+                .find(|c| c.id == geo::LISTED_SPHERE.id)
                 .unwrap();
             c.control.as_ref().unwrap().passed
         })
@@ -110,8 +118,59 @@ fn open_edge() {
     m.vertices.push(m.vertices[t[0] as usize]);
     m.triangles[5][0] = (m.vertices.len() - 1) as u16;
     let r = run(&m);
-    assert_eq!(mcol::failing(&r), vec![names::EDGES_TWO]);
+    assert_eq!(mcol::failing(&r), vec![names::EDGES_TWO, orient::ORIENTED]);
     assert_eq!(r.topology.boundary_edges, 4);
+}
+
+#[test]
+fn turned_over_triangle() {
+    // Still closed and manifold, so only the orientation check sees it.
+    let mut m = sphere_map(2, 0.0);
+    m.triangles[5].swap(1, 2);
+    let r = run(&m);
+    assert_eq!(mcol::failing(&r), vec![orient::ORIENTED]);
+    let c = r
+        .checks
+        .iter()
+        .find(|c| c.check_id() == orient::ORIENTED)
+        .unwrap();
+    assert_eq!(c.total - c.passed, 3);
+    // Its control, every triangle's winding at random, keeps about half.
+    let ctrl = c.control.as_ref().unwrap();
+    assert!(
+        ctrl.passed * 3 < ctrl.total * 2 && ctrl.passed * 3 > ctrl.total,
+        "{ctrl:?}"
+    );
+}
+
+#[test]
+fn inside_out_component() {
+    use sylcol::build::mcol::{McolBuildOptions, build_mcol};
+    use sylcol::query::fixtures::{cuboid, merged};
+    // Two outward boxes, then the small one turned inside out.
+    let big = cuboid(glam::Vec3::splat(-40.0), glam::Vec3::splat(-10.0));
+    let mut small = cuboid(glam::Vec3::splat(10.0), glam::Vec3::splat(20.0));
+    let good = build_mcol(&merged(&big, &small), &McolBuildOptions::default()).unwrap();
+    assert_all_pass(&run(&good));
+    for t in &mut small.triangles {
+        t.swap(1, 2);
+    }
+    let bad = build_mcol(&merged(&big, &small), &McolBuildOptions::default()).unwrap();
+    let r = run(&bad);
+    assert_eq!(mcol::failing(&r), vec![orient::FACING]);
+    let c = r
+        .checks
+        .iter()
+        .find(|c| c.check_id() == orient::FACING)
+        .unwrap();
+    assert_eq!((c.passed, c.total), (1, 2));
+    assert_eq!(
+        c.note.as_deref(),
+        Some("first against: the component of triangle 12")
+    );
+    // With two shells, turning either over alone is caught.
+    assert_eq!(c.control.as_ref().unwrap().passed, 0);
+    assert_eq!(r.facing.as_ref().unwrap().outward, 1);
 }
 
 #[test]
@@ -127,7 +186,7 @@ fn duplicated_triangle() {
         }
     }
     let r = run(&m);
-    assert_eq!(mcol::failing(&r), vec![names::EDGES_TWO]);
+    assert_eq!(mcol::failing(&r), vec![names::EDGES_TWO, orient::ORIENTED]);
     assert_eq!(r.topology.nonmanifold_edges, 3);
 }
 
@@ -187,7 +246,7 @@ mod encoded {
             let bytes = encode(&m).unwrap();
             let r = verify_bytes(&bytes);
             assert_all_pass(&r);
-            let names: Vec<&str> = r.checks.iter().map(|c| c.name.as_str()).collect();
+            let names: Vec<CheckId> = r.checks.iter().map(|c| c.check_id()).collect();
             for n in [
                 chunk_names::POF0_AT,
                 chunk_names::HEADER_SLOTS,
@@ -235,7 +294,7 @@ mod encoded {
         shift_pointer(&mut bytes, layout.records[k]);
         let r = verify_bytes(&bytes);
         assert_eq!(mcol::failing(&r), vec![names::ADVANCE]);
-        let c = r.checks.iter().find(|c| c.name == names::ADVANCE).unwrap();
+        let c = r.checks.iter().find(|c| c.id == names::ADVANCE.id).unwrap();
         assert_eq!(
             c.total - c.passed,
             2,

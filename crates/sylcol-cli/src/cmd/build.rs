@@ -2,14 +2,18 @@
 
 use std::path::PathBuf;
 
-use anyhow::Context;
-use serde::Serialize;
+use anyhow::Context as _;
+use sylcol::TriMesh;
+use sylcol::build::hull::{HullFault, check_hull, weld_hint};
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::import::{ImportOptions, import_file};
+use sylcol::report::build::McolBuilt;
+use sylcol::report::error::{ErrorKind, ErrorReport, Unsupported, UsageError};
+use sylcol_format::Object;
 
-use crate::Outcome;
 use crate::input::read_input;
-use crate::output::write_atomic;
+use crate::output::{is_stdout, write_output};
+use crate::{Context, Outcome, print};
 
 mod collisionset;
 
@@ -33,7 +37,7 @@ enum What {
 struct McolArgs {
     /// The mesh: .obj, .gltf, .glb or .ply.
     mesh: PathBuf,
-    /// Where to write the MCOL object.
+    /// Where to write the MCOL object (`-`: standard output).
     #[arg(short, long)]
     output: PathBuf,
     /// The grid box; default: the mesh bounds rounded out to whole cells.
@@ -47,12 +51,16 @@ struct McolArgs {
     /// `ARCHIVE.pak+INNER`. Keeps a modded map on the original's grid.
     #[arg(long, value_name = "MCOL", conflicts_with_all = ["bbox", "cell"])]
     grid_from: Option<String>,
-    /// Merge vertices with identical coordinates before building.
+    /// Merge vertices with identical coordinates (and drop unused ones)
+    /// before building.
     #[arg(long)]
     weld: bool,
-    /// Print the summary as JSON.
+    /// Write the map even when the mesh is not a closed, consistently
+    /// oriented hull (open, degenerate, turned over...): a warning on
+    /// stderr names what is wrong. Without it such a mesh is refused
+    /// (exit 1), as `sylcol verify` would fail the map.
     #[arg(long)]
-    json: bool,
+    allow_open: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -69,30 +77,41 @@ fn parse_bbox(s: &str) -> Result<Bbox, String> {
     }
 }
 
-/// What `build mcol` reports.
-#[derive(Serialize)]
-struct McolSummary {
-    output: String,
-    vertices: usize,
-    triangles: usize,
-    bbox_min: [f32; 3],
-    bbox_max: [f32; 3],
-    cell_size: f32,
-    grid: [u8; 3],
-    occupied_cells: usize,
-    list_entries: usize,
-    bytes: usize,
-}
-
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     match args.what {
-        What::Mcol(a) => run_mcol(a),
-        What::Collisionset(a) => collisionset::run(a),
+        What::Mcol(a) => run_mcol(a, ctx),
+        What::Collisionset(a) => collisionset::run(a, ctx),
     }
 }
 
-fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
+/// `-o -` and `--json` would both write to standard output.
+pub fn refuse_two_stdouts(output: &std::path::Path, ctx: Context) -> anyhow::Result<()> {
+    if is_stdout(output) && ctx.json {
+        anyhow::bail!(UsageError(
+            "-o - writes the object to standard output, where --json would write the report; pick one".into()
+        ));
+    }
+    Ok(())
+}
+
+/// Prints a build report: on standard output, or on standard error when
+/// the object itself went to standard output.
+pub fn print_built<T: serde::Serialize>(
+    output: &std::path::Path,
+    ctx: Context,
+    report: &T,
+    text: impl FnOnce() -> String,
+) -> anyhow::Result<()> {
+    if is_stdout(output) {
+        note!("{}", text().trim_end_matches('\n'));
+        return Ok(());
+    }
+    print::report(ctx, report, text)
+}
+
+fn run_mcol(a: McolArgs, ctx: Context) -> anyhow::Result<Outcome> {
+    refuse_two_stdouts(&a.output, ctx)?;
     let mesh = import_file(&a.mesh, &ImportOptions { weld: a.weld })?;
     let options = match &a.grid_from {
         Some(file) => grid_of(file)?,
@@ -102,35 +121,106 @@ fn run_mcol(a: McolArgs) -> anyhow::Result<Outcome> {
         },
     };
     let mcol = build_mcol(&mesh, &options).with_context(|| format!("{}", a.mesh.display()))?;
+    let name = a.mesh.display().to_string();
+    let hull = screen_hull(&name, &mesh, |_| true, &a.hull_options(), ctx);
+    if hull.refused {
+        return Ok(Outcome::ChecksFailed);
+    }
     let bytes = sylcol::format::mcol::encode(&mcol)
         .with_context(|| format!("{}: cannot encode the built MCOL", a.mesh.display()))?;
-    write_atomic(&a.output, &bytes)?;
-    let h = &mcol.header;
-    let summary = McolSummary {
-        output: a.output.display().to_string(),
-        vertices: mcol.vertices.len(),
-        triangles: mcol.triangles.len(),
-        bbox_min: h.bbox_min,
-        bbox_max: h.bbox_max,
-        cell_size: h.cell_size[0],
-        grid: [h.grid[0], h.grid[1], h.grid[2]],
-        occupied_cells: mcol.occupied_cells(),
-        list_entries: mcol.list_entries(),
-        bytes: bytes.len(),
-    };
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&summary)?);
-    } else {
-        print_mcol_summary(&summary);
-    }
+    write_output(&a.output, &bytes)?;
+    let mut report = McolBuilt::new(&name, &a.output.display().to_string(), &mcol, bytes.len());
+    report.warnings = hull.warnings;
+    print_built(&a.output, ctx, &report, || report.text())?;
     Ok(Outcome::Ok)
+}
+
+impl McolArgs {
+    fn hull_options(&self) -> HullOptions {
+        HullOptions {
+            allow_open: self.allow_open,
+            welded: self.weld,
+        }
+    }
+}
+
+/// The flags that decide what the hull checks do.
+struct HullOptions {
+    /// `--allow-open`: write anyway, with a warning.
+    allow_open: bool,
+    /// `--weld` was given (no hint to give it).
+    welded: bool,
+}
+
+/// What the hull checks decided about one mesh.
+struct HullVerdict {
+    /// A fault `refuses` holds for was found and `--allow-open` was not
+    /// given: nothing may be written.
+    refused: bool,
+    /// Every fault found, in words.
+    warnings: Vec<String>,
+}
+
+/// Runs the hull checks on `mesh` (called `name` in messages) and prints
+/// what they found on stderr: a refusal (with `--json`, a `hull` error
+/// document) when a fault `refuses` holds for is found without
+/// `--allow-open`, else a warning (with `--json`, only in the report).
+fn screen_hull(
+    name: &str,
+    mesh: &TriMesh,
+    refuses: impl Fn(&HullFault) -> bool,
+    options: &HullOptions,
+    ctx: Context,
+) -> HullVerdict {
+    let faults = check_hull(mesh);
+    let warnings: Vec<String> = faults.iter().map(ToString::to_string).collect();
+    let refusing = faults.iter().any(&refuses);
+    let refused = refusing && !options.allow_open;
+    if faults.is_empty() {
+        return HullVerdict { refused, warnings };
+    }
+    let what = "is not a closed, consistently oriented hull";
+    let mut text = match (refused, refusing) {
+        (true, _) => format!("{name} {what}; nothing written (--allow-open writes it anyway):"),
+        (false, true) => format!("warning: {name} {what}; written anyway (--allow-open):"),
+        (false, false) => format!("warning: {name} {what}:"),
+    };
+    for f in &warnings {
+        text += &format!("\n  {f}");
+    }
+    if let Some(h) = (!options.welded)
+        .then(|| weld_hint(mesh, &refuses))
+        .flatten()
+    {
+        text += &format!("\n  hint: {h}");
+    }
+    match (ctx.json, refused) {
+        (true, true) => print::errors(
+            &[ErrorReport {
+                message: text,
+                path: Some(name.to_string()),
+                offset: None,
+                kind: ErrorKind::Hull,
+            }],
+            ctx,
+        ),
+        // The report's `warnings` carry them; standard error holds only
+        // error documents with --json.
+        (true, false) => {}
+        (false, _) => eprintln!("sylcol: {text}"),
+    }
+    HullVerdict { refused, warnings }
 }
 
 /// The bbox and cell size of an existing MCOL.
 fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
     let input = read_input(file)?;
-    let m = sylcol::format::mcol::decode(&input.bytes)
-        .with_context(|| format!("{}: invalid MCOL", input.name))?;
+    let Object::Mcol(m) = input.decode()? else {
+        anyhow::bail!(Unsupported {
+            path: input.name.clone(),
+            detail: "--grid-from needs an MCOL, this is another format".into(),
+        });
+    };
     let [cx, cy, cz] = m.header.cell_size;
     if cx != cy || cy != cz {
         anyhow::bail!(
@@ -142,26 +232,4 @@ fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
         bbox: Some((m.header.bbox_min, m.header.bbox_max)),
         cell: Some(cx),
     })
-}
-
-fn print_mcol_summary(s: &McolSummary) {
-    let v3 = |v: [f32; 3]| format!("({}, {}, {})", v[0], v[1], v[2]);
-    println!("wrote {} ({} bytes)", s.output, s.bytes);
-    println!(
-        "  mesh      {} vertices, {} triangles",
-        s.vertices, s.triangles
-    );
-    println!(
-        "  grid      {}x{}x{} cells of {} from {} to {}",
-        s.grid[0],
-        s.grid[1],
-        s.grid[2],
-        s.cell_size,
-        v3(s.bbox_min),
-        v3(s.bbox_max)
-    );
-    println!(
-        "  lists     {} occupied cells, {} entries",
-        s.occupied_cells, s.list_entries
-    );
 }

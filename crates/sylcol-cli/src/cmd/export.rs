@@ -1,147 +1,338 @@
-//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, or glTF when OUT
-//! ends in `.gltf` / `.glb`.
+//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ or glTF (`.gltf`,
+//! `.glb`; `--format` where the extension cannot say, `-o -` for standard
+//! output). glTF takes debug layers (`--layers`) and a display scale
+//! (`--scale`); a whole CollisionSet goes to one glTF scene, a whole
+//! archive to one file per map plus one for the library; a CollisionSet to
+//! a folder gets a manifest of the records' order beside its meshes. The
+//! report is `sylcol::report::files::ExportReport`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::Context as _;
 use sylcol::TriMesh;
-use sylcol::export::gltf::{to_glb, to_gltf};
+use sylcol::build::collisionset::{ManifestEntry, write_manifest};
+use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene, mesh_scene};
 use sylcol::export::obj::write_obj;
-use sylcol_format::collisionset::{self, Record};
-use sylcol_format::{Format, mcol};
+use sylcol::export::object_name;
+use sylcol::report::Skipped;
+use sylcol::report::error::{NotFound, ObjectError, Unsupported, UsageError};
+use sylcol::report::files::{ExportReport, Written};
+use sylcol_format::collisionset::{CollisionSet, Record};
+use sylcol_format::{AnyError, Object};
 
-use crate::Outcome;
-use crate::input::{Input, inputs, is_archive, read_input};
-use crate::output::{join_inside, write_atomic, write_atomic_with};
+use crate::input::{Input, Item, inputs, is_archive, read_object};
+use crate::output::{OutputDir, is_stdout, safe_components, write_atomic_with, write_output};
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol export`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub struct Args {
-    /// The input: a file, or `ARCHIVE.pak+INNER`.
+    /// The input: a file, `ARCHIVE.pak+INNER`, a whole `.pak`, or `-`.
     pub file: String,
-    /// Where to write: `.obj`, `.gltf` (one self-contained file) or `.glb`;
-    /// for a CollisionSet a folder that receives one `NAME.obj` per mesh
-    /// (a file with `--mesh`).
+    /// Where to write: a `.obj`, `.gltf` or `.glb` file, or `-` for
+    /// standard output (OBJ unless `--format` says otherwise); for a
+    /// CollisionSet (without `--mesh`) or a whole archive, a folder.
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
+    /// The mesh format, when the output's extension cannot say (`-`, a
+    /// folder, another extension).
+    #[arg(long, value_enum)]
+    pub format: Option<MeshFormat>,
     /// CollisionSet only: export just the mesh of this name.
     #[arg(long)]
     pub mesh: Option<String>,
+    /// glTF only: the layers to write, any of hull, cells, cell-spheres,
+    /// tri-spheres, failures (or `all`); each is its own node.
+    #[arg(long, default_value = "hull", value_parser = parse_layers)]
+    pub layers: Layers,
+    /// glTF only: a uniform display scale on the root node (axes stay
+    /// the file's own; the coordinates underneath stay exact).
+    #[arg(long, default_value_t = 1.0, value_parser = parse_scale)]
+    pub scale: f32,
+}
+
+fn parse_layers(s: &str) -> Result<Layers, String> {
+    Layers::parse(s)
+}
+
+fn parse_scale(s: &str) -> Result<f32, String> {
+    match s.parse::<f32>() {
+        Ok(f) if f.is_finite() && f > 0.0 => Ok(f),
+        _ => Err(format!("{s:?} is not a positive number")),
+    }
+}
+
+impl Args {
+    /// The glTF scene options for `input`: the layers (in a whole archive
+    /// a library gets only those a library has: hull, failures), the
+    /// scale, and what `info --json` says of it as the root's extras.
+    fn scene_options(&self, input: &Input, library: bool) -> SceneOptions {
+        let layers = if library && is_archive(&self.file) {
+            self.layers
+                .iter()
+                .filter(|l| !l.map_only())
+                .fold(Layers::none(), Layers::with)
+        } else {
+            self.layers
+        };
+        SceneOptions {
+            layers,
+            scale: self.scale,
+            extras: object_extras(input),
+        }
+    }
+
+    /// Whether `--layers` or `--scale` was given (they need glTF).
+    fn gltf_only_flags(&self) -> bool {
+        self.layers != Layers::HULL || self.scale != 1.0
+    }
+}
+
+/// What `info --json` says of an object: the `extras` of its glTF root
+/// node (the one place the exporter, `serve` and `view` take it from).
+pub fn object_extras(input: &Input) -> Option<serde_json::Value> {
+    let info = sylcol::report::info::info_of(&input.name, &input.bytes).ok()?;
+    serde_json::to_value(info).ok()
+}
+
+fn is_gltf(format: MeshFormat) -> bool {
+    matches!(format, MeshFormat::Gltf | MeshFormat::Glb)
+}
+
+/// Writes `scene` to `path` (`-`: standard output) as `.glb` or `.gltf`.
+fn write_scene(path: &Path, format: MeshFormat, scene: &Scene) -> anyhow::Result<()> {
+    let bytes = if format == MeshFormat::Glb {
+        scene.to_glb()?
+    } else {
+        scene.to_gltf()?
+    };
+    write_output(path, &bytes)
+}
+
+/// A mesh file format `export` writes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, clap::ValueEnum)]
+pub enum MeshFormat {
+    /// Wavefront OBJ (text).
+    Obj,
+    /// glTF 2.0, one self-contained JSON file.
+    Gltf,
+    /// glTF 2.0 binary.
+    Glb,
+}
+
+impl MeshFormat {
+    fn extension(self) -> &'static str {
+        match self {
+            MeshFormat::Obj => "obj",
+            MeshFormat::Gltf => "gltf",
+            MeshFormat::Glb => "glb",
+        }
+    }
+
+    /// The format an output file's extension names, if it names one.
+    fn of_extension(path: &Path) -> Option<MeshFormat> {
+        let ext = path.extension()?.to_string_lossy().to_ascii_lowercase();
+        match ext.as_str() {
+            "obj" => Some(MeshFormat::Obj),
+            "gltf" => Some(MeshFormat::Gltf),
+            "glb" => Some(MeshFormat::Glb),
+            _ => None,
+        }
+    }
 }
 
 /// Runs the command: one object, or every object of a whole archive.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    if is_stdout(&args.output) && ctx.json {
+        anyhow::bail!(UsageError(
+            "-o - writes the mesh to standard output, where --json would write the report; pick one".into()
+        ));
+    }
+    let gltf_out = args
+        .format
+        .or(MeshFormat::of_extension(&args.output))
+        .is_some_and(is_gltf);
+    if args.gltf_only_flags() && !gltf_out {
+        anyhow::bail!(UsageError(format!(
+            "{}: --layers and --scale apply to glTF output (.gltf / .glb, or --format gltf|glb)",
+            args.output.display()
+        )));
+    }
+    let mut report = ExportReport::new(&args.file, &args.output.display().to_string());
     if is_archive(&args.file) {
         if args.mesh.is_some() {
-            bail!(
+            anyhow::bail!(UsageError(format!(
                 "{}: --mesh picks a mesh of one CollisionSet; name the entry as ARCHIVE.pak+ENTRY",
                 args.file
-            );
+            )));
         }
-        return export_archive(&args.file, &args.output);
+        export_archive(&args, &mut report)?;
+    } else {
+        let (input, object) = read_object(&args.file)?.decode()?;
+        export_object(&input, &object, &args, &args.output, &mut report)?;
     }
-    let input = read_input(&args.file)?;
-    export_one(&input, &args.output, args.mesh.as_deref())
+    finish(ctx, &report)
+}
+
+fn finish(ctx: Context, report: &ExportReport) -> anyhow::Result<Outcome> {
+    if ctx.json {
+        print::report(ctx, report, String::new)?;
+    } else {
+        note!("{}", report.text().trim_end_matches('\n'));
+    }
+    print::errors(&report.errors, ctx);
+    Ok(if report.errors.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::InputErrors
+    })
+}
+
+/// The format to write `output` in: `--format`, else its extension; `-`
+/// is OBJ; any other extension is refused rather than guessed.
+fn file_format(output: &Path, format: Option<MeshFormat>) -> anyhow::Result<MeshFormat> {
+    if let Some(f) = format {
+        return Ok(f);
+    }
+    if is_stdout(output) {
+        return Ok(MeshFormat::Obj);
+    }
+    MeshFormat::of_extension(output).ok_or_else(|| {
+        anyhow::Error::new(UsageError(format!(
+            "{}: cannot tell the mesh format from the name; use .obj, .gltf or .glb, or --format obj|gltf|glb",
+            output.display()
+        )))
+    })
 }
 
 /// Exports one decoded object to `output`: a mesh file for an MCOL, a
-/// folder of meshes (or one file with `mesh`) for a CollisionSet.
-fn export_one(input: &Input, output: &Path, mesh: Option<&str>) -> anyhow::Result<Outcome> {
-    let tri_mesh = match sylcol_format::detect(&input.bytes) {
-        Format::Mcol => {
-            let m = mcol::decode(&input.bytes)
-                .with_context(|| format!("{}: invalid MCOL", input.name))?;
-            if mesh.is_some() {
-                bail!(
-                    "{}: --mesh applies to CollisionSet libraries, this is an MCOL",
-                    input.name
-                );
+/// folder of meshes (or one file with `--mesh`) for a CollisionSet.
+fn export_object(
+    input: &Input,
+    object: &Object,
+    args: &Args,
+    output: &Path,
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    match object {
+        Object::Mcol(m) => {
+            if args.mesh.is_some() {
+                anyhow::bail!(Unsupported {
+                    path: input.name.clone(),
+                    detail: "--mesh applies to CollisionSet libraries, this is an MCOL".into(),
+                });
             }
-            TriMesh::from_mcol(&m)
+            let format = file_format(output, args.format)?;
+            let mesh = TriMesh::from_mcol(m);
+            if is_gltf(format) {
+                let opts = args.scene_options(input, false);
+                let scene = map_scene(&object_name(&input.name), m, &opts)
+                    .map_err(|e| UsageError(format!("{}: {e}", input.name)))?;
+                write_scene(output, format, &scene)?;
+            } else {
+                write_mesh(output, format, &mesh, &object_name(&input.name), args.scale)?;
+            }
+            report.files.push(written(&input.name, None, output, &mesh));
+            Ok(())
         }
-        Format::CollisionSet => return export_collisionset(input, output, mesh),
-        Format::Unknown(_) => bail!("{}: not a format sylcol can export", input.name),
-    };
-    let name = object_name(&input.name);
-    write_mesh(output, &tri_mesh, &name)?;
-    eprintln!(
-        "{}: wrote {} vertices, {} triangles to {}",
-        input.name,
-        tri_mesh.vertices.len(),
-        tri_mesh.triangles.len(),
-        output.display()
-    );
-    Ok(Outcome::Ok)
+        Object::CollisionSet(set) => export_library(input, set, args, output, report),
+        _ => anyhow::bail!(Unsupported {
+            path: input.name.clone(),
+            detail: "export does not write this format".into(),
+        }),
+    }
 }
 
-/// Exports every entry of an archive it can decode into the folder `dir`:
-/// `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a CollisionSet.
-/// A CollisionSet whose bytes repeat an earlier one (the disc stores the
-/// library eighteen times) is named, not written again. Entries that
-/// fail to read or decode are reported and the rest still exported (exit 1).
-fn export_archive(pak: &str, dir: &Path) -> anyhow::Result<Outcome> {
+fn written(source: &str, mesh: Option<String>, path: &Path, m: &TriMesh) -> Written {
+    Written {
+        source: source.to_string(),
+        mesh,
+        path: path.display().to_string(),
+        vertices: m.vertices.len(),
+        triangles: m.triangles.len(),
+    }
+}
+
+/// Exports every entry of an archive it can decode into the folder
+/// `args.output`: `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a
+/// CollisionSet (as glTF: `ENTRY.glb` / `.gltf` for a map, one scene
+/// `NAME.glb` / `.gltf` for a CollisionSet). A CollisionSet whose bytes repeat an earlier one (the disc
+/// stores the library eighteen times) is skipped, naming the first copy.
+/// Entries that fail to read or decode are reported and the rest still
+/// exported (exit 2).
+fn export_archive(args: &Args, report: &mut ExportReport) -> anyhow::Result<()> {
+    let out = OutputDir::create(&args.output)?;
     let mut seen: HashMap<u64, String> = HashMap::new();
-    let (mut written, mut failed) = (0usize, 0usize);
-    for input in inputs(pak)? {
-        let result = input.and_then(|input| {
-            let entry = input
-                .name
-                .rsplit('+')
-                .next()
-                .unwrap_or(&input.name)
-                .to_string();
-            let is_map = match sylcol_format::detect(&input.bytes) {
-                Format::Mcol => true,
-                Format::CollisionSet => false,
-                Format::Unknown(_) => {
-                    eprintln!("{}: skipped, not a format sylcol exports", input.name);
-                    return Ok(false);
-                }
-            };
-            if !is_map {
-                let digest = fingerprint(&input.bytes);
-                if let Some(first) = seen.get(&digest) {
-                    eprintln!(
-                        "{}: same bytes as {first}, its meshes are not written again",
-                        input.name
-                    );
-                    return Ok(false);
-                }
-                seen.insert(digest, entry.clone());
-            }
-            let target = join_inside(
-                dir,
-                &if is_map {
-                    format!("{entry}.obj")
-                } else {
-                    entry
-                },
-            )?;
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)
-                    .with_context(|| format!("{}: cannot create folder", parent.display()))?;
-            }
-            export_one(&input, &target, None).map(|_| true)
-        });
-        match result {
-            Ok(true) => written += 1,
-            Ok(false) => {}
-            Err(e) => {
-                failed += 1;
-                eprintln!("sylcol: error: {e:#}");
-            }
+    for item in inputs(&args.file)? {
+        let result = item.and_then(|item| export_entry(item, args, &out, &mut seen, report));
+        if let Err(e) = result {
+            report.errors.push(print::error_report(&e));
         }
     }
-    eprintln!(
-        "{pak}: exported {written} objects to {}, {failed} failed",
-        dir.display()
-    );
-    Ok(if failed == 0 {
-        Outcome::Ok
-    } else {
-        Outcome::ChecksFailed
-    })
+    Ok(())
+}
+
+/// Exports one archive entry into `out` (see [`export_archive`]).
+fn export_entry(
+    item: Item,
+    args: &Args,
+    out: &OutputDir,
+    seen: &mut HashMap<u64, String>,
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    let format = args.format.unwrap_or(MeshFormat::Obj);
+    let (input, object) = match item.decode() {
+        Ok(decoded) => decoded,
+        Err(ObjectError {
+            path,
+            error: AnyError::Unrecognised { magic, .. },
+        }) => {
+            report.skipped.push(Skipped {
+                path,
+                reason: "not a format sylcol exports".into(),
+                magic,
+            });
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let entry = input
+        .name
+        .rsplit('+')
+        .next()
+        .unwrap_or(&input.name)
+        .to_string();
+    let name = match &object {
+        Object::CollisionSet(_) => {
+            let digest = fingerprint(&input.bytes);
+            if let Some(first) = seen.get(&digest) {
+                report.skipped.push(Skipped {
+                    path: input.name.clone(),
+                    reason: format!("same bytes as {first}, its meshes are not written again"),
+                    magic: None,
+                });
+                return Ok(());
+            }
+            seen.insert(digest, entry.clone());
+            if is_gltf(format) {
+                format!("{}.{}", object_name(&entry), format.extension())
+            } else {
+                entry.clone()
+            }
+        }
+        _ => format!("{entry}.{}", format.extension()),
+    };
+    let target = out
+        .prepare(&name)
+        .with_context(|| format!("entry {entry}"))?;
+    let one = Args {
+        output: target.clone(),
+        format: Some(format),
+        mesh: None,
+        ..args.clone()
+    };
+    export_object(&input, &object, &one, &target, report)
 }
 
 /// A 64-bit digest of an entry's bytes, to spot repeated copies.
@@ -152,66 +343,139 @@ fn fingerprint(bytes: &[u8]) -> u64 {
     h.finish()
 }
 
-/// The object name for an input: its file or entry name without folders.
-pub fn object_name(input: &str) -> String {
-    let last = input.rsplit(['/', '\\', '+']).next().unwrap_or(input);
-    last.split('.')
-        .next()
-        .filter(|s| !s.is_empty())
-        .unwrap_or(last)
-        .to_string()
-}
-
 /// Writes the meshes of a CollisionSet: all of them into the folder
 /// `output` (file names from the records, kept inside the folder), or with
-/// `mesh` the one named to a file (or into an existing folder).
-fn export_collisionset(
+/// `--mesh` the one named to a file (or into an existing folder).
+fn export_library(
     input: &Input,
+    set: &CollisionSet,
+    args: &Args,
     output: &Path,
-    mesh: Option<&str>,
-) -> anyhow::Result<Outcome> {
-    let set = collisionset::decode(&input.bytes)
-        .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
-    let chosen: Vec<&Record> = match mesh {
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    let chosen: Vec<&Record> = match &args.mesh {
         Some(name) => {
-            let r = set.get(name).with_context(|| {
-                format!(
-                    "{}: no mesh named {name:?} among {} records",
-                    input.name,
-                    set.records.len()
-                )
+            let r = set.get(name).ok_or_else(|| NotFound {
+                path: input.name.clone(),
+                detail: format!("no mesh named {name:?} among {} records", set.records.len()),
             })?;
             if !output.is_dir() {
-                write_record(r, output)?;
-                eprintln!("{}: wrote {name} to {}", input.name, output.display());
-                return Ok(Outcome::Ok);
+                let format = file_format(output, args.format)?;
+                let mesh = TriMesh::from_collision_record(r);
+                write_mesh(output, format, &mesh, &r.name(), args.scale)?;
+                report
+                    .files
+                    .push(written(&input.name, Some(r.name()), output, &mesh));
+                return Ok(());
             }
             vec![r]
         }
-        None => set.records.iter().collect(),
-    };
-    // Every name is checked before anything is written.
-    let paths = mesh_paths(output, &chosen)
-        .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
-    for (r, path) in chosen.iter().zip(&paths) {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("{}: cannot create folder", parent.display()))?;
+        None => {
+            if let Some(format) = library_scene_format(args, output) {
+                let opts = args.scene_options(input, true);
+                let scene = library_scene(&object_name(&input.name), set, &opts)
+                    .map_err(|e| UsageError(format!("{}: {e}", input.name)))?;
+                write_scene(output, format, &scene)?;
+                report.files.push(Written {
+                    source: input.name.clone(),
+                    mesh: None,
+                    path: output.display().to_string(),
+                    vertices: set.vertex_count(),
+                    triangles: set.triangle_count(),
+                });
+                return Ok(());
+            }
+            refuse_library_file(input, set, output)?;
+            set.records.iter().collect()
         }
-        write_record(r, path)?;
+    };
+    if args.layers != Layers::HULL {
+        anyhow::bail!(UsageError(format!(
+            "{}: --layers applies to a whole library written as one .glb / .gltf",
+            input.name
+        )));
     }
-    eprintln!(
-        "{}: wrote {} meshes to {}",
-        input.name,
-        chosen.len(),
-        output.display()
-    );
-    Ok(Outcome::Ok)
+    let format = args.format.unwrap_or(MeshFormat::Obj);
+    // Every name is checked before anything is written.
+    let names = mesh_file_names(&chosen, format);
+    for (i, name) in names.iter().enumerate() {
+        safe_components(name, output).with_context(|| {
+            format!(
+                "{}: mesh {i} ({}) is not a safe file name",
+                input.name,
+                chosen[i].name()
+            )
+        })?;
+    }
+    let out = OutputDir::create(output)?;
+    let mut paths = Vec::with_capacity(chosen.len());
+    for (r, name) in chosen.iter().zip(&names) {
+        let path = out
+            .prepare(name)
+            .with_context(|| format!("mesh {}", r.name()))?;
+        let mesh = TriMesh::from_collision_record(r);
+        write_mesh(&path, format, &mesh, &r.name(), args.scale)?;
+        report
+            .files
+            .push(written(&input.name, Some(r.name()), &path, &mesh));
+        paths.push(path);
+    }
+    if args.mesh.is_none() {
+        write_order(&out, &chosen, &paths)?;
+    }
+    Ok(())
 }
 
-/// `DIR/NAME.obj` for each record (`NAME~2.obj` ... for repeated names,
-/// `record_N.obj` for an empty one), every path inside `dir`.
-fn mesh_paths(dir: &Path, records: &[&Record]) -> anyhow::Result<Vec<PathBuf>> {
+/// Writes the library's record order and names beside its meshes, as the
+/// manifest `build collisionset DIR` follows (so the folder builds back to
+/// the same bytes, not in file-name order).
+fn write_order(out: &OutputDir, records: &[&Record], paths: &[PathBuf]) -> anyhow::Result<()> {
+    let entries: Vec<ManifestEntry> = records
+        .iter()
+        .zip(paths)
+        .map(|(r, p)| ManifestEntry {
+            name: r.name(),
+            mesh: p.file_name().map(PathBuf::from).unwrap_or_default(),
+        })
+        .collect();
+    let (file, text) = write_manifest(&entries);
+    write_output(&out.prepare(file)?, text.as_bytes())
+}
+
+/// The glTF format a whole library is written in as one scene: an output
+/// named `.glb` / `.gltf` that is not a folder (`-o -` with `--format
+/// gltf|glb` too).
+fn library_scene_format(args: &Args, output: &Path) -> Option<MeshFormat> {
+    if output.is_dir() {
+        return None;
+    }
+    let named = MeshFormat::of_extension(output).filter(|f| is_gltf(*f));
+    named.or_else(|| {
+        is_stdout(output)
+            .then_some(args.format?)
+            .filter(|f| is_gltf(*f))
+    })
+}
+
+/// A whole library goes to a folder or one glTF scene. An output that
+/// names an OBJ file (`-`, `.obj`) is refused.
+fn refuse_library_file(input: &Input, set: &CollisionSet, output: &Path) -> anyhow::Result<()> {
+    let file_like = is_stdout(output) || MeshFormat::of_extension(output).is_some();
+    if !file_like || output.is_dir() {
+        return Ok(());
+    }
+    let n = set.records.len();
+    Err(UsageError(format!(
+        "{}: a CollisionSet holds {n} meshes: export them to a folder (-o DIR), to one glTF scene (-o NAME.glb), or pick one with --mesh NAME",
+        input.name
+    ))
+    .into())
+}
+
+/// `NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
+/// `record_N.EXT` for an empty one), relative to the export folder.
+fn mesh_file_names(records: &[&Record], format: MeshFormat) -> Vec<String> {
+    let ext = format.extension();
     let mut seen: HashMap<String, usize> = HashMap::new();
     records
         .iter()
@@ -225,28 +489,38 @@ fn mesh_paths(dir: &Path, records: &[&Record]) -> anyhow::Result<Vec<PathBuf>> {
             };
             let n = seen.entry(stem.clone()).or_default();
             *n += 1;
-            let file = if *n == 1 {
-                format!("{stem}.obj")
+            if *n == 1 {
+                format!("{stem}.{ext}")
             } else {
-                format!("{stem}~{n}.obj")
-            };
-            join_inside(dir, &file).with_context(|| format!("mesh {i}"))
+                format!("{stem}~{n}.{ext}")
+            }
         })
         .collect()
 }
 
-fn write_record(r: &Record, path: &Path) -> anyhow::Result<()> {
-    write_mesh(path, &TriMesh::from_collision_record(r), &r.name())
-}
-
-/// Writes `mesh` as glTF when `path` ends in `.gltf` / `.glb`, else OBJ.
-fn write_mesh(path: &Path, mesh: &TriMesh, name: &str) -> anyhow::Result<()> {
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    match ext.as_deref() {
-        Some("gltf") => write_atomic(path, &to_gltf(mesh, name)?),
-        Some("glb") => write_atomic(path, &to_glb(mesh, name)?),
-        _ => write_atomic_with(path, |w| write_obj(w, mesh, name)),
+/// Writes `mesh` to `path` (`-`: standard output) in `format` (glTF with
+/// the display scale `scale` on its node).
+fn write_mesh(
+    path: &Path,
+    format: MeshFormat,
+    mesh: &TriMesh,
+    name: &str,
+    scale: f32,
+) -> anyhow::Result<()> {
+    let scene = || {
+        let opts = SceneOptions {
+            scale,
+            ..SceneOptions::default()
+        };
+        mesh_scene(mesh, name, &opts)
+    };
+    match format {
+        MeshFormat::Gltf | MeshFormat::Glb => write_scene(path, format, &scene()),
+        MeshFormat::Obj if is_stdout(path) => {
+            let mut bytes = Vec::new();
+            write_obj(&mut bytes, mesh, name)?;
+            write_output(path, &bytes)
+        }
+        MeshFormat::Obj => write_atomic_with(path, |mut w| write_obj(&mut w, mesh, name)),
     }
 }

@@ -3,8 +3,11 @@
 pub mod build;
 pub mod export;
 pub mod info;
+pub mod meta;
 pub mod pak;
 pub mod probe;
 pub mod query;
 pub mod rewrite;
+pub mod serve;
 pub mod verify;
+pub mod view;

@@ -1,23 +1,26 @@
 //! `sylcol query FILE <ray|segment|inside|sphere|closest|batch|grid>`:
 //! runtime collision queries through the map's own grid.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 
-use anyhow::{Context, bail};
+use anyhow::{Context as _, bail};
 use glam::Vec3;
 use sylcol::TriMesh;
 use sylcol::query::script::parse_vec3;
 use sylcol::query::{Collider, Query, Ray};
-use sylcol_format::{Format, collisionset, mcol};
+use sylcol::report::error::{ErrorKind, ErrorReport, NotFound, ReadError, Unsupported, UsageError};
+use sylcol::report::query::grid_fit;
+use sylcol::report::schema::BatchLine;
+use sylcol_format::Object;
 
-use crate::Outcome;
-use crate::input::{Input, read_input};
+use crate::input::{Input, read_object};
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol query`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The input: an MCOL (or a CollisionSet with --mesh), or
-    /// `ARCHIVE.pak+INNER`.
+    /// The input: an MCOL (or a CollisionSet with --mesh),
+    /// `ARCHIVE.pak+INNER`, or `-` (standard input).
     pub file: String,
     /// For a CollisionSet: the name of the mesh to query.
     #[arg(long, global = true)]
@@ -26,9 +29,6 @@ pub struct Args {
     /// mesh), or a number of cells along the longest axis.
     #[arg(long, global = true, default_value = "file")]
     pub grid: String,
-    /// Print JSON instead of text.
-    #[arg(long, global = true)]
-    pub json: bool,
     #[command(subcommand)]
     pub query: Kind,
 }
@@ -98,12 +98,25 @@ fn vec3(s: &str) -> Result<Vec3, String> {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let input = read_input(&args.file)?;
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    if matches!(&args.query, Kind::Batch { queries } if queries == "-") && args.file == "-" {
+        bail!(UsageError(
+            "the map and the queries cannot both come from standard input".into()
+        ));
+    }
+    let input = read_object(&args.file)?.whole()?;
     let collider = load(&input, args.mesh.as_deref(), &args.grid)?;
     let query = match args.query {
-        Kind::Batch { queries } => return batch(&collider, &queries),
-        Kind::Grid => return grid_report(&collider, args.json),
+        Kind::Batch { queries } => return batch(&collider, &queries, ctx),
+        Kind::Grid => {
+            let name = match &args.mesh {
+                Some(mesh) => format!("{}+{mesh}", input.name),
+                None => input.name.clone(),
+            };
+            let fit = grid_fit(&name, &collider);
+            print::report(ctx, &fit, || fit.text())?;
+            return Ok(Outcome::Ok);
+        }
         Kind::Ray { origin, dir, max } => Query::Ray {
             ray: Ray::new(origin, dir),
             max: max.unwrap_or(f32::INFINITY),
@@ -124,148 +137,166 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let answer = collider
         .answer(&query)
         .with_context(|| format!("{}: bad query", input.name))?;
-    if args.json {
+    if ctx.json {
         println!("{}", serde_json::to_string(&answer)?);
     } else {
-        println!("{}", answer.text());
+        println!("{}", sylcol_format::text::escape_lines(&answer.text()));
     }
     Ok(Outcome::Ok)
 }
 
 /// The collider for `input` over the grid `grid` names.
 fn load(input: &Input, mesh: Option<&str>, grid: &str) -> anyhow::Result<Collider> {
-    let base = match sylcol_format::detect(&input.bytes) {
-        Format::Mcol => {
+    let base = match input.decode()? {
+        Object::Mcol(m) => {
             if let Some(name) = mesh {
-                bail!(
-                    "{}: --mesh {name} picks a CollisionSet mesh, but this is an MCOL",
-                    input.name
-                );
+                bail!(Unsupported {
+                    path: input.name.clone(),
+                    detail: format!("--mesh {name} picks a CollisionSet mesh, but this is an MCOL"),
+                });
             }
-            let m = mcol::decode(&input.bytes)
-                .with_context(|| format!("{}: invalid MCOL", input.name))?;
             Collider::from_mcol(&m).with_context(|| format!("{}: cannot query", input.name))?
         }
-        Format::CollisionSet => {
-            let set = collisionset::decode(&input.bytes)
-                .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
+        Object::CollisionSet(set) => {
             let Some(name) = mesh else {
-                bail!(
+                bail!(UsageError(format!(
                     "{}: a CollisionSet holds {} meshes; pick one with --mesh NAME (`sylcol info` lists them)",
                     input.name,
                     set.records.len()
-                );
+                )));
             };
-            let record = set.get(name).with_context(|| {
-                format!(
-                    "{}: no mesh named {name:?} among {} records",
-                    input.name,
-                    set.records.len()
-                )
+            let record = set.get(name).ok_or_else(|| NotFound {
+                path: input.name.clone(),
+                detail: format!("no mesh named {name:?} among {} records", set.records.len()),
             })?;
             Collider::from_mesh(&TriMesh::from_collision_record(record))
                 .with_context(|| format!("{}+{name}: cannot query", input.name))?
         }
-        Format::Unknown(_) => bail!(
-            "{}: not an MCOL or a CollisionSet; nothing to query",
-            input.name
-        ),
+        _ => bail!(Unsupported {
+            path: input.name.clone(),
+            detail: "nothing to query in this format".into(),
+        }),
     };
     let cells = match grid {
         "file" => return Ok(base),
         "derived" => base.suggested_cells_per_axis(),
-        n => n
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n > 0)
-            .with_context(|| format!("--grid {n}: expected file, derived or a cell count"))?,
+        n => n.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
+            UsageError(format!(
+                "--grid {n}: expected file, derived or a cell count"
+            ))
+        })?,
     };
     base.with_derived_grid(cells)
         .with_context(|| format!("{}: cannot derive a grid", input.name))
 }
 
-/// Answers every line of `path`; a bad line becomes `{"line": N, "error":
-/// ...}` in its place and the exit status is 2 at the end.
-fn batch(c: &Collider, path: &str) -> anyhow::Result<Outcome> {
-    let reader: Box<dyn BufRead> = if path == "-" {
-        Box::new(std::io::stdin().lock())
+/// Lines answered together at most (one call of `answer_many`).
+const BATCH_BLOCK: usize = 65_536;
+
+/// Answers every line of `path` in order, in blocks answered on every
+/// core (`Collider::answer_many`); a bad line becomes `{"line": N,
+/// "error": {...}}` in its place and the exit status is 2 at the end. A
+/// block ends when the input has no more lines ready, so a caller feeding
+/// standard input a line at a time gets each answer at once.
+fn batch(c: &Collider, path: &str, ctx: Context) -> anyhow::Result<Outcome> {
+    let source: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin())
     } else {
-        let f = std::fs::File::open(path).with_context(|| format!("{path}: cannot read"))?;
-        Box::new(std::io::BufReader::new(f))
+        Box::new(std::fs::File::open(path).map_err(|error| ReadError {
+            path: path.to_string(),
+            error,
+        })?)
     };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, source);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("{path}: cannot read line {}", i + 1))?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
+    let mut block = Block::default();
+    let mut line = String::new();
+    let mut number = 0usize;
+    loop {
+        line.clear();
+        let read = reader
+            .read_line(&mut line)
+            .with_context(|| format!("{path}: cannot read line {}", number + 1))?;
+        if read > 0 {
+            number += 1;
+            block.push(number, line.trim());
         }
-        let answer = text
-            .parse::<Query>()
-            .map_err(|e| e.to_string())
-            .and_then(|q| c.answer(&q).map_err(|e| e.to_string()));
-        match answer {
-            Ok(a) => serde_json::to_writer(&mut out, &a)?,
-            Err(e) => {
-                bad += 1;
-                let err = serde_json::json!({ "line": i + 1, "error": e });
-                serde_json::to_writer(&mut out, &err)?;
-            }
+        if read == 0 || block.len() >= BATCH_BLOCK || reader.buffer().is_empty() {
+            bad += block.answer(c, path, &mut out)?;
+            out.flush()?;
         }
-        writeln!(out)?;
+        if read == 0 {
+            break;
+        }
     }
-    out.flush()?;
     if bad > 0 {
-        bail!("{path}: {bad} line(s) were not valid queries (answered with error objects)");
+        print::errors(
+            &[ErrorReport {
+                message: format!(
+                    "{path}: {bad} line(s) were not valid queries (answered with error objects)"
+                ),
+                path: Some(path.to_string()),
+                offset: None,
+                kind: ErrorKind::Query,
+            }],
+            ctx,
+        );
+        return Ok(Outcome::InputErrors);
     }
     Ok(Outcome::Ok)
 }
 
-/// Prints the grid's fit and, when it is too coarse, the suggestion.
-fn grid_report(c: &Collider, json: bool) -> anyhow::Result<Outcome> {
-    let s = c.grid_stats();
-    let suggested = c.suggested_cells_per_axis();
-    let missing = c.missing_entries();
-    if json {
-        let j = serde_json::json!({
-            "source": format!("{:?}", s.source),
-            "dims": s.dims, "cells": s.cells, "occupied": s.occupied,
-            "entries": s.entries, "mean_list": s.mean_list, "max_list": s.max_list,
-            "triangles": s.triangles, "unlisted": s.unlisted,
-            "spheres_replaced": s.spheres_replaced,
-            "missing_entries": missing.len(),
-            "too_coarse": s.too_coarse(), "suggested_cells_per_axis": suggested,
+/// Lines read but not yet answered: the parsed queries, and per line
+/// (number, parse error or index into the queries).
+#[derive(Default)]
+struct Block {
+    queries: Vec<Query>,
+    lines: Vec<(usize, Result<usize, String>)>,
+}
+
+impl Block {
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Takes line `number`; blank lines and `#` comments are skipped.
+    fn push(&mut self, number: usize, text: &str) {
+        if text.is_empty() || text.starts_with('#') {
+            return;
+        }
+        let entry = text.parse::<Query>().map(|q| {
+            self.queries.push(q);
+            self.queries.len() - 1
         });
-        println!("{}", serde_json::to_string_pretty(&j)?);
-        return Ok(Outcome::Ok);
+        self.lines.push((number, entry.map_err(|e| e.to_string())));
     }
-    let [x, y, z] = s.dims;
-    println!(
-        "grid {x} x {y} x {z} ({:?}): {} of {} cells occupied",
-        s.source, s.occupied, s.cells
-    );
-    println!(
-        "lists: {} entries, mean {:.1}, longest {}",
-        s.entries, s.mean_list, s.max_list
-    );
-    println!("{} triangles, {} in no list", s.triangles, s.unlisted);
-    if s.spheres_replaced > 0 {
-        println!(
-            "{} bounding spheres did not enclose their triangle (recomputed)",
-            s.spheres_replaced
-        );
+
+    /// Answers the block in order, one JSON object a line; empties it and
+    /// returns how many lines were bad.
+    fn answer(&mut self, c: &Collider, path: &str, out: &mut impl Write) -> anyhow::Result<usize> {
+        let answers = c.answer_many(&self.queries);
+        let mut bad = 0;
+        for (number, entry) in self.lines.drain(..) {
+            let line = match entry.and_then(|i| answers[i].map_err(|e| e.to_string())) {
+                Ok(a) => BatchLine::Answer(a),
+                Err(message) => {
+                    bad += 1;
+                    BatchLine::Error {
+                        line: number,
+                        error: ErrorReport {
+                            message,
+                            path: Some(path.to_string()),
+                            offset: None,
+                            kind: ErrorKind::Query,
+                        },
+                    }
+                }
+            };
+            serde_json::to_writer(&mut *out, &line)?;
+            writeln!(out)?;
+        }
+        self.queries.clear();
+        Ok(bad)
     }
-    if !missing.is_empty() {
-        println!(
-            "{} (cell, triangle) pairs touch but are not listed: queries there can miss; --grid derived has complete lists",
-            missing.len()
-        );
-    }
-    if s.too_coarse() {
-        println!(
-            "too coarse for this mesh: try --grid derived ({suggested} cells along the longest axis)"
-        );
-    }
-    Ok(Outcome::Ok)
 }

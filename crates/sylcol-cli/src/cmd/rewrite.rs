@@ -1,65 +1,62 @@
 //! `sylcol rewrite FILE -o OUT`: decode then encode. For every valid file
 //! the output is byte-identical to the input; anything else is a defect
 //! reported as a failed check (exit 1), with the first differing byte.
+//! The report is `sylcol::report::files::RewriteReport`.
 
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
-use sylcol_format::{Format, collisionset, mcol};
+use anyhow::Context as _;
+use sylcol::report::error::Unsupported;
+use sylcol::report::files::RewriteReport;
+use sylcol_format::{Object, collisionset, mcol};
 
-use crate::Outcome;
-use crate::input::read_input;
-use crate::output::write_atomic;
+use crate::input::read_object;
+use crate::output::{is_stdout, write_output};
+use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol rewrite`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The input: a file, or `ARCHIVE.pak+INNER`.
+    /// The input: a file, `ARCHIVE.pak+INNER`, or `-` (standard input).
     pub file: String,
-    /// Where to write the re-encoded object.
+    /// Where to write the re-encoded object (`-`: standard output).
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let input = read_input(&args.file)?;
-    let encoded = match sylcol_format::detect(&input.bytes) {
-        Format::Mcol => {
-            let m = mcol::decode(&input.bytes)
-                .with_context(|| format!("{}: invalid MCOL", input.name))?;
-            mcol::encode(&m).with_context(|| format!("{}: cannot re-encode", input.name))?
-        }
-        Format::CollisionSet => {
-            let set = collisionset::decode(&input.bytes)
-                .with_context(|| format!("{}: invalid CollisionSet", input.name))?;
-            collisionset::encode(&set)
-                .with_context(|| format!("{}: cannot re-encode", input.name))?
-        }
-        Format::Unknown(_) => bail!("{}: not a format sylcol can rewrite", input.name),
-    };
-    write_atomic(&args.output, &encoded)?;
-    report_identity(&input.name, &input.bytes, &encoded)
-}
-
-/// Says whether the re-encoded bytes equal the input; exit 1 when not.
-pub fn report_identity(name: &str, original: &[u8], encoded: &[u8]) -> anyhow::Result<Outcome> {
-    if original == encoded {
-        eprintln!(
-            "{name}: rewritten, byte-identical ({} bytes)",
-            encoded.len()
-        );
-        return Ok(Outcome::Ok);
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    if is_stdout(&args.output) && ctx.json {
+        anyhow::bail!(sylcol::report::error::UsageError(
+            "-o - writes the object to standard output, where --json would write the report; pick one".into()
+        ));
     }
-    let first = original
-        .iter()
-        .zip(encoded)
-        .position(|(a, b)| a != b)
-        .unwrap_or(original.len().min(encoded.len()));
-    eprintln!(
-        "{name}: rewritten, but NOT byte-identical: first difference at byte {first:#x} ({} bytes in, {} out)",
-        original.len(),
-        encoded.len()
+    let (input, object) = read_object(&args.file)?.decode()?;
+    let encoded = match &object {
+        Object::Mcol(m) => mcol::encode(m),
+        Object::CollisionSet(set) => collisionset::encode(set),
+        _ => anyhow::bail!(Unsupported {
+            path: input.name.clone(),
+            detail: "rewrite does not encode this format".into(),
+        }),
+    }
+    .with_context(|| format!("{}: cannot re-encode", input.name))?;
+    write_output(&args.output, &encoded)?;
+    let report = RewriteReport::new(
+        &input.name,
+        &args.output.display().to_string(),
+        object.kind().name(),
+        &input.bytes,
+        &encoded,
     );
-    Ok(Outcome::ChecksFailed)
+    if ctx.json {
+        print::report(ctx, &report, String::new)?;
+    } else {
+        note!("{}", report.text().trim_end_matches('\n'));
+    }
+    Ok(if report.identical {
+        Outcome::Ok
+    } else {
+        Outcome::ChecksFailed
+    })
 }

@@ -2,8 +2,12 @@
 //!
 //! Sources of a new library:
 //! - a folder: every `.obj` / `.gltf` / `.glb` / `.ply` file in it (not in
-//!   sub-folders), in byte order of file name, the file stem as record name;
-//!   other files are skipped;
+//!   sub-folders), the file stem as record name, in byte order of file
+//!   name; other files are skipped. A folder holding a manifest
+//!   ([`FOLDER_MANIFESTS`], which `sylcol export` writes beside the meshes
+//!   of a library) is built in the manifest's order and names instead, and
+//!   mesh files it does not name follow in file-name order — so export ->
+//!   build gives back the library's record order, byte for byte;
 //! - a manifest: a text file of `NAME = MESH` lines (`#` starts a comment
 //!   line, blank lines are ignored, paths are relative to the manifest's
 //!   folder), or a `.json` file holding `[{"name": NAME, "mesh": MESH}, ...]`.
@@ -22,8 +26,11 @@ use sylcol_format::collisionset::{CollisionSet, Record};
 use crate::import::{MeshError, MeshFormat, check_mesh};
 use crate::mesh::TriMesh;
 
+/// The manifests a folder of meshes may hold, text or JSON (at most one).
+pub const FOLDER_MANIFESTS: [&str; 2] = ["manifest.txt", "manifest.json"];
+
 /// One record to build: its name and the mesh file it comes from.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 pub struct ManifestEntry {
     /// Record name.
     pub name: String,
@@ -77,7 +84,8 @@ pub enum CollisionSetBuildError {
     NoMeshes(String),
 }
 
-/// The records a folder's mesh files make, sorted by file name.
+/// The records a folder's mesh files make: in the order of the folder's
+/// manifest when it has one, then (or else) sorted by file name.
 pub fn scan_folder(dir: &Path) -> Result<Vec<ManifestEntry>, CollisionSetBuildError> {
     let io = |source| CollisionSetBuildError::Io {
         path: dir.display().to_string(),
@@ -91,21 +99,82 @@ pub fn scan_folder(dir: &Path) -> Result<Vec<ManifestEntry>, CollisionSetBuildEr
         }
     }
     files.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
-    let entries: Vec<ManifestEntry> = files
-        .into_iter()
-        .map(|mesh| ManifestEntry {
-            name: mesh
-                .file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            mesh,
-        })
-        .collect();
+    let mut entries = match folder_manifest(dir)? {
+        Some(manifest) => read_manifest(&manifest)?,
+        None => Vec::new(),
+    };
+    // The same file however the manifest spells it (`x.obj`, `./x.obj`).
+    let same = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let named: std::collections::HashSet<PathBuf> = entries.iter().map(|e| same(&e.mesh)).collect();
+    entries.extend(
+        files
+            .into_iter()
+            .filter(|f| !named.contains(&same(f)))
+            .map(|mesh| ManifestEntry {
+                name: mesh
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                mesh,
+            }),
+    );
     if entries.is_empty() {
         return Err(CollisionSetBuildError::NoMeshes(dir.display().to_string()));
     }
     check_unique(entries.iter().map(|e| e.name.as_str()))?;
     Ok(entries)
+}
+
+/// The folder's manifest, if it has one; both kinds at once are refused.
+fn folder_manifest(dir: &Path) -> Result<Option<PathBuf>, CollisionSetBuildError> {
+    let found: Vec<PathBuf> = FOLDER_MANIFESTS
+        .iter()
+        .map(|m| dir.join(m))
+        .filter(|p| p.is_file())
+        .collect();
+    match &found[..] {
+        [] => Ok(None),
+        [one] => Ok(Some(one.clone())),
+        _ => Err(CollisionSetBuildError::Manifest {
+            path: dir.display().to_string(),
+            line: 0,
+            detail: format!(
+                "holds both {} and {}; keep one",
+                FOLDER_MANIFESTS[0], FOLDER_MANIFESTS[1]
+            ),
+        }),
+    }
+}
+
+/// A manifest for `entries` (mesh paths as they should be written, e.g.
+/// relative to the manifest's folder): its file name from
+/// [`FOLDER_MANIFESTS`] and its text. `NAME = MESH` lines when every entry
+/// fits one (a name with `=` or starting with `#`, or a path with a line
+/// break, does not), else JSON.
+pub fn write_manifest(entries: &[ManifestEntry]) -> (&'static str, String) {
+    let fits = |e: &ManifestEntry| {
+        let mesh = e.mesh.to_string_lossy();
+        !e.name.contains(['=', '\n', '\r'])
+            && !e.name.starts_with('#')
+            && e.name.trim() == e.name
+            && !e.name.is_empty()
+            && !mesh.contains(['\n', '\r'])
+            && mesh.trim() == mesh
+            && !mesh.is_empty()
+    };
+    if entries.iter().all(fits) {
+        let mut text = String::from(
+            "# Record order and names of a CollisionSet library, written by sylcol export.\n\
+             # `sylcol build collisionset FOLDER` builds the records in this order.\n",
+        );
+        for e in entries {
+            text += &format!("{} = {}\n", e.name, e.mesh.display());
+        }
+        (FOLDER_MANIFESTS[0], text)
+    } else {
+        let json = serde_json::to_string_pretty(entries).unwrap_or_default() + "\n";
+        (FOLDER_MANIFESTS[1], json)
+    }
 }
 
 /// Reads a manifest (text, or JSON when the name ends in `.json`); mesh

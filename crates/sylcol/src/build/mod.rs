@@ -2,6 +2,7 @@
 //! CollisionSet libraries ([`collisionset`]).
 
 pub mod collisionset;
+pub mod hull;
 pub mod mcol;
 pub mod plan;
 

@@ -71,30 +71,37 @@ pub fn check_mesh(mesh: &TriMesh) -> Result<(), MeshError> {
 }
 
 /// Merges vertices with identical coordinates (bit-exact, with -0.0 equal to
-/// 0.0), keeping the first occurrence of each and the order of first
-/// occurrence; triangles are remapped, none are dropped.
+/// 0.0) and drops vertices no triangle uses, keeping the first occurrence of
+/// each position and the order of first occurrence; triangles are
+/// remapped, none are dropped.
 pub fn weld(mesh: &TriMesh) -> TriMesh {
     let key = |v: glam::Vec3| {
         v.to_array()
             .map(|c| if c == 0.0 { 0u32 } else { c.to_bits() })
     };
+    let n = mesh.vertices.len();
+    // The first vertex at each position, for every vertex.
     let mut first: std::collections::HashMap<[u32; 3], u32> =
-        std::collections::HashMap::with_capacity(mesh.vertices.len());
-    let mut vertices = Vec::with_capacity(mesh.vertices.len());
-    let remap: Vec<u32> = mesh
-        .vertices
-        .iter()
-        .map(|&v| {
-            *first.entry(key(v)).or_insert_with(|| {
-                vertices.push(v);
-                (vertices.len() - 1) as u32
-            })
-        })
+        std::collections::HashMap::with_capacity(n);
+    let leader: Vec<u32> = (0..n as u32)
+        .map(|i| *first.entry(key(mesh.vertices[i as usize])).or_insert(i))
         .collect();
+    let mut used = vec![false; n];
+    for &i in mesh.triangles.iter().flatten() {
+        if let Some(&l) = leader.get(i as usize) {
+            used[l as usize] = true;
+        }
+    }
+    let mut remap = vec![u32::MAX; n];
+    let mut vertices = Vec::with_capacity(n);
+    for i in (0..n).filter(|&i| used[i]) {
+        remap[i] = vertices.len() as u32;
+        vertices.push(mesh.vertices[i]);
+    }
     let triangles = mesh
         .triangles
         .iter()
-        .map(|t| t.map(|i| remap.get(i as usize).copied().unwrap_or(i)))
+        .map(|t| t.map(|i| leader.get(i as usize).map_or(i, |&l| remap[l as usize])))
         .collect();
     TriMesh::new(vertices, triangles)
 }
@@ -135,7 +142,7 @@ mod tests {
     }
 
     #[test]
-    fn weld_merges_exact_duplicates_in_first_order() {
+    fn weld_merges_exact_duplicates_in_first_order_and_drops_unused() {
         let m = TriMesh::new(
             vec![
                 Vec3::ZERO,
@@ -150,5 +157,13 @@ mod tests {
         let w = weld(&m);
         assert_eq!(w.vertices, vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z]);
         assert_eq!(w.triangles, vec![[0, 1, 2], [0, 2, 3]]);
+        // A vertex no triangle uses is dropped, the others keep their order.
+        let loose = TriMesh::new(
+            vec![Vec3::ZERO, Vec3::splat(7.0), Vec3::X, Vec3::Y],
+            vec![[0, 2, 3]],
+        );
+        let w = weld(&loose);
+        assert_eq!(w.vertices, vec![Vec3::ZERO, Vec3::X, Vec3::Y]);
+        assert_eq!(w.triangles, vec![[0, 1, 2]]);
     }
 }

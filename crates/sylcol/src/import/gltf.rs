@@ -1,20 +1,22 @@
 //! glTF 2.0 (`.gltf` with embedded or external buffers, `.glb`): every
 //! triangle primitive reachable from the default scene (or, without scenes,
-//! every mesh), with node transforms applied.
+//! every mesh), with node transforms applied. Nodes that sylcol's
+//! exporter marks as a debug layer (`extras.sylcol_layer` other than
+//! `hull`: cells, spheres, failures) are skipped with everything under
+//! them, so a scene exported with `--layers` builds back to its hull.
 
 use std::path::Path;
 
 use glam::{DMat4, Mat4, Vec3};
 use gltf::mesh::Mode;
 
-use super::{ImportErrorKind, MeshFormat, push_fan};
+use super::gltf_guard as guard;
+use super::{ImportErrorKind, MeshFormat};
 use crate::mesh::TriMesh;
 
 /// Reads a glTF or GLB file into one mesh.
 pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportErrorKind> {
-    let parse = |e: gltf::Error| ImportErrorKind::parse(MeshFormat::Gltf, e);
-    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(bytes).map_err(parse)?;
-    let buffers = gltf::import_buffers(&document, base, blob).map_err(parse)?;
+    let (document, buffers) = guard::open(bytes, base)?;
     let mut mesh = TriMesh::default();
     let scene = document
         .default_scene()
@@ -24,6 +26,9 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
             let mut stack: Vec<(gltf::Node, DMat4)> =
                 scene.nodes().map(|n| (n, DMat4::IDENTITY)).collect();
             while let Some((node, parent)) = stack.pop() {
+                if is_debug_layer(&node) {
+                    continue;
+                }
                 let local = Mat4::from_cols_array_2d(&node.transform().matrix()).as_dmat4();
                 let world = parent * local;
                 if let Some(m) = node.mesh() {
@@ -41,7 +46,19 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
     Ok(mesh)
 }
 
-fn append_mesh(
+/// Whether `node` is one of sylcol's debug layers (not the hull).
+pub(super) fn is_debug_layer(node: &gltf::Node) -> bool {
+    let Some(raw) = node.extras() else {
+        return false;
+    };
+    let extras: serde_json::Value = serde_json::from_str(raw.get()).unwrap_or_default();
+    extras
+        .get(crate::export::gltf::LAYER_KEY)
+        .and_then(|v| v.as_str())
+        .is_some_and(|l| l != "hull")
+}
+
+pub(super) fn append_mesh(
     out: &mut TriMesh,
     mesh: &gltf::Mesh,
     buffers: &[gltf::buffer::Data],
@@ -49,8 +66,12 @@ fn append_mesh(
 ) -> Result<(), ImportErrorKind> {
     let unsupported = |d: String| ImportErrorKind::unsupported(MeshFormat::Gltf, d);
     let identity = world == DMat4::IDENTITY;
+    // A mirroring transform turns every triangle over: the glTF spec
+    // reverses the winding when the determinant is negative.
+    let mirrored = world.determinant() < 0.0;
     for prim in mesh.primitives() {
         let at = format!("mesh {} primitive {}", mesh.index(), prim.index());
+        guard::check_accessors(&prim).map_err(|d| unsupported(format!("{at}: {d}")))?;
         let reader = prim.reader(|b| buffers.get(b.index()).map(|d| d.0.as_slice()));
         let positions = reader
             .read_positions()
@@ -80,7 +101,10 @@ fn append_mesh(
             )));
         }
         let tris = &mut out.triangles;
-        let shifted = |t: [u32; 3]| t.map(|i| i + base);
+        let shifted = |t: [u32; 3]| {
+            let [a, b, c] = t.map(|i| i + base);
+            if mirrored { [a, c, b] } else { [a, b, c] }
+        };
         match prim.mode() {
             Mode::Triangles => {
                 tris.extend(indices.chunks_exact(3).map(|t| shifted([t[0], t[1], t[2]])))
@@ -93,13 +117,10 @@ fn append_mesh(
                     [w[1], w[0], w[2]]
                 })
             })),
-            Mode::TriangleFan => {
-                let start = tris.len();
-                push_fan(tris, &indices);
-                for t in &mut tris[start..] {
-                    *t = shifted(*t);
-                }
-            }
+            Mode::TriangleFan => tris.extend(
+                (1..indices.len().saturating_sub(1))
+                    .map(|k| shifted([indices[0], indices[k], indices[k + 1]])),
+            ),
             other => {
                 return Err(unsupported(format!(
                     "{at} draws {other:?}; only triangles can be collision geometry"

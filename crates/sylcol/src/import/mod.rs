@@ -1,28 +1,39 @@
 //! Reading a modder's mesh: Wavefront OBJ, glTF 2.0 (`.gltf` / `.glb`) and
 //! PLY, always as a triangle mesh in the file's own coordinates.
 //!
-//! - Polygons are triangulated as fans (OBJ faces, PLY faces, glTF strips
-//!   and fans); only positions are read — normals, UVs and materials are
-//!   ignored.
+//! - Polygons (OBJ and PLY faces of more than three corners) are cut into
+//!   triangles on their own plane by ear clipping ([`polygon`]), wound like
+//!   the polygon; non-planar and self-intersecting polygons are refused,
+//!   naming the face. glTF strips and fans are drawn as glTF defines them.
+//!   Only positions are read — normals, UVs and materials are ignored.
 //! - No axis conversion: what the file says is what is built. Blender's
 //!   default OBJ / glTF exporters convert its Z-up scene back to the Y-up
 //!   coordinates its importers converted from, so a mesh exported by sylcol,
 //!   edited and exported again keeps the game's axes.
 //! - glTF: the default scene's node transforms are applied (in f64, then
-//!   rounded to f32); an identity transform leaves coordinates bit-exact.
-//! - OBJ: tobj orders vertices by first use in the faces and drops unused ones.
+//!   rounded to f32); an identity transform leaves coordinates bit-exact,
+//!   and a mirroring one (negative determinant) reverses the triangles'
+//!   winding, as the glTF specification requires.
+//! - Vertices keep the file's order, used or not (OBJ `v` statements, the
+//!   PLY `vertex` element, each glTF primitive's POSITION accessor in scene
+//!   order), so an exported mesh imports back index for index.
 //! - Every mesh is checked ([`check_mesh`]): at least one triangle, finite
 //!   coordinates, indices in range. Size limits belong to the target format
 //!   (MCOL's u16 counts are checked by its builder).
 
 mod check;
 mod gltf;
+mod gltf_guard;
+mod gltf_parts;
 mod obj;
 mod ply;
+pub mod polygon;
 
 use std::path::Path;
 
 pub use check::{MeshError, check_mesh, weld};
+pub use gltf_parts::{import_parts_file, read_parts};
+pub use polygon::PolygonError;
 
 use crate::mesh::TriMesh;
 
@@ -104,6 +115,16 @@ pub enum ImportErrorKind {
         /// What and where.
         detail: String,
     },
+    /// A polygon cannot be cut into triangles honestly.
+    #[error("{format} {face}: {source}")]
+    Polygon {
+        /// The format.
+        format: &'static str,
+        /// Which face: `face at line N` (OBJ), `face N` (PLY, 0-based).
+        face: String,
+        /// What is wrong with it.
+        source: PolygonError,
+    },
     /// The mesh read breaks a mesh invariant.
     #[error("{0}")]
     Mesh(#[from] MeshError),
@@ -168,11 +189,4 @@ fn read_mesh(
     };
     check_mesh(&mesh)?;
     Ok(if options.weld { weld(&mesh) } else { mesh })
-}
-
-/// Appends a polygon as a triangle fan (first corner shared).
-pub(crate) fn push_fan(out: &mut Vec<[u32; 3]>, polygon: &[u32]) {
-    for k in 1..polygon.len().saturating_sub(1) {
-        out.push([polygon[0], polygon[k], polygon[k + 1]]);
-    }
 }

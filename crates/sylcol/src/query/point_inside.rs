@@ -31,7 +31,7 @@ use super::{Collider, QueryError, finite};
 
 /// What the test ray does at one triangle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Crossing {
+pub(crate) enum Crossing {
     /// No crossing.
     Miss,
     /// The ray crosses the triangle ahead of p.
@@ -103,7 +103,7 @@ fn c3(p: Vec3) -> Coord3D<f64> {
 
 /// The exact decision for one triangle and the ray from `p` along axis
 /// `k` (forwards or backwards).
-fn crossing(tri: &[Vec3; 3], p: Vec3, k: usize, forward: bool) -> Crossing {
+pub(crate) fn crossing(tri: &[Vec3; 3], p: Vec3, k: usize, forward: bool) -> Crossing {
     let (u, v) = ((k + 1) % 3, (k + 2) % 3);
     for axis in [u, v] {
         let lo = tri[0][axis].min(tri[1][axis]).min(tri[2][axis]);

@@ -56,7 +56,7 @@ pub enum Query {
 }
 
 /// The answer to one query; absent fields are left out of the JSON.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Answer {
     /// The query's kind: `ray`, `segment`, `inside`, `closest`, `sphere`.
     pub query: &'static str,

@@ -10,18 +10,31 @@ use super::report::Check;
 
 /// Names of the format-level checks.
 pub mod names {
+    use crate::verify::report::CheckId;
+
     /// The POF0 table starts at 0x10 + data size.
-    pub const POF0_AT: &str = "POF0 table at 0x10 + data size";
+    pub const POF0_AT: CheckId = CheckId::new("mcol.pof0.at", "POF0 table at 0x10 + data size");
     /// The relocated words in the header are exactly 0x54, 0x58, 0x5C, 0x74.
-    pub const HEADER_SLOTS: &str = "header slots are exactly 0x54 0x58 0x5C 0x74";
+    pub const HEADER_SLOTS: CheckId = CheckId::new(
+        "mcol.pof0.header_slots",
+        "header slots are exactly 0x54 0x58 0x5C 0x74",
+    );
     /// Slot 0x5C resolves to 0x80, the first byte after the header.
-    pub const SPHERES_AT_80: &str = "slot 0x5C resolves to 0x80";
+    pub const SPHERES_AT_80: CheckId =
+        CheckId::new("mcol.pof0.spheres_at_80", "slot 0x5C resolves to 0x80");
     /// Relocated words point past the header and inside the data.
-    pub const SLOTS_IN_DATA: &str = "relocated words point inside the data";
+    pub const SLOTS_IN_DATA: CheckId =
+        CheckId::new("mcol.pof0.in_data", "relocated words point inside the data");
     /// Relocations = 4 + occupied cells + list records.
-    pub const SLOT_COUNT: &str = "relocations == 4 + occupied cells + records";
+    pub const SLOT_COUNT: CheckId = CheckId::new(
+        "mcol.pof0.count",
+        "relocations == 4 + occupied cells + records",
+    );
     /// Every relocation is a header slot, a cell's +8 or a record's +4.
-    pub const SLOTS_EXPLAINED: &str = "every relocation is a header slot, A+8 or B+4";
+    pub const SLOTS_EXPLAINED: CheckId = CheckId::new(
+        "mcol.pof0.explained",
+        "every relocation is a header slot, A+8 or B+4",
+    );
 }
 
 /// Runs the checks that read the chunk's bytes.

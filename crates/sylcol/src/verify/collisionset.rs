@@ -12,31 +12,55 @@ use rand::seq::SliceRandom;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+use super::orientation::{self, facing_check, outward_check, sum_facing};
+#[cfg(test)]
+use super::report::CheckId;
 use super::report::{Check, Expect, all_ok};
+use crate::orientation::Facing;
 use crate::topology::{Topology, topology};
+
+pub use super::orientation::names as orientation_names;
 
 /// Names of the CollisionSet checks (stable: tests and scripts match on them).
 pub mod names {
+    use crate::verify::report::CheckId;
+
     /// The walk lands exactly on the end of the file.
-    pub const WALK: &str = "walk consumes the file exactly (bytes)";
+    pub const WALK: CheckId =
+        CheckId::new("cs.walk.exact", "walk consumes the file exactly (bytes)");
     /// size == 16 + name_len + 12 nv + 12 nt - 8 for every record.
-    pub const SIZE: &str = "size == 16 + name_len + 12 nv + 12 nt - 8";
+    pub const SIZE: CheckId =
+        CheckId::new("cs.walk.size", "size == 16 + name_len + 12 nv + 12 nt - 8");
     /// The name field is padded to a multiple of 8.
-    pub const NAME_LEN: &str = "name_len a multiple of 8";
+    pub const NAME_LEN: CheckId = CheckId::new("cs.walk.name_len", "name_len a multiple of 8");
     /// Meshes whose indices are all below their vertex count.
-    pub const INDICES: &str = "every triangle index < vertex count (meshes)";
+    pub const INDICES: CheckId = CheckId::new(
+        "cs.mesh.indices",
+        "every triangle index < vertex count (meshes)",
+    );
     /// Edges shared by exactly two triangles, over all meshes.
-    pub const EDGES_TWO: &str = "edges shared by exactly two triangles";
+    pub const EDGES_TWO: CheckId =
+        CheckId::new("cs.mesh.edges_two", "edges shared by exactly two triangles");
     /// Meshes whose every edge is shared by two.
-    pub const MANIFOLD: &str = "fully manifold meshes";
+    pub const MANIFOLD: CheckId = CheckId::new("cs.mesh.manifold", "fully manifold meshes");
     /// Triangles with three distinct, non-collinear corners.
-    pub const NONDEGENERATE: &str = "non-degenerate triangles";
+    pub const NONDEGENERATE: CheckId =
+        CheckId::new("cs.mesh.nondegenerate", "non-degenerate triangles");
     /// Names in a known family.
-    pub const FAMILIES: &str = "names in a known family (rou_ mob_ rob_ asteroid)";
+    pub const FAMILIES: CheckId = CheckId::new(
+        "cs.names.families",
+        "names in a known family (rou_ mob_ rob_ asteroid)",
+    );
     /// Ship / mob stems prefixed by a GameResourceID.
-    pub const RESOURCE_IDS: &str = "ship / mob stems prefixed by a GameResourceID";
+    pub const RESOURCE_IDS: CheckId = CheckId::new(
+        "cs.names.resource_ids",
+        "ship / mob stems prefixed by a GameResourceID",
+    );
     /// Asteroid stems prefixed by a GameResourceID (must be none).
-    pub const ASTEROID_IDS: &str = "asteroid stems prefixed (expected none)";
+    pub const ASTEROID_IDS: CheckId = CheckId::new(
+        "cs.names.asteroid_ids",
+        "asteroid stems prefixed (expected none)",
+    );
 }
 
 /// One mesh of the library, as the verifier needs it.
@@ -51,7 +75,7 @@ pub struct MeshRef<'a> {
 }
 
 /// Per-mesh figures.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct MeshReport {
     /// The record's name.
     pub name: String,
@@ -59,10 +83,12 @@ pub struct MeshReport {
     pub family: &'static str,
     /// Its topology.
     pub topology: Topology,
+    /// How its closed components face.
+    pub facing: Facing,
 }
 
 /// Everything `verify` found on one CollisionSet library.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct CollisionSetReport {
     /// Whether every check passed.
     pub ok: bool,
@@ -102,6 +128,22 @@ pub fn verify(
     ];
     let reports: Vec<MeshReport> = meshes.iter().map(mesh_report).collect();
     let topo = Topology::sum(reports.iter().map(|m| &m.topology));
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let control = Topology::sum(
+        &meshes
+            .iter()
+            .map(|m| {
+                let v: Vec<Vec3> = m.vertices.iter().map(|&v| Vec3::from_array(v)).collect();
+                orientation::random_winding_control(&v, m.triangles, &mut rng)
+            })
+            .collect::<Vec<_>>(),
+    );
+    let facing = sum_facing(reports.iter().map(|m| &m.facing));
+    let first_against = reports.iter().find_map(|m| {
+        m.facing
+            .first_disagreeing
+            .map(|t| format!("first against: {} triangle {t}", m.name))
+    });
     let clean_indices = reports
         .iter()
         .filter(|m| m.topology.out_of_range_triangles == 0)
@@ -117,6 +159,18 @@ pub fn verify(
             topo.triangles - topo.out_of_range_triangles - topo.degenerate,
             topo.triangles - topo.out_of_range_triangles,
         ),
+        Check::all(
+            orientation_names::SHARED_ORIENTED,
+            topo.consistently_wound_edges,
+            topo.edges_shared_by_two,
+        )
+        .with_control(
+            "each triangle's winding chosen at random",
+            control.consistently_wound_edges,
+            control.edges_shared_by_two,
+        ),
+        facing_check(orientation_names::CS_FACING, &facing, first_against),
+        outward_check(orientation_names::CS_OUTWARD, &facing),
     ]);
     let mut families = BTreeMap::new();
     for m in &reports {
@@ -144,12 +198,34 @@ pub fn verify(
     }
 }
 
+/// [`verify`] over a decoded library: its records as the meshes.
+pub fn verify_library(
+    bytes: &[u8],
+    set: &sylcol_format::collisionset::CollisionSet,
+    resource_ids: Option<&[String]>,
+    seed: u64,
+) -> CollisionSetReport {
+    let names: Vec<String> = set.records.iter().map(|r| r.name()).collect();
+    let meshes: Vec<MeshRef> = set
+        .records
+        .iter()
+        .zip(&names)
+        .map(|(r, name)| MeshRef {
+            name,
+            vertices: &r.vertices,
+            triangles: &r.triangles,
+        })
+        .collect();
+    verify(bytes, &meshes, resource_ids, seed)
+}
+
 fn mesh_report(m: &MeshRef) -> MeshReport {
     let vertices: Vec<Vec3> = m.vertices.iter().map(|&v| Vec3::from_array(v)).collect();
     MeshReport {
         name: m.name.to_string(),
         family: family(m.name),
         topology: topology(&vertices, m.triangles),
+        facing: orientation::facing_of(&vertices, m.triangles),
     }
 }
 
@@ -383,11 +459,11 @@ mod tests {
             .collect()
     }
 
-    fn failing(r: &CollisionSetReport) -> Vec<&str> {
+    fn failing(r: &CollisionSetReport) -> Vec<CheckId> {
         r.checks
             .iter()
             .filter(|c| !c.ok)
-            .map(|c| c.name.as_str())
+            .map(Check::check_id)
             .collect()
     }
 
@@ -406,7 +482,7 @@ mod tests {
         let ids_check = r
             .checks
             .iter()
-            .find(|c| c.name == names::RESOURCE_IDS)
+            .find(|c| c.id == names::RESOURCE_IDS.id)
             .unwrap();
         assert_eq!((ids_check.passed, ids_check.total), (2, 3));
         let ctrl = ids_check.control.as_ref().unwrap();
@@ -415,7 +491,7 @@ mod tests {
         let edges = r
             .checks
             .iter()
-            .find(|c| c.name == names::EDGES_TWO)
+            .find(|c| c.id == names::EDGES_TWO.id)
             .unwrap();
         assert_eq!((edges.passed, edges.total), (18, 21));
     }
@@ -441,5 +517,32 @@ mod tests {
         let ids = vec!["s01".to_string()];
         let r = verify(&library(&ms), &refs(&ms), Some(&ids), 1);
         assert_eq!(failing(&r), vec![names::ASTEROID_IDS]);
+
+        // A part with one face turned over, and a part whose second
+        // tetrahedron is inside out.
+        let mut ms = meshes();
+        ms[0].2[1].swap(1, 2);
+        let r = verify(&library(&ms), &refs(&ms), None, 1);
+        assert_eq!(failing(&r), vec![orientation_names::SHARED_ORIENTED]);
+        let mut ms = meshes();
+        let far: Vec<[f32; 3]> = ms[1].1.iter().map(|v| v.map(|c| c + 5.0)).collect();
+        ms[1].1.extend(far);
+        let turned: Vec<[u32; 3]> = ms[1]
+            .2
+            .iter()
+            .map(|t| [t[0] + 4, t[2] + 4, t[1] + 4])
+            .collect();
+        ms[1].2.extend(turned);
+        let r = verify(&library(&ms), &refs(&ms), None, 1);
+        assert_eq!(failing(&r), vec![orientation_names::CS_FACING]);
+        let c = r
+            .checks
+            .iter()
+            .find(|c| c.check_id() == orientation_names::CS_FACING)
+            .unwrap();
+        assert_eq!(
+            c.note.as_deref(),
+            Some("first against: mob_n040_bdy_cmesh triangle 4")
+        );
     }
 }

@@ -14,33 +14,59 @@ use crate::mesh::TriMesh;
 
 /// Names of the geometric checks (stable: tests and scripts match on them).
 pub mod names {
+    use crate::verify::report::CheckId;
+
     /// One sphere per triangle.
-    pub const SPHERE_COUNT: &str = "one sphere per triangle";
+    pub const SPHERE_COUNT: CheckId = CheckId::new("mcol.spheres.count", "one sphere per triangle");
     /// Sphere i contains the corners of triangle i.
-    pub const SPHERE_ENCLOSES: &str = "sphere i encloses triangle i";
+    pub const SPHERE_ENCLOSES: CheckId =
+        CheckId::new("mcol.spheres.enclose", "sphere i encloses triangle i");
     /// Sphere centres lie inside the map's bounding box.
-    pub const SPHERE_IN_BBOX: &str = "sphere centres inside the bbox";
+    pub const SPHERE_IN_BBOX: CheckId =
+        CheckId::new("mcol.spheres.in_bbox", "sphere centres inside the bbox");
     /// Sphere i is no more than 1 % larger than it must be.
-    pub const SPHERE_TIGHT: &str = "sphere i is tight (max|v-c|/r >= 0.99)";
+    pub const SPHERE_TIGHT: CheckId = CheckId::new(
+        "mcol.spheres.tight",
+        "sphere i is tight (max|v-c|/r >= 0.99)",
+    );
     /// An occupied cell's sphere reaches the cell's box.
-    pub const CELL_SPHERE: &str = "cell sphere reaches its cell";
+    pub const CELL_SPHERE: CheckId =
+        CheckId::new("mcol.cells.sphere_reaches", "cell sphere reaches its cell");
     /// A listed triangle's sphere reaches the cell listing it.
-    pub const LISTED_SPHERE: &str = "listed triangle's sphere reaches its cell";
+    pub const LISTED_SPHERE: CheckId = CheckId::new(
+        "mcol.lists.sphere_reaches",
+        "listed triangle's sphere reaches its cell",
+    );
     /// Every (cell, triangle) pair that overlaps exactly is listed.
-    pub const MISSING: &str = "overlapping triangles listed (missing = failure)";
+    pub const MISSING: CheckId = CheckId::new(
+        "mcol.broadphase.listed",
+        "overlapping triangles listed (missing = failure)",
+    );
     /// Listed entries that overlap their cell exactly.
-    pub const EXTRA: &str = "listed triangles overlap their cell (extra = harmless)";
+    pub const EXTRA: CheckId = CheckId::new(
+        "mcol.broadphase.extra",
+        "listed triangles overlap their cell (extra = harmless)",
+    );
     /// Cells whose list is exactly the overlapping set.
-    pub const CELLS_EXACT: &str = "cells whose list is exactly the overlapping set";
+    pub const CELLS_EXACT: CheckId = CheckId::new(
+        "mcol.broadphase.cells_exact",
+        "cells whose list is exactly the overlapping set",
+    );
     /// Pairs whose triangle AABB reaches the cell, listed.
-    pub const AABB_MISSING: &str = "AABB-overlapping triangles listed";
+    pub const AABB_MISSING: CheckId = CheckId::new(
+        "mcol.broadphase.aabb_listed",
+        "AABB-overlapping triangles listed",
+    );
     /// Listed entries whose triangle AABB reaches the cell.
-    pub const AABB_EXTRA: &str = "listed triangles' AABB reaches their cell";
+    pub const AABB_EXTRA: CheckId = CheckId::new(
+        "mcol.broadphase.aabb_extra",
+        "listed triangles' AABB reaches their cell",
+    );
 }
 
 /// Sphere figures: how many enclose their triangle, how tight, and the
 /// random-triangle control.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Spheres {
     /// Triangles with a sphere.
     pub triangles: u64,
@@ -57,7 +83,7 @@ pub struct Spheres {
 }
 
 /// Broad-phase figures against the exact triangle/box test.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Broadphase {
     /// Cells with a list.
     pub occupied_cells: u64,

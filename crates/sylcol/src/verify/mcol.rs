@@ -12,60 +12,88 @@ use sylcol_format::bytes::align_up;
 use sylcol_format::mcol::{CELL_SIZE, Layout, Mcol, RECORD_SIZE};
 
 use super::geometry::{self, Broadphase, Spheres};
-use super::report::{Check, Expect, all_ok};
+use super::orientation;
+use super::report::{Check, CheckId, all_ok};
 use crate::grid::GridSpec;
 use crate::mesh::TriMesh;
+use crate::orientation::Facing;
 use crate::topology::{Topology, topology};
 
 pub use super::chunk::names as chunk_names;
 pub use super::geometry::names as geometry_names;
+pub use super::orientation::names as orientation_names;
 
 /// Names of the structural checks (stable: tests and scripts match on them).
 pub mod names {
+    use crate::verify::report::CheckId;
+
     /// Pad words at 0x1C, 0x2C, 0x3C are 1.0, 1.0, 0.0.
-    pub const PADS: &str = "pad words 1.0 / 1.0 / 0.0";
+    pub const PADS: CheckId = CheckId::new("mcol.header.pads", "pad words 1.0 / 1.0 / 0.0");
     /// extent == max - min per axis.
-    pub const EXTENT: &str = "extent == max - min";
+    pub const EXTENT: CheckId = CheckId::new("mcol.header.extent", "extent == max - min");
     /// grid dims == extent / cell size per axis, and grid byte 3 == 1.
-    pub const GRID: &str = "grid == extent / cell size (and byte 3 = 1)";
+    pub const GRID: CheckId = CheckId::new(
+        "mcol.header.grid",
+        "grid == extent / cell size (and byte 3 = 1)",
+    );
     /// The cell array is dense over the grid.
-    pub const CELL_COUNT: &str = "cell array holds nx*ny*nz records";
+    pub const CELL_COUNT: CheckId =
+        CheckId::new("mcol.cells.count", "cell array holds nx*ny*nz records");
     /// Occupied cells' index byte 3 is 1.
-    pub const CELL_BYTE3: &str = "cell index byte 3 = 1";
+    pub const CELL_BYTE3: CheckId = CheckId::new("mcol.cells.byte3", "cell index byte 3 = 1");
     /// Occupied cells' (x, y, z) equals their position in the array.
-    pub const CELL_POSITION: &str = "cell index == its position";
+    pub const CELL_POSITION: CheckId =
+        CheckId::new("mcol.cells.position", "cell index == its position");
     /// Occupied cells own exactly one list record.
-    pub const CELL_COUNT_ONE: &str = "cell count = 1";
+    pub const CELL_COUNT_ONE: CheckId = CheckId::new("mcol.cells.one_record", "cell count = 1");
     /// Every list record is owned by exactly one cell.
-    pub const ONE_TO_ONE: &str = "cell -> record one-to-one";
+    pub const ONE_TO_ONE: CheckId =
+        CheckId::new("mcol.records.one_owner", "cell -> record one-to-one");
     /// Records follow the occupied cells in cell order.
-    pub const CELL_ORDER: &str = "records in cell order";
+    pub const CELL_ORDER: CheckId =
+        CheckId::new("mcol.records.cell_order", "records in cell order");
     /// Empty cell records are all zero (an assumption, not a seed fact).
-    pub const EMPTY_ZERO: &str = "empty cell records all zero";
+    pub const EMPTY_ZERO: CheckId =
+        CheckId::new("mcol.cells.empty_zero", "empty cell records all zero");
     /// Consecutive list pointers differ by exactly 2 x count.
-    pub const ADVANCE: &str = "list pointers advance by 2 x count";
+    pub const ADVANCE: CheckId =
+        CheckId::new("mcol.lists.advance", "list pointers advance by 2 x count");
     /// The first list starts right after the last record.
-    pub const PACKED: &str = "lists packed after the records";
+    pub const PACKED: CheckId = CheckId::new("mcol.lists.packed", "lists packed after the records");
     /// Every list entry names a triangle (the weak bound check).
-    pub const ENTRY_RANGE: &str = "list entries < triangle count";
+    pub const ENTRY_RANGE: CheckId =
+        CheckId::new("mcol.lists.in_range", "list entries < triangle count");
     /// The largest entry is the last triangle.
-    pub const ENTRY_MAX: &str = "largest list entry == triangles - 1";
+    pub const ENTRY_MAX: CheckId =
+        CheckId::new("mcol.lists.max", "largest list entry == triangles - 1");
     /// Every triangle appears in some list.
-    pub const EVERY_LISTED: &str = "every triangle listed somewhere";
+    pub const EVERY_LISTED: CheckId = CheckId::new(
+        "mcol.lists.every_triangle",
+        "every triangle listed somewhere",
+    );
     /// Block lengths match the counts.
-    pub const BLOCKS: &str = "block lengths (16 nt, align16 12 nv, align16 6 nt, 32 cells)";
+    pub const BLOCKS: CheckId = CheckId::new(
+        "mcol.layout.blocks",
+        "block lengths (16 nt, align16 12 nv, align16 6 nt, 32 cells)",
+    );
     /// Triangle indices are below the vertex count.
-    pub const INDEX_RANGE: &str = "triangle indices < vertex count";
+    pub const INDEX_RANGE: CheckId =
+        CheckId::new("mcol.mesh.indices", "triangle indices < vertex count");
     /// Edges shared by exactly two triangles.
-    pub const EDGES_TWO: &str = "edges shared by exactly two triangles";
+    pub const EDGES_TWO: CheckId = CheckId::new(
+        "mcol.mesh.edges_two",
+        "edges shared by exactly two triangles",
+    );
     /// Triangles with three distinct, non-collinear corners.
-    pub const NONDEGENERATE: &str = "non-degenerate triangles";
+    pub const NONDEGENERATE: CheckId =
+        CheckId::new("mcol.mesh.nondegenerate", "non-degenerate triangles");
     /// Vertices used by some triangle.
-    pub const REFERENCED: &str = "vertices referenced by a triangle";
+    pub const REFERENCED: CheckId =
+        CheckId::new("mcol.mesh.referenced", "vertices referenced by a triangle");
 }
 
 /// Everything `verify` found on one MCOL object.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct McolReport {
     /// Whether every check passed.
     pub ok: bool,
@@ -79,6 +107,8 @@ pub struct McolReport {
     pub broadphase: Option<Broadphase>,
     /// Triangle spheres (absent when indices are invalid).
     pub spheres: Option<Spheres>,
+    /// How the closed components face (absent when indices are invalid).
+    pub facing: Option<Facing>,
 }
 
 /// Runs every MCOL check. `chunk` is the object's bytes when it was read
@@ -98,7 +128,7 @@ pub fn verify(mcol: &Mcol, chunk: Option<&[u8]>, seed: u64) -> McolReport {
     }
     checks.extend(entry_checks(mcol, nt));
     let topo = topology(&mesh.vertices, &mesh.triangles);
-    let (mut spheres, mut broadphase) = (None, None);
+    let (mut spheres, mut broadphase, mut facing) = (None, None, None);
     if topo.out_of_range_triangles == 0 {
         let (c, s) = geometry::sphere_checks(mcol, &mesh, &mut rng);
         checks.extend(c);
@@ -106,6 +136,11 @@ pub fn verify(mcol: &Mcol, chunk: Option<&[u8]>, seed: u64) -> McolReport {
         let lists = geometry::file_lists(mcol, nt);
         checks.extend(geometry::cell_sphere_checks(mcol, &spec, &lists, &mut rng));
         checks.extend(topology_checks(&topo));
+        let f = orientation::facing_of(&mesh.vertices, &mesh.triangles);
+        let control =
+            orientation::random_winding_control(&mesh.vertices, &mesh.triangles, &mut rng);
+        checks.extend(orientation::hull_checks(&topo, &control, &f));
+        facing = Some(f);
         let (c, b) = geometry::broadphase_checks(&mesh, &spec, &lists);
         checks.extend(c);
         broadphase = Some(b);
@@ -119,6 +154,7 @@ pub fn verify(mcol: &Mcol, chunk: Option<&[u8]>, seed: u64) -> McolReport {
         topology: topo,
         broadphase,
         spheres,
+        facing,
     }
 }
 
@@ -298,12 +334,7 @@ pub fn topology_checks(t: &Topology) -> Vec<Check> {
     ]
 }
 
-/// The failing checks of a report, by name (for tests and summaries).
-pub fn failing(report: &McolReport) -> Vec<&str> {
-    report
-        .checks
-        .iter()
-        .filter(|c| !c.ok && c.expect != Expect::Info)
-        .map(|c| c.name.as_str())
-        .collect()
+/// The failing checks of a report (for tests and summaries).
+pub fn failing(report: &McolReport) -> Vec<CheckId> {
+    super::report::failing(&report.checks)
 }

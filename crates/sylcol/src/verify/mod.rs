@@ -5,20 +5,23 @@
 //!   broad phase);
 //! - [`collisionset`]: the per-part collision library (walk, indices, mesh
 //!   topology, families, resource ids);
+//! - [`orientation`]: winding and facing, for both;
 //! - [`report`]: the [`Check`] every test reports.
 //!
 //! See `docs/verify.md` for what each check proves.
 
 mod chunk;
 pub mod collisionset;
+pub mod flags;
 mod geometry;
 pub mod mcol;
+pub mod orientation;
 pub mod report;
 #[doc(hidden)]
 pub mod testmaps;
 pub mod text;
 
-pub use report::{Check, Control, Expect};
+pub use report::{Check, CheckId, Control, Expect};
 
 /// The seed used for randomised controls when none is given.
 pub const DEFAULT_SEED: u64 = 0x5EED_2026;

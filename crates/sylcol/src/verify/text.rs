@@ -5,11 +5,14 @@ use std::fmt::Write;
 
 use super::collisionset::CollisionSetReport;
 use super::mcol::McolReport;
+#[cfg(test)]
+use super::report::CheckId;
 use super::report::{Check, Expect, rate};
 use crate::topology::Topology;
 
 /// The check table, one row each: status, name, rate, control, note.
 pub fn check_table(checks: &[Check]) -> String {
+    let id_w = checks.iter().map(|c| c.id.len()).max().unwrap_or(0);
     let name_w = checks.iter().map(|c| c.name.len()).max().unwrap_or(0);
     let rates: Vec<String> = checks.iter().map(|c| rate(c.passed, c.total)).collect();
     let rate_w = rates.iter().map(String::len).max().unwrap_or(0);
@@ -20,7 +23,10 @@ pub fn check_table(checks: &[Check]) -> String {
             (true, Expect::Info) => "info",
             (true, _) => "ok",
         };
-        let mut line = format!("  {status:<4}  {:<name_w$}  {r:<rate_w$}", c.name);
+        let mut line = format!(
+            "  {status:<4}  {:<id_w$}  {:<name_w$}  {r:<rate_w$}",
+            c.id, c.name
+        );
         if let Some(ctrl) = &c.control {
             let _ = write!(
                 line,
@@ -122,8 +128,9 @@ pub fn collisionset_text(path: &str, r: &CollisionSetReport) -> String {
 }
 
 /// One check summed over several objects.
-struct SummaryRow<'a> {
-    name: &'a str,
+struct SummaryRow {
+    id: &'static str,
+    name: &'static str,
     objects_ok: u64,
     objects: u64,
     passed: u64,
@@ -137,11 +144,12 @@ pub fn summary_table<'a>(reports: impl IntoIterator<Item = &'a [Check]>) -> Stri
     let mut rows: Vec<SummaryRow> = Vec::new();
     for checks in reports {
         for c in checks {
-            let i = match rows.iter().position(|r| r.name == c.name) {
+            let i = match rows.iter().position(|r| r.id == c.id) {
                 Some(i) => i,
                 None => {
                     rows.push(SummaryRow {
-                        name: &c.name,
+                        id: c.id,
+                        name: c.name,
                         objects_ok: 0,
                         objects: 0,
                         passed: 0,
@@ -162,6 +170,7 @@ pub fn summary_table<'a>(reports: impl IntoIterator<Item = &'a [Check]>) -> Stri
             }
         }
     }
+    let id_w = rows.iter().map(|r| r.id.len()).max().unwrap_or(0);
     let name_w = rows.iter().map(|r| r.name.len()).max().unwrap_or(0);
     let objs: Vec<String> = rows
         .iter()
@@ -172,7 +181,10 @@ pub fn summary_table<'a>(reports: impl IntoIterator<Item = &'a [Check]>) -> Stri
     let rate_w = rates.iter().map(String::len).max().unwrap_or(0);
     let mut out = String::new();
     for ((r, o), rt) in rows.iter().zip(&objs).zip(&rates) {
-        let mut line = format!("  {:<name_w$}  {o:>obj_w$} objects  {rt:<rate_w$}", r.name);
+        let mut line = format!(
+            "  {:<id_w$}  {:<name_w$}  {o:>obj_w$} objects  {rt:<rate_w$}",
+            r.id, r.name
+        );
         if let Some((p, t)) = r.control {
             let _ = write!(line, "  control: {}", rate(p, t));
         }
@@ -192,34 +204,37 @@ mod tests {
 
     #[test]
     fn summary_counts_objects_and_sums_cases() {
+        const X: CheckId = CheckId::new("t.x", "x");
+        const I: CheckId = CheckId::new("t.i", "i");
         let a = vec![
-            Check::all("x", 2, 2).with_control("c", 0, 2),
-            Check::info("i", 1, 4),
+            Check::all(X, 2, 2).with_control("c", 0, 2),
+            Check::info(I, 1, 4),
         ];
-        let b = vec![Check::all("x", 1, 3), Check::info("i", 4, 4)];
+        let b = vec![Check::all(X, 1, 3), Check::info(I, 4, 4)];
         let t = summary_table([a.as_slice(), b.as_slice()]);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(
             lines[0],
-            "  x  1 / 2 objects  3 / 5 = 60.00 %  control: 0 / 2 = 0.00 %"
+            "  t.x  x  1 / 2 objects  3 / 5 = 60.00 %  control: 0 / 2 = 0.00 %"
         );
-        assert_eq!(lines[1], "  i  1 / 2 objects  5 / 8 = 62.50 %");
+        assert_eq!(lines[1], "  t.i  i  1 / 2 objects  5 / 8 = 62.50 %");
     }
 
     #[test]
     fn rows_align_and_show_controls() {
         let checks = vec![
-            Check::all("short", 3, 3),
-            Check::all("a much longer name", 1, 2).with_control("ctrl", 0, 2),
-            Check::info("info row", 5, 9).with_note("n"),
+            Check::all(CheckId::new("t.short", "short"), 3, 3),
+            Check::all(CheckId::new("t.long", "a much longer name"), 1, 2)
+                .with_control("ctrl", 0, 2),
+            Check::info(CheckId::new("t.info", "info row"), 5, 9).with_note("n"),
         ];
         let t = check_table(&checks);
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines.len(), 3);
-        assert!(lines[0].starts_with("  ok    short "));
-        assert!(lines[1].starts_with("  FAIL  a much longer name  1 / 2 = 50.00 %"));
+        assert!(lines[0].starts_with("  ok    t.short  short "));
+        assert!(lines[1].starts_with("  FAIL  t.long   a much longer name  1 / 2 = 50.00 %"));
         assert!(lines[1].ends_with("control (ctrl): 0 / 2 = 0.00 %"));
-        assert!(lines[2].contains("info  info row"));
+        assert!(lines[2].contains("info  t.info   info row"), "{}", lines[2]);
         let col = |l: &str, s: &str| l.find(s).unwrap();
         assert_eq!(col(lines[0], "3 / 3"), col(lines[1], "1 / 2"));
     }

@@ -1,0 +1,275 @@
+//! `export` to glTF with layers, the one-file library and its way back,
+//! `serve` (real sockets, Ctrl-C) and `view`, through the real binary.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+use common::{path, run, sylcol};
+use serde_json::Value;
+
+fn samples() -> String {
+    format!("{}/../../samples/MiscBin.pak", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The JSON chunk of a GLB.
+fn glb_json(bytes: &[u8]) -> Value {
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&bytes[20..20 + len]).unwrap()
+}
+
+#[test]
+fn a_map_exports_with_named_layers_and_info_extras() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("map.glb");
+    let map = format!("{}+$DC4B0896", samples());
+    run(&[
+        "export",
+        &map,
+        "-o",
+        path(&out),
+        "--layers",
+        "hull,cells,failures",
+        "--scale",
+        "0.001",
+    ]);
+    let j = glb_json(&std::fs::read(&out).unwrap());
+    let root = &j["nodes"][j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize];
+    assert_eq!(root["name"], "$DC4B0896");
+    assert_eq!(root["scale"], serde_json::json!([0.001, 0.001, 0.001]));
+    let info = common::run_json(&["info", "--json", &map]);
+    assert_eq!(root["extras"]["triangles"], info["triangles"]);
+    assert_eq!(root["extras"]["grid"], info["grid"]);
+    let kids: Vec<&str> = root["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            j["nodes"][k.as_u64().unwrap() as usize]["name"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        kids,
+        ["$DC4B0896 hull", "$DC4B0896 cells", "$DC4B0896 failures"]
+    );
+}
+
+#[test]
+fn layers_need_gltf_output_and_a_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = format!("{}+$DC4B0896", samples());
+    let obj = dir.path().join("m.obj");
+    let e = sylcol()
+        .args(["export", &map, "-o", path(&obj), "--layers", "cells"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&e.get_output().stderr).into_owned();
+    assert!(err.contains("apply to glTF output"), "{err}");
+    let lib = format!("{}+CollisionSet_S01.bin", samples());
+    let glb = dir.path().join("lib.glb");
+    let e = sylcol()
+        .args(["export", &lib, "-o", path(&glb), "--layers", "tri-spheres"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&e.get_output().stderr).into_owned();
+    assert!(err.contains("tri-spheres layer is a map's"), "{err}");
+    sylcol()
+        .args(["export", &map, "-o", path(&glb), "--layers", "walls"])
+        .assert()
+        .code(2);
+    sylcol()
+        .args(["export", &map, "-o", path(&glb), "--scale", "-1"])
+        .assert()
+        .code(2);
+}
+
+#[test]
+fn the_library_as_one_glb_builds_back_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = format!("{}+CollisionSet_S01.bin", samples());
+    let glb = dir.path().join("lib.glb");
+    run(&["export", &lib, "-o", path(&glb), "--scale", "0.01"]);
+    let j = glb_json(&std::fs::read(&glb).unwrap());
+    let root = &j["nodes"][j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize];
+    assert_eq!(root["children"].as_array().unwrap().len(), 158);
+    let back = dir.path().join("back.bin");
+    run(&["build", "collisionset", path(&glb), "-o", path(&back)]);
+    let original = dir.path().join("orig.bin");
+    run(&[
+        "pak",
+        "extract",
+        &samples(),
+        "-o",
+        path(&dir.path().join("x")),
+    ]);
+    std::fs::copy(dir.path().join("x/CollisionSet_S01.bin"), &original).unwrap();
+    assert_eq!(
+        std::fs::read(back).unwrap(),
+        std::fs::read(original).unwrap()
+    );
+}
+
+#[test]
+fn a_whole_archive_exports_one_glb_per_map_and_one_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("glb");
+    run(&[
+        "export",
+        &samples(),
+        "-o",
+        path(&out),
+        "--format",
+        "glb",
+        "--layers",
+        "all",
+    ]);
+    let mut files: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 12, "{files:?}");
+    assert_eq!(
+        files.iter().filter(|f| f.ends_with(".MCOL.glb")).count(),
+        10
+    );
+    assert!(
+        files.contains(&"CollisionSet_Tutorial.glb".to_string()),
+        "{files:?}"
+    );
+}
+
+/// `sylcol serve --port 0` running; stops it with SIGINT on drop.
+struct Server {
+    child: std::process::Child,
+    addr: String,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("sylcol"))
+            .arg("serve")
+            .args(args)
+            .args(["--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|s| s.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+        Server { child, addr }
+    }
+
+    /// One request; returns (status, body).
+    fn request(&self, method: &str, target: &str, body: &str) -> (u16, String) {
+        let mut s = TcpStream::connect(&self.addr).unwrap();
+        write!(
+            s,
+            "{method} {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut reply = String::new();
+        s.read_to_string(&mut reply).unwrap();
+        let status = reply[9..12].parse().unwrap();
+        let body = reply
+            .split_once("\r\n\r\n")
+            .map(|p| p.1.to_string())
+            .unwrap_or_default();
+        (status, body)
+    }
+
+    fn interrupt(mut self) -> std::process::Output {
+        // SAFETY: sends SIGINT to the child we spawned.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        let child = std::mem::replace(&mut self.child, Command::new("true").spawn().unwrap());
+        child.wait_with_output().unwrap()
+    }
+}
+
+#[test]
+fn serve_answers_the_api_refuses_bad_requests_and_stops_on_ctrl_c() {
+    let map = format!("{}+$DC4B0896", samples());
+    let server = Server::start(&[&map]);
+    let (status, body) = server.request("GET", "/api/objects", "");
+    assert_eq!(status, 200);
+    let list: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(list[0]["name"], "$DC4B0896");
+    let q = r#"{"object":"$DC4B0896","queries":["ray 0,0,0 1,0.1,0.2"]}"#;
+    let (status, body) = server.request("POST", "/api/query", q);
+    assert_eq!(status, 200, "{body}");
+    let cli = run(&[
+        "query",
+        &map,
+        "--json",
+        "ray",
+        "--origin",
+        "0,0,0",
+        "--dir",
+        "1,0.1,0.2",
+    ]);
+    assert_eq!(
+        body,
+        format!("[{}]", String::from_utf8(cli).unwrap().trim())
+    );
+    for (method, target, body, want) in [
+        ("POST", "/api/query", "{", 400),
+        (
+            "POST",
+            "/api/query",
+            r#"{"object":"$DC4B0896","queries":["fly 1"]}"#,
+            400,
+        ),
+        ("GET", "/api/verify/nothing", "", 404),
+        ("GET", "/../Cargo.toml", "", 404),
+        ("GET", "/api/objects/%24DC4B0896.glb?layers=x", "", 400),
+    ] {
+        let (status, reply) = server.request(method, target, body);
+        assert_eq!(status, want, "{method} {target}");
+        let v: Value = serde_json::from_str(&reply).unwrap();
+        assert!(v["error"].is_string(), "{reply}");
+    }
+    let (status, body) = server.request("GET", "/", "");
+    assert_eq!(status, 200);
+    assert!(body.contains("three.bundle.min.js"));
+    let out = server.interrupt();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped"));
+}
+
+#[test]
+fn view_writes_one_self_contained_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("view.html");
+    let map = format!("{}+$DC4B0896", samples());
+    run(&["view", &map, "-o", path(&html)]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.contains(r#"<script id="sylcol-data" type="application/json">"#));
+    assert!(
+        !page.contains(r#"src="app.js""#) && !page.contains("http://") || page.contains("three")
+    );
+    let data = page.split(r#"type="application/json">"#).nth(1).unwrap();
+    let data: Value = serde_json::from_str(data.split("</script>").next().unwrap().trim()).unwrap();
+    assert_eq!(data["objects"][0]["name"], "$DC4B0896");
+    assert!(
+        data["glb"]["$DC4B0896"]
+            .as_str()
+            .unwrap()
+            .starts_with("Z2xURg"),
+        "base64 of glTF"
+    );
+    assert_eq!(data["verify"]["$DC4B0896"]["ok"], true);
+}

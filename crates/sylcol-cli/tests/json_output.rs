@@ -1,0 +1,237 @@
+//! Every command's real `--json` output, on the shipped samples and the
+//! hand-made fixtures, validated against its schema in `docs/json/` (the
+//! schemas are generated from the report types: `crates/sylcol/tests/json_schemas.rs`).
+
+mod common;
+
+use std::path::Path;
+
+use common::{fixture, path, sylcol};
+use serde_json::Value;
+
+fn samples() -> String {
+    format!("{}/../../samples/MiscBin.pak", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn validator(stem: &str) -> jsonschema::Validator {
+    let file = format!(
+        "{}/../../docs/json/{stem}.schema.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+fn check(stem: &str, doc: &Value) {
+    let v = validator(stem);
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{stem}: {errors:#?}\n{doc:#}");
+}
+
+/// Runs `sylcol ARGS --json`, checks the exit code, validates stdout.
+fn validated(stem: &str, args: &[&str], code: i32) -> Value {
+    let out = sylcol().args(args).arg("--json").output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "sylcol {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    check(stem, &doc);
+    for line in String::from_utf8_lossy(&out.stderr).lines() {
+        check("error", &serde_json::from_str(line).unwrap());
+    }
+    doc
+}
+
+#[test]
+fn info_verify_probe_and_query_match_their_schemas() {
+    let s01 = format!("{}+CollisionSet_S01.bin", samples());
+    let map = format!("{}+$DC4B0896", samples());
+    for file in [fixture("box.mcol"), fixture("quirks.mcol"), s01.clone()] {
+        validated("info", &["info", &file], 0);
+    }
+    let archive = validated("info", &["info", &samples()], 0);
+    assert_eq!(archive["objects"].as_array().unwrap().len(), 29);
+    let run = validated(
+        "verify",
+        &["verify", &fixture("box.mcol"), &fixture("twin.mcol"), &s01],
+        0,
+    );
+    assert!(run["objects"][0]["checks"][0]["id"].is_string());
+    validated("verify", &["verify", &fixture("quirks.mcol")], 1);
+    validated("probe", &["probe", &fixture("twin.mcol")], 0);
+    validated(
+        "query",
+        &["query", &map, "ray", "--origin", "0,0,0", "--dir", "1,0,0"],
+        0,
+    );
+    validated(
+        "query",
+        &[
+            "query",
+            &s01,
+            "--mesh",
+            "rou_e101_bdy",
+            "closest",
+            "--point",
+            "0,0,0",
+        ],
+        0,
+    );
+    validated("query-grid", &["query", &map, "grid"], 0);
+    validated(
+        "query-grid",
+        &["query", &map, "--grid", "derived", "grid"],
+        0,
+    );
+}
+
+#[test]
+fn writing_commands_report_json_matching_their_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |name: &str| dir.path().join(name);
+    let s01 = format!("{}+CollisionSet_S01.bin", samples());
+    let obj = d("box.obj");
+    let e = validated(
+        "export",
+        &["export", &fixture("box.mcol"), "-o", path(&obj)],
+        0,
+    );
+    assert_eq!(e["files"][0]["triangles"], 12);
+    let lib = validated("export", &["export", &s01, "-o", path(&d("parts"))], 0);
+    assert_eq!(lib["files"].as_array().unwrap().len(), 158);
+    let all = validated("export", &["export", &samples(), "-o", path(&d("all"))], 0);
+    assert_eq!(
+        all["skipped"].as_array().unwrap().len(),
+        17,
+        "repeated libraries"
+    );
+    let r = validated(
+        "rewrite",
+        &["rewrite", &fixture("twin.mcol"), "-o", path(&d("t.mcol"))],
+        0,
+    );
+    assert_eq!(r["identical"], true);
+    validated(
+        "build-mcol",
+        &["build", "mcol", path(&obj), "-o", path(&d("b.mcol"))],
+        0,
+    );
+    validated(
+        "build-collisionset",
+        &[
+            "build",
+            "collisionset",
+            path(&d("parts")),
+            "-o",
+            path(&d("lib.bin")),
+        ],
+        0,
+    );
+    let list = validated("pak-list", &["pak", "list", &samples()], 0);
+    assert_eq!(list["entries"].as_array().unwrap().len(), 29);
+    let x = validated(
+        "pak-extract",
+        &[
+            "pak",
+            "extract",
+            &samples(),
+            "-o",
+            path(&d("x")),
+            "$DC4B0896",
+            "$2CF7EB47",
+        ],
+        0,
+    );
+    assert_eq!(x["files"].as_array().unwrap().len(), 2);
+    let b = validated(
+        "pak-build",
+        &[
+            "pak",
+            "build",
+            path(&d("x")),
+            "-o",
+            path(&d("MiscBin.pak")),
+            "--level",
+            "1",
+        ],
+        0,
+    );
+    assert_eq!(b["entries"], 2);
+}
+
+#[test]
+fn errors_are_json_on_stderr_with_path_offset_and_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.bin");
+    let mut bytes = std::fs::read(fixture("box.mcol")).unwrap();
+    bytes.truncate(0x90);
+    std::fs::write(&bad, &bytes).unwrap();
+    let (absent, stl, box_mcol) = (
+        dir.path().join("absent"),
+        dir.path().join("a.stl"),
+        fixture("box.mcol"),
+    );
+    let cases: [(&[&str], &str); 4] = [
+        (&["info", path(&bad)], "invalid"),
+        (&["info", path(&absent)], "io"),
+        (&["info", "--bogus-flag"], "usage"),
+        (&["export", &box_mcol, "-o", path(&stl)], "usage"),
+    ];
+    for (args, kind) in cases {
+        let out = sylcol().args(args).arg("--json").output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let line: Value = serde_json::from_slice(&out.stderr).unwrap();
+        check("error", &line);
+        assert_eq!(line["error"]["kind"], kind, "{args:?}: {line}");
+    }
+    let out = sylcol()
+        .args(["info", path(&bad), "--json"])
+        .output()
+        .unwrap();
+    let line: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(line["error"]["path"], path(&bad));
+    assert!(line["error"]["offset"].is_u64());
+}
+
+#[test]
+fn batch_lines_match_their_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let queries = dir.path().join("q.txt");
+    std::fs::write(&queries, "ray 0,0,0 1,0,0\nfly 1,2,3\ninside 0,0,0\n").unwrap();
+    let out = sylcol()
+        .args(["query", &fixture("box.mcol"), "batch", path(&queries)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    for line in &lines {
+        check("query-batch", line);
+    }
+    assert_eq!(lines[1]["error"]["kind"], "query");
+}
+
+#[test]
+fn every_schema_is_exercised() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/json");
+    let this = include_str!("json_output.rs");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if let Some(stem) = name.strip_suffix(".schema.json") {
+            assert!(
+                this.contains(&format!("\"{stem}\"")),
+                "{stem}: no test validates output against it"
+            );
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The README's shell blocks, run as written: every ```sh block, in a
+//! scratch folder holding a copy of `samples/` and `tests/fixtures/`, with
+//! `sylcol` on PATH as the binary under test. `cargo run --release --bin
+//! sylcol --` (the top block) is that same binary; `cargo test` lines are
+//! skipped (this test is part of that command), and so is a block preceded
+//! by `<!-- needs: game disc -->`.
+
+use std::path::Path;
+use std::process::Command;
+
+const README: &str = include_str!("../../../README.md");
+
+/// The ```sh blocks of `text`, each with whether it needs the game disc.
+fn sh_blocks(text: &str) -> Vec<(String, bool)> {
+    let mut blocks = Vec::new();
+    let mut lines = text.lines().peekable();
+    let mut previous = "";
+    while let Some(line) = lines.next() {
+        if line.trim() == "```sh" {
+            let body: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
+            blocks.push((body.join("\n"), previous.contains("needs: game disc")));
+        }
+        if !line.trim().is_empty() {
+            previous = line;
+        }
+    }
+    blocks
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn readme_blocks_are_found() {
+    let blocks = sh_blocks(README);
+    assert!(blocks.len() >= 4, "{blocks:?}");
+    assert!(blocks[0].0.contains("cargo test --workspace"));
+    let top: Vec<&str> = blocks[0].0.lines().collect();
+    assert_eq!(top.len(), 2, "exactly two set-up commands at the top");
+}
+
+#[test]
+fn every_readme_shell_block_runs_as_written() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let scratch = tempfile::tempdir().unwrap();
+    copy_dir(&root.join("samples"), &scratch.path().join("samples"));
+    copy_dir(
+        &root.join("tests/fixtures"),
+        &scratch.path().join("tests/fixtures"),
+    );
+    let bin = scratch.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_sylcol"), bin.join("sylcol")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    for (block, needs_disc) in sh_blocks(README) {
+        if needs_disc {
+            continue;
+        }
+        let script: Vec<String> = block
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("cargo test"))
+            .map(|l| l.replace("cargo run --release --bin sylcol --", "sylcol"))
+            .collect();
+        let out = Command::new("bash")
+            .args(["-euo", "pipefail", "-c", &script.join("\n")])
+            .current_dir(scratch.path())
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "README block failed:\n{block}\n--- stderr:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 4);
+    // What the blocks say they make is there.
+    let s = scratch.path();
+    assert_eq!(std::fs::read_dir(s.join("meshes")).unwrap().count(), 12);
+    assert!(s.join("mod/MiscBin.pak").is_file() && s.join("mod/MiscBin.p00").is_file());
+    assert!(s.join("sylcol.1").metadata().unwrap().len() > 1000);
+}

@@ -1,0 +1,186 @@
+//! Decode whatever an object is: one entry point over every format sylcol
+//! decodes, so that commands never repeat detect -> decode -> bail.
+//!
+//! | step | what is tried | on failure |
+//! |---|---|---|
+//! | 1 | magic `MCOL` at 0x00 | the MCOL decoder's error is final ([`AnyError::Invalid`]) |
+//! | 2 | the CollisionSet record walk (no magic: the walk must consume the input) | kept as the CollisionSet attempt |
+//! | 3 | nothing matched | [`AnyError::Unrecognised`] with the magic and what the walk said, at its offset |
+//!
+//! A library whose *first* record is damaged therefore reads "not MCOL
+//! (magic ...); the CollisionSet walk failed at byte N: ..." — the same
+//! offset and invariant as a damaged later record. A library whose first
+//! record frames correctly but breaks later is [`AnyError::Invalid`].
+//!
+//! New formats (REGN, IDXD) add a variant to [`Object`] and [`Kind`], a
+//! line in [`decode_any`] and one in [`Kind::name`].
+
+use crate::collisionset::{self, CollisionSet};
+use crate::error::DecodeError;
+use crate::mcol::{self, Mcol};
+
+/// The formats [`decode_any`] decodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Kind {
+    /// An MCOL map collision hull.
+    Mcol,
+    /// A CollisionSet part library.
+    CollisionSet,
+}
+
+impl Kind {
+    /// The format's name as reports print it (`MCOL`, `CollisionSet`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Mcol => "MCOL",
+            Kind::CollisionSet => "CollisionSet",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A decoded object of any format sylcol reads.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Object {
+    /// A map collision hull.
+    Mcol(Box<Mcol>),
+    /// A part library.
+    CollisionSet(CollisionSet),
+}
+
+impl Object {
+    /// Which format this object is.
+    pub fn kind(&self) -> Kind {
+        match self {
+            Object::Mcol(_) => Kind::Mcol,
+            Object::CollisionSet(_) => Kind::CollisionSet,
+        }
+    }
+}
+
+/// Why [`decode_any`] could not decode an object.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnyError {
+    /// The object is recognisably `kind` but breaks one of its invariants.
+    #[error("invalid {kind} {error}")]
+    Invalid {
+        /// The format the object claimed to be.
+        kind: Kind,
+        /// Where and how it broke.
+        error: DecodeError,
+    },
+    /// No format matched; `collisionset` is where the record walk stopped.
+    #[error(
+        "not a format sylcol decodes: not MCOL (magic {}), and the CollisionSet walk failed {collisionset}",
+        magic.as_deref().unwrap_or("not printable")
+    )]
+    Unrecognised {
+        /// The first four bytes when printable.
+        magic: Option<String>,
+        /// The CollisionSet attempt's error (offset and invariant).
+        collisionset: DecodeError,
+    },
+}
+
+impl AnyError {
+    /// The byte offset the error points at.
+    pub fn offset(&self) -> u64 {
+        match self {
+            AnyError::Invalid { error, .. } => error.offset,
+            AnyError::Unrecognised { collisionset, .. } => collisionset.offset,
+        }
+    }
+
+    /// The format that was recognised, if any.
+    pub fn kind(&self) -> Option<Kind> {
+        match self {
+            AnyError::Invalid { kind, .. } => Some(*kind),
+            AnyError::Unrecognised { .. } => None,
+        }
+    }
+}
+
+/// Decodes `data` as whichever format it is (see the module table).
+pub fn decode_any(data: &[u8]) -> Result<Object, AnyError> {
+    if data.get(..4) == Some(b"MCOL") {
+        return mcol::decode(data)
+            .map(|m| Object::Mcol(Box::new(m)))
+            .map_err(|error| AnyError::Invalid {
+                kind: Kind::Mcol,
+                error,
+            });
+    }
+    match collisionset::decode(data) {
+        Ok(set) => Ok(Object::CollisionSet(set)),
+        Err(error) if collisionset::looks_like(data) => Err(AnyError::Invalid {
+            kind: Kind::CollisionSet,
+            error,
+        }),
+        Err(collisionset) => Err(AnyError::Unrecognised {
+            magic: crate::bytes::printable_magic(data, 0),
+            collisionset,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::collisionset::{Endian, Record, encode};
+
+    fn library() -> Vec<u8> {
+        let tri = Record::new("rou_a", vec![[0.0; 3]; 3], vec![[0, 1, 2]]).unwrap();
+        let set = CollisionSet {
+            endian: Endian::Big,
+            records: vec![tri.clone(), tri],
+        };
+        encode(&set).unwrap()
+    }
+
+    #[test]
+    fn decodes_a_library_and_names_its_kind() {
+        let object = decode_any(&library()).unwrap();
+        assert_eq!(object.kind(), Kind::CollisionSet);
+        assert_eq!(object.kind().name(), "CollisionSet");
+    }
+
+    #[test]
+    fn a_damaged_first_record_says_where_the_walk_failed() {
+        let mut bytes = library();
+        bytes[2] ^= 0x10; // record 0's size word now runs past the end
+        let err = decode_any(&bytes).unwrap_err();
+        assert!(matches!(err, AnyError::Unrecognised { .. }), "{err:?}");
+        assert_eq!(err.offset(), 0);
+        let text = err.to_string();
+        assert!(text.contains("not MCOL"), "{text}");
+        assert!(
+            text.contains("CollisionSet walk failed at byte 0x0: record size"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_damaged_later_record_is_an_invalid_library() {
+        let mut bytes = library();
+        let second = bytes.len() / 2;
+        bytes[second + 2] ^= 0x10;
+        let err = decode_any(&bytes).unwrap_err();
+        assert_eq!(err.kind(), Some(Kind::CollisionSet));
+        assert_eq!(err.offset(), second as u64);
+        assert!(err.to_string().starts_with("invalid CollisionSet at byte"));
+    }
+
+    #[test]
+    fn a_bad_mcol_is_an_invalid_mcol() {
+        let err = decode_any(b"MCOL\0\0\0\x10").unwrap_err();
+        assert_eq!(err.kind(), Some(Kind::Mcol));
+        assert!(err.to_string().starts_with("invalid MCOL at byte"), "{err}");
+    }
+}

@@ -1,0 +1,105 @@
+//! The viewer's files, embedded in the binary, and the one-file page
+//! `sylcol view` writes.
+//!
+//! `viewer/` holds the page (`index.html`, `app.js`, `style.css`) and
+//! three.js, vendored (`viewer/vendor/`, built from the npm package: see
+//! its README). Nothing is fetched at run time.
+
+use serde_json::{Map, json};
+use sylcol::export::gltf::base64;
+
+use crate::catalog::Catalog;
+
+const INDEX: &str = include_str!("../viewer/index.html");
+const APP: &str = include_str!("../viewer/app.js");
+const STYLE: &str = include_str!("../viewer/style.css");
+const THREE: &str = include_str!("../viewer/vendor/three.bundle.min.js");
+const THREE_LICENSE: &str = include_str!("../viewer/vendor/LICENSE");
+
+/// The embedded file at URL path `path`: its content type and bytes.
+pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
+    Some(match path {
+        "/" | "/index.html" => ("text/html; charset=utf-8", INDEX.as_bytes()),
+        "/app.js" => ("text/javascript; charset=utf-8", APP.as_bytes()),
+        "/style.css" => ("text/css; charset=utf-8", STYLE.as_bytes()),
+        "/vendor/three.bundle.min.js" => ("text/javascript; charset=utf-8", THREE.as_bytes()),
+        "/vendor/LICENSE" => ("text/plain; charset=utf-8", THREE_LICENSE.as_bytes()),
+        _ => return None,
+    })
+}
+
+/// Text safe inside an inline `<script>`: no `</` can end it early.
+fn script_safe(text: &str) -> String {
+    text.replace("</", "<\\/")
+}
+
+/// The viewer as one self-contained HTML file: the page, its script and
+/// style, three.js, and every object's list entry, glTF scene (every
+/// layer it has) and verify report, embedded. Without a server the page
+/// picks, toggles layers and casts rays with three.js's own ray cast.
+pub fn standalone_html(catalog: &Catalog) -> Result<String, String> {
+    let mut glb = Map::new();
+    let mut verify = Map::new();
+    let mut objects = Vec::new();
+    for o in catalog.objects() {
+        let bytes = o
+            .scene(o.layers())
+            .and_then(|s| s.to_glb())
+            .map_err(|e| format!("{}: {e}", o.name))?;
+        glb.insert(o.name.clone(), json!(base64(&bytes)));
+        verify.insert(o.name.clone(), o.verify());
+        objects.push(o.summary());
+    }
+    let data = json!({ "objects": objects, "glb": glb, "verify": verify });
+    let data = serde_json::to_string(&data).map_err(|e| e.to_string())?;
+    let inline = |tag: &str, attr: &str, body: &str| {
+        format!("<{tag}{attr}>\n{}\n</{tag}>", script_safe(body))
+    };
+    let page = INDEX
+        .replace(
+            r#"<link rel="stylesheet" href="style.css">"#,
+            &inline("style", "", STYLE),
+        )
+        .replace(
+            r#"<script src="vendor/three.bundle.min.js"></script>"#,
+            &format!(
+                "{}\n{}",
+                inline(
+                    "script",
+                    r#" id="sylcol-data" type="application/json""#,
+                    &data
+                ),
+                inline("script", "", THREE)
+            ),
+        )
+        .replace(
+            r#"<script src="app.js"></script>"#,
+            &inline("script", "", APP),
+        );
+    Ok(page)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_linked_file_is_embedded_and_inlined() {
+        for link in ["style.css", "vendor/three.bundle.min.js", "app.js"] {
+            assert!(INDEX.contains(link), "{link}");
+            assert!(asset(&format!("/{link}")).is_some(), "{link}");
+        }
+        let (catalog, _) = Catalog::new(Vec::new());
+        let page = standalone_html(&catalog).unwrap();
+        assert!(!page.contains(r#"src="app.js""#) && !page.contains("style.css"));
+        assert!(page.contains(r#"id="sylcol-data""#));
+        let data_start = page.find(r#"type="application/json">"#).unwrap();
+        let rest = &page[data_start..];
+        assert!(rest.find("</script>").unwrap() > rest.find(r#""objects""#).unwrap());
+    }
+
+    #[test]
+    fn scripts_cannot_close_early() {
+        assert_eq!(script_safe(r#"x = "</script>";"#), r#"x = "<\/script>";"#);
+    }
+}

@@ -1,0 +1,246 @@
+//! The objects a viewer shows: decoded once, named once, and the only
+//! things the API can reach (a request names an object, never a path).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+use sylcol::TriMesh;
+use sylcol::export::gltf::{
+    GltfExportError, Layers, Scene, SceneOptions, library_scene, map_scene,
+};
+use sylcol::export::object_name;
+use sylcol::query::Collider;
+use sylcol::report::info::info_of;
+use sylcol::report::verify::verify_object;
+use sylcol::verify::{self, collisionset, flags};
+use sylcol_format::{Object as Data, decode_any};
+
+/// One object as the caller read it.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// How the caller names it (`MiscBin.pak+$DC4B0896.MCOL`).
+    pub path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// A decoded object of the catalog.
+#[derive(Debug)]
+pub struct Object {
+    /// Its name in the API (`$DC4B0896`, `CollisionSet_S01`).
+    pub name: String,
+    /// The source it was read from.
+    pub source: Source,
+    /// Other sources with the same bytes (the disc's eighteen library copies).
+    pub aliases: Vec<String>,
+    /// The decoded object (an MCOL map or a CollisionSet library).
+    pub data: Data,
+    /// What `info --json` says of it.
+    pub info: Value,
+}
+
+/// Why a source is not in the catalog.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    /// The source.
+    pub path: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// The objects being shown, and the colliders built for queries so far.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    objects: Vec<Object>,
+    colliders: Mutex<HashMap<(usize, String), Arc<Collider>>>,
+}
+
+impl Catalog {
+    /// Decodes `sources`: maps and libraries are kept (a source whose
+    /// bytes repeat an earlier one becomes its alias), everything else is
+    /// returned as skipped with the reason. Names are made unique with
+    /// `~2`, `~3`...
+    pub fn new(sources: Vec<Source>) -> (Catalog, Vec<Skipped>) {
+        let mut objects: Vec<Object> = Vec::new();
+        let mut skipped = Vec::new();
+        for source in sources {
+            if let Some(first) = objects.iter_mut().find(|o| o.source.bytes == source.bytes) {
+                first.aliases.push(source.path);
+                continue;
+            }
+            let decoded = decode_any(&source.bytes).map_err(|e| e.to_string());
+            let shown = decoded.and_then(|d| match d {
+                Data::Mcol(_) | Data::CollisionSet(_) => Ok(d),
+                _ => Err("not an MCOL map or a CollisionSet library".to_string()),
+            });
+            match shown {
+                Ok(data) => {
+                    let info = info_of(&source.path, &source.bytes)
+                        .ok()
+                        .and_then(|i| serde_json::to_value(i).ok())
+                        .unwrap_or_default();
+                    let base = object_name(&source.path);
+                    let mut name = base.clone();
+                    let mut k = 1;
+                    while objects.iter().any(|o| o.name == name) {
+                        k += 1;
+                        name = format!("{base}~{k}");
+                    }
+                    objects.push(Object {
+                        name,
+                        source,
+                        aliases: Vec::new(),
+                        data,
+                        info,
+                    });
+                }
+                Err(reason) => skipped.push(Skipped {
+                    path: source.path,
+                    reason,
+                }),
+            }
+        }
+        let catalog = Catalog {
+            objects,
+            colliders: Mutex::default(),
+        };
+        (catalog, skipped)
+    }
+
+    /// Every object, in the order given.
+    pub fn objects(&self) -> &[Object] {
+        &self.objects
+    }
+
+    /// The object named `name`.
+    pub fn get(&self, name: &str) -> Option<&Object> {
+        self.objects.iter().find(|o| o.name == name)
+    }
+
+    /// The collider of map `object`, or of part `mesh` of a library
+    /// (built on first use, then kept).
+    pub fn collider(&self, object: &Object, mesh: Option<&str>) -> Result<Arc<Collider>, String> {
+        let index = self
+            .objects
+            .iter()
+            .position(|o| std::ptr::eq(o, object))
+            .ok_or("not an object of this catalog")?;
+        let key = (index, mesh.unwrap_or_default().to_string());
+        let mut cache = self.colliders.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = cache.get(&key) {
+            return Ok(c.clone());
+        }
+        let built = match (&object.data, mesh) {
+            (Data::Mcol(m), None) => Collider::from_mcol(m).map_err(|e| e.to_string())?,
+            (Data::Mcol(_), Some(part)) => {
+                return Err(format!(
+                    "{} is a map; \"mesh\": {part:?} picks a library part",
+                    object.name
+                ));
+            }
+            (Data::CollisionSet(set), Some(part)) => {
+                let r = set
+                    .records
+                    .iter()
+                    .find(|r| r.name() == part)
+                    .ok_or_else(|| format!("{} has no part named {part:?}", object.name))?;
+                Collider::from_mesh(&TriMesh::from_collision_record(r))
+                    .map_err(|e| e.to_string())?
+            }
+            (Data::CollisionSet(set), None) => {
+                return Err(format!(
+                    "{} is a library of {} parts: name one with \"mesh\"",
+                    object.name,
+                    set.records.len()
+                ));
+            }
+            _ => return Err(format!("{} has no collision mesh to query", object.name)),
+        };
+        let built = Arc::new(built);
+        cache.insert(key, built.clone());
+        Ok(built)
+    }
+}
+
+impl Object {
+    /// `map` or `library`.
+    pub fn kind(&self) -> &'static str {
+        match self.data {
+            Data::Mcol(_) => "map",
+            Data::CollisionSet(_) => "library",
+            _ => "other",
+        }
+    }
+
+    /// The `GET /api/objects` entry: name, kind, source, aliases, parts
+    /// (a library's record names) and what `info --json` says.
+    pub fn summary(&self) -> Value {
+        let mut v = json!({
+            "name": self.name,
+            "kind": self.kind(),
+            "path": self.source.path,
+            "aliases": self.aliases,
+            "info": self.info,
+        });
+        if let Data::CollisionSet(set) = &self.data {
+            v["parts"] = json!(set.records.iter().map(|r| r.name()).collect::<Vec<_>>());
+        }
+        v
+    }
+
+    /// The object's glTF scene with `layers` (a library takes hull and
+    /// failures only).
+    pub fn scene(&self, layers: Layers) -> Result<Scene, GltfExportError> {
+        let opts = SceneOptions {
+            layers,
+            scale: 1.0,
+            extras: Some(self.info.clone()),
+        };
+        match &self.data {
+            Data::Mcol(m) => map_scene(&self.name, m, &opts),
+            Data::CollisionSet(set) => library_scene(&self.name, set, &opts),
+            _ => Err(GltfExportError::Layer(format!(
+                "{}: no mesh to export",
+                self.name
+            ))),
+        }
+    }
+
+    /// The layers the object has: all five for a map, hull and failures
+    /// for a library.
+    pub fn layers(&self) -> Layers {
+        match self.data {
+            Data::Mcol(_) => Layers::all(),
+            Data::CollisionSet(_) => Layers::parse("hull,failures").unwrap_or_default(),
+            _ => Layers::HULL,
+        }
+    }
+
+    /// What `verify --json` says of the object, plus `name` and
+    /// `flagged`: the triangles and cells (a library: the parts) the
+    /// failing checks count against.
+    pub fn verify(&self) -> Value {
+        let seed = verify::DEFAULT_SEED;
+        let bytes = &self.source.bytes;
+        let report = verify_object(&self.source.path, bytes, &self.data, None, seed);
+        let mut v = serde_json::to_value(report).unwrap_or_default();
+        let flagged = match &self.data {
+            Data::Mcol(m) => serde_json::to_value(flags::mcol_flags(m)).unwrap_or_default(),
+            Data::CollisionSet(set) => {
+                let bad: Vec<Value> = set
+                    .records
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, r)| !TriMesh::from_collision_record(r).indices_in_range())
+                    .map(|(i, r)| json!({ "record": i, "name": r.name(), "checks": [collisionset::names::INDICES.id] }))
+                    .collect();
+                json!({ "parts": bad })
+            }
+            _ => json!({}),
+        };
+        v["name"] = json!(self.name);
+        v["flagged"] = flagged;
+        v
+    }
+}

@@ -1,0 +1,777 @@
+// sylcol viewer: the objects of `sylcol serve` (or of a `sylcol view` file),
+// drawn from the glTF scenes sylcol exports, picked, ray-cast and verified.
+// A classic script over the global THREE (vendor/three.bundle.min.js).
+(() => {
+  'use strict';
+
+  // ---- data: the server's API, or the data a `sylcol view` file embeds ----
+  const embedded = document.getElementById('sylcol-data');
+  const DATA = embedded ? JSON.parse(embedded.textContent) : null;
+  const getJson = async (url) => {
+    const r = await fetch(url);
+    const body = await r.json();
+    if (!r.ok) throw new Error(body.error || r.statusText);
+    return body;
+  };
+  const fromBase64 = (b64) => {
+    const bin = atob(b64);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out.buffer;
+  };
+  const api = {
+    server: !DATA,
+    objects: () => (DATA ? Promise.resolve(DATA.objects) : getJson('/api/objects')),
+    glb: async (name) => {
+      if (DATA) return fromBase64(DATA.glb[name]);
+      const r = await fetch(`/api/objects/${encodeURIComponent(name)}.glb`);
+      if (!r.ok) throw new Error((await r.json()).error);
+      return r.arrayBuffer();
+    },
+    verify: (name) => (DATA ? Promise.resolve(DATA.verify[name]) : getJson(`/api/verify/${encodeURIComponent(name)}`)),
+    query: async (object, mesh, queries) => {
+      const r = await fetch('/api/query', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ object, mesh, queries, cells: true }),
+      });
+      const body = await r.json();
+      if (!r.ok) throw new Error(body.error);
+      return body;
+    },
+  };
+
+  // ---- numbers: f32 values printed as the shortest text that reads back ----
+  const f32 = (v) => {
+    const x = Math.fround(v);
+    if (x === 0) return '0';
+    for (let p = 1; p <= 9; p++) {
+      const s = String(Number(x.toPrecision(p)));
+      if (Math.fround(Number(s)) === x) return s;
+    }
+    return String(x);
+  };
+  const vec = (v) => `${f32(v.x)},${f32(v.y)},${f32(v.z)}`;
+  const vecText = (a) => `(${a.map(f32).join(', ')})`;
+  const esc = (s) => String(s).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+  const $ = (sel) => document.querySelector(sel);
+
+  // ---- three.js scene ----
+  const canvas = $('#canvas');
+  // Antialiasing costs a software renderer (SwiftShader, as in headless
+  // Chromium) most of its frame rate: it is off there, on elsewhere.
+  const software = (() => {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    const ext = gl && gl.getExtension('WEBGL_debug_renderer_info');
+    return !!ext && /swiftshader|llvmpipe|software/i.test(gl.getParameter(ext.UNMASKED_RENDERER_WEBGL));
+  })();
+  const renderer = new THREE.WebGLRenderer({ canvas, antialias: !software });
+  renderer.setPixelRatio(software ? 1 : Math.min(window.devicePixelRatio, 2));
+  const scene = new THREE.Scene();
+  scene.background = new THREE.Color(0x16191f);
+  const camera = new THREE.PerspectiveCamera(45, 1, 1, 1e7);
+  scene.add(camera);
+  scene.add(new THREE.HemisphereLight(0xdde6ff, 0x303440, 1.6));
+  const sun = new THREE.DirectionalLight(0xffffff, 1.4);
+  sun.position.set(0.4, 1, 0.6);
+  camera.add(sun);
+  const controls = new THREE.OrbitControls(camera, canvas);
+  controls.enableDamping = false;
+  const overlay = new THREE.Group(); // picks, rays, highlights
+  scene.add(overlay);
+
+  const state = {
+    name: null, // object shown
+    kind: null, // 'map' | 'library'
+    root: null, // its glTF root
+    layers: {}, // layer name -> Object3D
+    pickables: [], // meshes a click or a ray can hit
+    parts: new Map(), // library: part name -> {node, mesh}
+    lists: null, // map: triangle -> cells listing it
+    grid: null, // map: {origin, cell, dims}
+    spheres: null, // map: triangle -> [cx, cy, cz, r]
+    radius: 1, // scene size
+    frames: 0,
+    loaded: false,
+  };
+
+  let dirty = true;
+  const requestRender = () => { dirty = true; };
+  controls.addEventListener('change', requestRender);
+  // A software renderer is bound by pixels: while the camera moves it
+  // draws at half resolution, and at full resolution once it stops.
+  let moving = false;
+  controls.addEventListener('start', () => { moving = true; });
+  controls.addEventListener('end', () => { moving = false; requestRender(); });
+  function resize() {
+    const w = canvas.clientWidth, h = canvas.clientHeight;
+    if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
+      renderer.setSize(w, h, false);
+      camera.aspect = w / Math.max(h, 1);
+      camera.updateProjectionMatrix();
+      dirty = true;
+    }
+  }
+  let spin = null; // {angle per frame} while measuring
+  function frame() {
+    const ratio = software && (moving || (spin && !spin.full)) ? 0.5 : 1;
+    if (software && renderer.getPixelRatio() !== ratio) {
+      renderer.setPixelRatio(ratio);
+      dirty = true;
+    }
+    resize();
+    if (spin) {
+      const off = camera.position.clone().sub(controls.target);
+      off.applyAxisAngle(new THREE.Vector3(0, 1, 0), spin.step);
+      camera.position.copy(controls.target).add(off);
+      camera.lookAt(controls.target);
+      spin.frames++;
+      dirty = true;
+    }
+    if (dirty) {
+      renderer.render(scene, camera);
+      dirty = false;
+      state.frames++;
+      document.body.dataset.frames = String(state.frames);
+    }
+    requestAnimationFrame(frame);
+  }
+  requestAnimationFrame(frame);
+
+  // ---- loading an object ----
+  const loader = new THREE.GLTFLoader();
+  const parse = (buffer) => new Promise((ok, fail) => loader.parse(buffer, '', ok, fail));
+
+  function setStatus(text) { $('#status').textContent = text; }
+
+  async function show(name, kind) {
+    state.loaded = false;
+    document.body.dataset.loaded = '';
+    setStatus(`loading ${name}…`);
+    const gltf = await parse(await api.glb(name));
+    if (state.root) {
+      scene.remove(state.root);
+      disposeTree(state.root);
+    }
+    clearOverlay();
+    Object.assign(state, { name, kind, layers: {}, pickables: [], parts: new Map(), lists: null, grid: null, spheres: null });
+    lamberts.clear();
+    const root = gltf.scene.children[0] || gltf.scene;
+    state.root = gltf.scene;
+    scene.add(gltf.scene);
+    prepare(root);
+    frameCamera(gltf.scene);
+    buildLayerToggles();
+    $('#about .body').textContent = JSON.stringify(root.userData, null, 1);
+    document.querySelectorAll('#objects li').forEach((li) => li.classList.toggle('current', li.dataset.name === name && !li.dataset.part));
+    $('#pick .body').textContent = 'Click a triangle.';
+    $('#ray .body').textContent = 'Choose the ray tool, press, drag.';
+    await showVerify(name);
+    state.loaded = true;
+    document.body.dataset.loaded = name;
+    setStatus(`${name}: ${countTriangles()} triangles`);
+    requestRender();
+  }
+
+  function countTriangles() {
+    return state.pickables.reduce((n, m) => n + m.geometry.index.count / 3, 0);
+  }
+
+  function disposeTree(obj) {
+    obj.traverse((o) => {
+      if (o.geometry) o.geometry.dispose();
+      if (o.material) [].concat(o.material).forEach((m) => m.dispose());
+    });
+  }
+
+  // Turns the glTF nodes into what draws fast: hull materials translucent
+  // and flat, every sphere layer merged into one line geometry.
+  function prepare(root) {
+    const parts = root.children.filter((n) => n.userData.sylcol_record !== undefined);
+    if (parts.length) mergeLibrary(root, parts);
+    for (const node of root.children) {
+      const layer = node.userData.sylcol_layer || null;
+      if (node.userData.sylcol_record !== undefined || node.userData.merged) {
+        continue;
+      } else if (layer === 'hull') {
+        state.layers.hull = [node];
+        node.traverse((o) => {
+          if (!o.isMesh) return;
+          o.material = lambert(o.material);
+          state.pickables.push(o);
+        });
+      } else if (layer === 'cell-spheres' || layer === 'tri-spheres') {
+        const merged = mergeSpheres(node);
+        node.clear();
+        if (merged) node.add(merged.lines);
+        if (layer === 'tri-spheres') state.spheres = merged ? merged.spheres : null;
+        state.layers[layer] = [node];
+      } else if (layer) {
+        state.layers[layer] = [node];
+        if (layer === 'cells') readLists(node.userData);
+        if (layer === 'failures') {
+          // Drawn over the translucent hull, in full red.
+          node.traverse((o) => {
+            if (!o.material) return;
+            Object.assign(o.material, { depthTest: false, transparent: true, opacity: 0.95 });
+            o.renderOrder = 3;
+          });
+        }
+      }
+    }
+  }
+
+  // The glTF's PBR material as a flat-shaded Lambert one of the same
+  // colour: far cheaper per pixel, which a software renderer feels. One
+  // per glTF material (the library's parts share their family's).
+  const lamberts = new Map();
+  function lambert(m) {
+    if (!lamberts.has(m)) {
+      const map = state.kind === 'map';
+      lamberts.set(m, new THREE.MeshLambertMaterial({
+        color: m.color, flatShading: true, side: THREE.DoubleSide,
+        transparent: map, opacity: map ? 0.45 : 1, depthWrite: !map,
+      }));
+      m.dispose();
+    }
+    return lamberts.get(m);
+  }
+
+  // A library's parts drawn as one mesh per family material (five draw
+  // calls instead of 158); each merged mesh keeps, per run of faces, the
+  // part and its own mesh, so picks and rays still name the part and its
+  // triangle. The part nodes stay, hidden, for their names and geometry.
+  function mergeLibrary(root, parts) {
+    root.updateMatrixWorld(true);
+    const groups = new Map();
+    for (const node of parts) {
+      node.traverse((o) => {
+        if (!o.isMesh) return;
+        const material = lambert(o.material);
+        if (!groups.has(material)) groups.set(material, []);
+        groups.get(material).push({ node, mesh: o });
+        state.parts.set(node.name, { node, mesh: o });
+      });
+      node.visible = false;
+    }
+    const group = new THREE.Group();
+    group.name = 'hull';
+    group.userData.merged = true;
+    const v = new THREE.Vector3();
+    for (const [material, list] of groups) {
+      let nv = 0, ni = 0;
+      for (const { mesh } of list) { nv += mesh.geometry.attributes.position.count; ni += mesh.geometry.index.count; }
+      const positions = new Float32Array(3 * nv), indices = new Uint32Array(ni);
+      const ranges = [];
+      let v0 = 0, i0 = 0;
+      for (const { node, mesh } of list) {
+        const p = mesh.geometry.attributes.position, ix = mesh.geometry.index;
+        for (let i = 0; i < p.count; i++) {
+          v.fromBufferAttribute(p, i).applyMatrix4(mesh.matrixWorld);
+          positions[3 * (v0 + i)] = v.x; positions[3 * (v0 + i) + 1] = v.y; positions[3 * (v0 + i) + 2] = v.z;
+        }
+        for (let j = 0; j < ix.count; j++) indices[i0 + j] = ix.getX(j) + v0;
+        ranges.push({ start: i0 / 3, end: (i0 + ix.count) / 3, node, mesh });
+        v0 += p.count; i0 += ix.count;
+      }
+      const g = new THREE.BufferGeometry();
+      g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+      g.setIndex(new THREE.BufferAttribute(indices, 1));
+      const merged = new THREE.Mesh(g, material);
+      merged.userData.ranges = ranges;
+      group.add(merged);
+      state.pickables.push(merged);
+    }
+    root.add(group);
+    state.layers.hull = [group];
+  }
+
+  // A hit on a drawn mesh as (the mesh holding the triangle, its index
+  // there, the library part or null).
+  function resolve(object, face) {
+    const ranges = object.userData.ranges;
+    if (!ranges) return { mesh: object, face, part: null };
+    let lo = 0, hi = ranges.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (ranges[mid].start <= face) lo = mid; else hi = mid - 1;
+    }
+    const r = ranges[lo];
+    return { mesh: r.mesh, face: face - r.start, part: r.node };
+  }
+
+  function mergeSpheres(node) {
+    const shapes = [];
+    node.traverse((o) => { if (o.geometry && o !== node) shapes.push(o); });
+    if (!shapes.length) return null;
+    const unit = shapes[0].geometry;
+    const pos = unit.getAttribute('position');
+    const idx = unit.index;
+    const n = pos.count, m = idx.count;
+    const positions = new Float32Array(shapes.length * n * 3);
+    const indices = new Uint32Array(shapes.length * m);
+    const spheres = {};
+    const v = new THREE.Vector3();
+    shapes.forEach((s, k) => {
+      const holder = s.parent === node ? s : s.parent; // the sphere's node
+      const t = holder.position, r = holder.scale.x;
+      const label = holder.name || s.name;
+      const tri = /^triangle (\d+)/.exec(label);
+      if (tri) spheres[tri[1]] = [t.x, t.y, t.z, r];
+      for (let i = 0; i < n; i++) {
+        v.fromBufferAttribute(pos, i).multiplyScalar(r).add(t);
+        positions.set([v.x, v.y, v.z], (k * n + i) * 3);
+      }
+      for (let j = 0; j < m; j++) indices[k * m + j] = idx.getX(j) + k * n;
+    });
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+    geometry.setIndex(new THREE.BufferAttribute(indices, 1));
+    const material = new THREE.LineBasicMaterial({ color: shapes[0].material.color, transparent: true, opacity: 0.55 });
+    return { lines: new THREE.LineSegments(geometry, material), spheres };
+  }
+
+  function readLists(extras) {
+    state.grid = extras.grid || null;
+    const byTriangle = new Map();
+    for (const entry of extras.lists || []) {
+      for (const t of entry.triangles) {
+        if (!byTriangle.has(t)) byTriangle.set(t, []);
+        const cells = byTriangle.get(t);
+        if (!cells.some((c) => c.join() === entry.cell.join())) cells.push(entry.cell);
+      }
+    }
+    state.lists = byTriangle;
+  }
+
+  function frameCamera(obj) {
+    const box = new THREE.Box3().setFromObject(obj);
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    const r = Math.max(sphere.radius, 1e-3);
+    state.radius = r;
+    controls.target.copy(sphere.center);
+    camera.near = r / 500;
+    camera.far = r * 50;
+    camera.position.copy(sphere.center).add(new THREE.Vector3(0.9, 0.7, 1.3).normalize().multiplyScalar(r * 2.0));
+    camera.updateProjectionMatrix();
+    controls.update();
+    requestRender();
+  }
+
+  function buildLayerToggles() {
+    const box = $('#layers');
+    box.innerHTML = '';
+    const order = ['hull', 'cells', 'cell-spheres', 'tri-spheres', 'failures'];
+    for (const name of order) {
+      const nodes = state.layers[name];
+      if (!nodes) continue;
+      const on = name === 'hull' || name === 'failures';
+      nodes.forEach((n) => { n.visible = on; });
+      const label = document.createElement('label');
+      label.innerHTML = `<input type="checkbox" data-layer="${name}" ${on ? 'checked' : ''}> ${name}`;
+      label.querySelector('input').addEventListener('change', (e) => {
+        nodes.forEach((n) => { n.visible = e.target.checked; });
+        requestRender();
+      });
+      box.appendChild(label);
+    }
+  }
+
+  // ---- overlay helpers ----
+  function clearOverlay() {
+    for (const o of [...overlay.children]) { overlay.remove(o); disposeTree(o); }
+  }
+  function boxLines(cells, color) {
+    if (!state.grid || !cells.length) return null;
+    const { origin, cell } = state.grid;
+    const pts = [];
+    for (const [x, y, z] of cells) {
+      const lo = [origin[0] + x * cell[0], origin[1] + y * cell[1], origin[2] + z * cell[2]];
+      const hi = [lo[0] + cell[0], lo[1] + cell[1], lo[2] + cell[2]];
+      const c = (i) => [i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]];
+      for (const [a, b] of [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]]) {
+        pts.push(...c(a), ...c(b));
+      }
+    }
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.Float32BufferAttribute(pts, 3));
+    const lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color, depthTest: false }));
+    lines.renderOrder = 5;
+    return lines;
+  }
+  function marker(point, color) {
+    const m = new THREE.Mesh(new THREE.SphereGeometry(state.radius / 120, 12, 8), new THREE.MeshBasicMaterial({ color, depthTest: false }));
+    m.position.copy(point);
+    m.renderOrder = 6;
+    return m;
+  }
+  function segment(a, b, color) {
+    const g = new THREE.BufferGeometry().setFromPoints([a, b]);
+    const l = new THREE.Line(g, new THREE.LineBasicMaterial({ color, depthTest: false }));
+    l.renderOrder = 6;
+    return l;
+  }
+  function triangleHighlight(mesh, face) {
+    const pos = mesh.geometry.getAttribute('position');
+    const idx = mesh.geometry.index;
+    const corners = [0, 1, 2].map((k) => new THREE.Vector3().fromBufferAttribute(pos, idx.getX(3 * face + k)));
+    const world = corners.map((c) => c.clone().applyMatrix4(mesh.matrixWorld));
+    const g = new THREE.BufferGeometry().setFromPoints(world);
+    g.setIndex([0, 1, 2]);
+    const m = new THREE.Mesh(g, new THREE.MeshBasicMaterial({ color: 0xffd23f, side: THREE.DoubleSide, depthTest: false, transparent: true, opacity: 0.85 }));
+    m.renderOrder = 4;
+    return { mesh: m, corners, world };
+  }
+
+  // ---- picking ----
+  const raycaster = new THREE.Raycaster();
+  const ndc = (ev) => {
+    const r = canvas.getBoundingClientRect();
+    return new THREE.Vector2(((ev.clientX - r.left) / r.width) * 2 - 1, -((ev.clientY - r.top) / r.height) * 2 + 1);
+  };
+  function pickAt(ev) {
+    raycaster.setFromCamera(ndc(ev), camera);
+    const hits = raycaster.intersectObjects(state.pickables.filter((m) => visibleChain(m)), false);
+    return hits[0] || null;
+  }
+  function visibleChain(o) {
+    for (let x = o; x; x = x.parent) if (!x.visible) return false;
+    return true;
+  }
+
+  function showTriangle(mesh, face, point, part = null) {
+    clearOverlay();
+    const h = triangleHighlight(mesh, face);
+    overlay.add(h.mesh);
+    const rows = [];
+    if (part) rows.push(['part', `${esc(part.name)} (record ${part.userData.sylcol_record}, ${esc(part.userData.family || '')})`]);
+    rows.push(['triangle', `<b id="pick-index">${face}</b>`]);
+    h.corners.forEach((c, k) => rows.push([`vertex ${k}`, vecText([c.x, c.y, c.z])]));
+    if (point) rows.push(['clicked', vecText([point.x, point.y, point.z])]);
+    const s = state.spheres && state.spheres[face];
+    if (s) {
+      rows.push(['sphere', `centre ${vecText(s.slice(0, 3))}, radius ${f32(s[3])}`]);
+      const sm = new THREE.Mesh(new THREE.SphereGeometry(1, 24, 16), new THREE.MeshBasicMaterial({ color: 0xff66ff, wireframe: true, transparent: true, opacity: 0.35 }));
+      sm.position.set(s[0], s[1], s[2]);
+      sm.scale.setScalar(s[3]);
+      overlay.add(sm);
+    }
+    const cells = state.lists ? state.lists.get(face) || [] : null;
+    if (cells) {
+      rows.push(['cells', cells.length ? cells.map((c) => `(${c.join(',')})`).join(' ') : 'none lists it']);
+      const lines = boxLines(cells, 0xffd23f);
+      if (lines) overlay.add(lines);
+    } else {
+      rows.push(['cells', 'a library part has no stored grid']);
+    }
+    const body = $('#pick .body');
+    body.dataset.triangle = String(face);
+    body.dataset.part = part ? part.name : '';
+    body.innerHTML = `<table>${rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join('')}</table>`;
+    requestRender();
+  }
+
+  // ---- the ray tool ----
+  function planePoint(ev, through) {
+    raycaster.setFromCamera(ndc(ev), camera);
+    const normal = camera.getWorldDirection(new THREE.Vector3());
+    const plane = new THREE.Plane().setFromNormalAndCoplanarPoint(normal, through);
+    return raycaster.ray.intersectPlane(plane, new THREE.Vector3());
+  }
+
+  async function castRay(origin, dir) {
+    const o = new THREE.Vector3(Math.fround(origin.x), Math.fround(origin.y), Math.fround(origin.z));
+    const d = new THREE.Vector3(Math.fround(dir.x), Math.fround(dir.y), Math.fround(dir.z));
+    const line = `ray ${vec(o)} ${vec(d)}`;
+    const body = $('#ray .body');
+    body.dataset.query = line;
+    body.dataset.answer = '';
+    body.textContent = `${line}\n…`;
+    clearOverlay();
+    let answer, how, offset = new THREE.Vector3();
+    try {
+      if (api.server) {
+        let mesh = null;
+        if (state.kind === 'library') {
+          // The part the ray meets first (three.js), asked of sylcol in its own frame.
+          const hit = new THREE.Raycaster(o, d.clone().normalize()).intersectObjects(state.pickables, false)[0];
+          const part = hit && resolve(hit.object, hit.faceIndex).part;
+          if (!part) throw new Error('the ray meets no part');
+          mesh = part.name;
+          offset = part.position.clone();
+        }
+        const local = `ray ${vec(o.clone().sub(offset))} ${vec(d)}`;
+        [answer] = await api.query(state.name, mesh, [local]);
+        how = mesh ? `sylcol's grid walk (part ${mesh}, derived grid)` : "sylcol's grid walk (the map's own grid)";
+      } else {
+        answer = localRay(o, d);
+        how = "three.js's own ray cast (no server)";
+      }
+    } catch (e) {
+      body.textContent = `${line}\n${e.message}`;
+      body.dataset.answer = JSON.stringify({ error: e.message });
+      return;
+    }
+    drawAnswer(o, d, answer, offset);
+    body.dataset.answer = JSON.stringify(answer);
+    const rows = [['query', esc(line)], ['answered by', how]];
+    if (answer.hit) {
+      rows.push(['triangle', String(answer.triangle)], ['t', f32(answer.time_of_impact)]);
+      rows.push(['point', vecText(answer.point)], ['normal', vecText(answer.normal)]);
+    } else {
+      rows.push(['hit', 'none']);
+    }
+    if (answer.cells) rows.push(['cells walked', String(answer.cells.length)]);
+    body.innerHTML = `<table>${rows.map(([k, v]) => `<tr><td>${k}</td><td>${v}</td></tr>`).join('')}</table>`;
+    requestRender();
+  }
+
+  function localRay(o, d) {
+    const len = d.length();
+    const hit = new THREE.Raycaster(o, d.clone().normalize()).intersectObjects(state.pickables.filter(visibleChain), false)[0];
+    if (!hit) return { query: 'ray', hit: false };
+    const n = hit.face.normal.clone().transformDirection(hit.object.matrixWorld);
+    return {
+      query: 'ray', hit: true, time_of_impact: hit.distance / len,
+      point: hit.point.toArray(), normal: n.toArray(), triangle: resolve(hit.object, hit.faceIndex).face,
+    };
+  }
+
+  function drawAnswer(o, d, answer, offset) {
+    const far = answer.hit ? new THREE.Vector3().fromArray(answer.point).add(offset) : o.clone().add(d.clone().normalize().multiplyScalar(state.radius * 4));
+    overlay.add(marker(o, 0x66d9ff), segment(o, far, 0x66d9ff));
+    if (answer.hit) {
+      overlay.add(marker(far, 0xffd23f));
+      const n = new THREE.Vector3().fromArray(answer.normal);
+      overlay.add(segment(far, far.clone().add(n.multiplyScalar(state.radius / 8)), 0x7dff8a));
+    }
+    if (answer.cells) {
+      const lines = boxLines(answer.cells, 0x66d9ff);
+      if (lines) overlay.add(lines);
+    }
+  }
+
+  let press = null;
+  canvas.addEventListener('pointerdown', (ev) => {
+    if (ev.button !== 0) return;
+    const tool = document.querySelector('input[name=tool]:checked').value;
+    press = { x: ev.clientX, y: ev.clientY, tool };
+    if (tool === 'ray') {
+      controls.enabled = false;
+      press.start = planePoint(ev, controls.target);
+      canvas.setPointerCapture(ev.pointerId);
+    }
+  });
+  canvas.addEventListener('pointermove', (ev) => {
+    if (!press || press.tool !== 'ray' || !press.start) return;
+    const end = planePoint(ev, press.start);
+    clearOverlay();
+    if (end) overlay.add(marker(press.start, 0x66d9ff), segment(press.start, end, 0x66d9ff));
+    requestRender();
+  });
+  canvas.addEventListener('pointerup', (ev) => {
+    if (!press) return;
+    const p = press;
+    press = null;
+    controls.enabled = true;
+    const moved = Math.hypot(ev.clientX - p.x, ev.clientY - p.y);
+    if (p.tool === 'pick' && moved < 4) {
+      const hit = pickAt(ev);
+      if (hit) {
+        const r = resolve(hit.object, hit.faceIndex);
+        showTriangle(r.mesh, r.face, hit.point, r.part);
+      }
+    } else if (p.tool === 'ray' && p.start) {
+      const end = planePoint(ev, p.start);
+      let dir = end ? end.clone().sub(p.start) : null;
+      if (!dir || moved < 4) dir = camera.getWorldDirection(new THREE.Vector3()).multiplyScalar(state.radius);
+      castRay(p.start, dir);
+    }
+  });
+  $('#ray-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const m = /^\s*ray\s+(\S+)\s+(\S+)\s*$/.exec($('#ray-line').value);
+    const v = (s) => { const p = s.split(',').map(Number); return p.length === 3 && p.every(Number.isFinite) ? new THREE.Vector3(...p) : null; };
+    const o = m && v(m[1]), d = m && v(m[2]);
+    if (!o || !d) { $('#ray .body').textContent = 'type: ray OX,OY,OZ DX,DY,DZ'; return; }
+    castRay(o, d);
+  });
+
+  // ---- verify panel ----
+  async function showVerify(name) {
+    const box = $('#verify .body');
+    box.textContent = '…';
+    let v;
+    try { v = await api.verify(name); } catch (e) { box.textContent = e.message; return; }
+    const failing = (v.checks || []).filter((c) => !c.ok);
+    const f = v.flagged || {};
+    const items = [];
+    for (const t of f.triangles || []) items.push(`<button class="jump" data-triangle="${t.triangle}" title="${esc(t.checks.join('; '))}">triangle ${t.triangle}</button>`);
+    for (const c of f.cells || []) items.push(`<button class="jump" data-cell="${c.cell.join(',')}" title="${esc(c.checks.join('; '))}">cell ${c.cell.join(',')}</button>`);
+    for (const p of f.parts || []) items.push(`<button class="jump" data-part="${esc(p.name)}" title="${esc(p.checks.join('; '))}">${esc(p.name)}</button>`);
+    box.dataset.ok = String(v.ok);
+    box.dataset.flagged = String(items.length);
+    box.innerHTML = `<div class="${v.ok ? 'ok' : 'bad'}">${v.ok ? 'every check passes' : `${failing.length} check(s) fail`}` +
+      ` (${(v.checks || []).length} checks)</div>` +
+      failing.map((c) => `<div class="bad">${esc(c.name)}: ${c.passed} / ${c.total}</div>`).join('') +
+      (items.length ? `<div>${items.join('')}</div>` : '');
+    box.querySelectorAll('button.jump').forEach((b) => b.addEventListener('click', () => jump(b.dataset)));
+  }
+
+  function jump(d) {
+    if (d.triangle !== undefined) {
+      const mesh = state.pickables[0];
+      if (!mesh) return;
+      showTriangle(mesh, Number(d.triangle), null);
+      const pos = mesh.geometry.getAttribute('position'), idx = mesh.geometry.index;
+      const c = new THREE.Vector3();
+      for (let k = 0; k < 3; k++) c.add(new THREE.Vector3().fromBufferAttribute(pos, idx.getX(3 * Number(d.triangle) + k)));
+      focus(c.multiplyScalar(1 / 3));
+    } else if (d.cell !== undefined) {
+      clearOverlay();
+      const cell = d.cell.split(',').map(Number);
+      const lines = boxLines([cell], 0xff3030);
+      if (lines) overlay.add(lines);
+      const { origin, cell: size } = state.grid;
+      focus(new THREE.Vector3(...cell.map((x, k) => origin[k] + (x + 0.5) * size[k])));
+    } else if (d.part !== undefined) {
+      focusPart(d.part);
+    }
+  }
+
+  function focus(point) {
+    const off = camera.position.clone().sub(controls.target).setLength(state.radius * 0.8);
+    controls.target.copy(point);
+    camera.position.copy(point).add(off);
+    controls.update();
+    requestRender();
+  }
+
+  // The world box of a library part (its node is hidden: from its mesh).
+  function partBox(name) {
+    const p = state.parts.get(name);
+    if (!p) return null;
+    p.mesh.geometry.computeBoundingBox();
+    return p.mesh.geometry.boundingBox.clone().applyMatrix4(p.mesh.matrixWorld);
+  }
+
+  function focusPart(name) {
+    const box = partBox(name);
+    if (!box) return;
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    const off = camera.position.clone().sub(controls.target).setLength(sphere.radius * 3);
+    controls.target.copy(sphere.center);
+    camera.position.copy(sphere.center).add(off);
+    controls.update();
+    requestRender();
+  }
+
+  // ---- the object list ----
+  let objects = [];
+  function buildList() {
+    const q = $('#search').value.trim().toLowerCase();
+    const ul = $('#objects');
+    ul.innerHTML = '';
+    for (const o of objects) {
+      const parts = (o.parts || []).filter((p) => !q || p.toLowerCase().includes(q));
+      const match = !q || o.name.toLowerCase().includes(q);
+      if (!match && !parts.length) continue;
+      const li = document.createElement('li');
+      li.dataset.name = o.name;
+      li.innerHTML = `${esc(o.name)}<span class="kind">${o.kind}${o.parts ? `, ${o.parts.length} parts` : ''}</span>`;
+      li.classList.toggle('current', o.name === state.name);
+      li.addEventListener('click', () => show(o.name, o.kind).catch(fail));
+      ul.appendChild(li);
+      if (q && o.parts) {
+        for (const p of parts.slice(0, 200)) {
+          const pli = document.createElement('li');
+          pli.className = 'part';
+          pli.dataset.name = o.name;
+          pli.dataset.part = p;
+          pli.textContent = p;
+          pli.addEventListener('click', async () => {
+            if (state.name !== o.name) await show(o.name, o.kind);
+            focusPart(p);
+          });
+          ul.appendChild(pli);
+        }
+      }
+    }
+  }
+  $('#search').addEventListener('input', buildList);
+
+  function fail(e) {
+    setStatus(`error: ${e.message}`);
+    document.body.dataset.error = e.message;
+  }
+
+  // ---- what the browser tests and `cargo xtask screenshots` call ----
+  window.sylcol = {
+    state,
+    show: (name) => show(name, (objects.find((o) => o.name === name) || {}).kind),
+    castRay: (o, d) => castRay(new THREE.Vector3(...o), new THREE.Vector3(...d)),
+    setLayer: (name, on) => {
+      const box = document.querySelector(`input[data-layer="${name}"]`);
+      if (box && box.checked !== on) box.click();
+    },
+    cameraPosition: () => camera.position.toArray(),
+    // The translation the library layout gave part `name`.
+    partOffset: (name) => state.parts.get(name).node.position.toArray(),
+    focusPart: (name) => focusPart(name),
+    // Frames the library parts whose names start with `prefix`.
+    focusFamily: (prefix) => {
+      const box = new THREE.Box3();
+      for (const name of state.parts.keys()) if (name.startsWith(prefix)) box.union(partBox(name));
+      if (box.isEmpty()) return;
+      const sphere = box.getBoundingSphere(new THREE.Sphere());
+      const off = camera.position.clone().sub(controls.target).setLength(sphere.radius * 2.2);
+      controls.target.copy(sphere.center);
+      camera.position.copy(sphere.center).add(off);
+      controls.update();
+      requestRender();
+    },
+    triangleCount: (part) => {
+      const mesh = part ? state.parts.get(part).mesh : state.pickables[0];
+      return mesh ? mesh.geometry.index.count / 3 : 0;
+    },
+    // The world centroid of triangle `t` of the map's hull (or of library
+    // part `part`), and where it is on screen: what a test clicks.
+    triangleCentroid: (t, part) => {
+      const h = triangleHighlight(part ? state.parts.get(part).mesh : state.pickables[0], t);
+      h.mesh.geometry.dispose();
+      const c = h.world[0].clone().add(h.world[1]).add(h.world[2]).multiplyScalar(1 / 3);
+      const p = c.clone().project(camera);
+      const r = canvas.getBoundingClientRect();
+      return { world: c.toArray(), x: r.left + (p.x + 1) / 2 * r.width, y: r.top + (1 - p.y) / 2 * r.height, visible: Math.abs(p.x) < 0.9 && Math.abs(p.y) < 0.9 && p.z < 1 };
+    },
+    view: (dir) => {
+      const off = new THREE.Vector3(...dir).normalize().multiplyScalar(camera.position.distanceTo(controls.target));
+      camera.position.copy(controls.target).add(off);
+      controls.update();
+      requestRender();
+    },
+    // Renders continuously for `ms`, the camera orbiting (as when you drag
+    // it; `full` keeps full resolution on a software renderer): frames
+    // drawn and the mean time between them.
+    measure: (ms, full = false) => new Promise((done) => {
+      spin = { step: (2 * Math.PI) / 600, frames: 0, full };
+      const t0 = performance.now();
+      setTimeout(() => {
+        const elapsed = performance.now() - t0;
+        const frames = spin.frames;
+        spin = null;
+        requestRender();
+        done({ software, full, frames, ms: elapsed, frame_ms: elapsed / Math.max(frames, 1), fps: (1000 * frames) / elapsed });
+      }, ms);
+    }),
+  };
+
+  api.objects().then(async (list) => {
+    objects = list;
+    buildList();
+    const wanted = new URLSearchParams(location.search).get('object');
+    const first = list.find((o) => o.name === wanted) || list.find((o) => o.kind === 'map') || list[0];
+    if (first) await show(first.name, first.kind);
+    else setStatus('no objects');
+  }).catch(fail);
+})();

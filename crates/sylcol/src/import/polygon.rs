@@ -1,0 +1,499 @@
+//! Polygons to triangles, honestly: ear clipping on the polygon's plane.
+//!
+//! A fan from the first corner covers area a concave polygon does not, so
+//! every face of more than three corners goes through these steps:
+//!
+//! 1. every corner names a real vertex, and no vertex (index or position)
+//!    appears twice;
+//! 2. the Newell normal gives the polygon's plane; every corner must lie
+//!    within [`PLANAR_TOLERANCE`] of the polygon's size off that plane,
+//!    else the face is refused as non-planar (its triangulation would be a
+//!    guess);
+//! 3. the corners are projected along the normal's largest axis onto the
+//!    coordinate plane across it — for a planar polygon an affine image of
+//!    the polygon, so simplicity and winding are preserved, and the
+//!    coordinates stay the file's f32 values, which keeps the exact
+//!    predicates below exact;
+//! 4. no two edges may cross or touch, except neighbours at their shared
+//!    corner (and those may not fold back on each other): decided with
+//!    Shewchuk's exact `orient2d`, a self-intersecting face is refused;
+//! 5. a strictly convex polygon becomes the fan from its first corner (what
+//!    every exporter expects of a quad); any other is cut by ear clipping
+//!    (the `earcut` crate, georust's port of mapbox/earcut) into `n - 2`
+//!    triangles that use every corner. Each triangle is wound like the
+//!    polygon.
+//!
+//! Triangles (three corners) are passed through unchanged: the build's
+//! hull checks report a degenerate one.
+
+use glam::{DVec3, Vec3};
+use robust::{Coord, orient2d};
+
+/// How far a corner may lie off a polygon's plane: this fraction of the
+/// polygon's size (the diagonal of its bounding box). A polygon
+/// triangulated anywhere within it stays within it of every other
+/// triangulation.
+pub const PLANAR_TOLERANCE: f64 = 1e-3;
+
+/// Why a polygon cannot be cut into triangles.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PolygonError {
+    /// Fewer than three corners.
+    #[error("{0} corners; a face needs at least 3")]
+    TooFewCorners(usize),
+    /// A corner names a vertex that does not exist.
+    #[error("corner {corner} names vertex {index}, but there are only {vertices} vertices")]
+    OutOfRange {
+        /// Corner number (1-based, in the face's order).
+        corner: usize,
+        /// The 0-based vertex index it holds.
+        index: u64,
+        /// The vertex count.
+        vertices: usize,
+    },
+    /// Two corners are the same vertex, or the same point.
+    #[error(
+        "corners {first} and {second} are the same point ({} {} {}): the face touches itself",
+        position[0], position[1], position[2]
+    )]
+    RepeatedCorner {
+        /// First corner (1-based).
+        first: usize,
+        /// The corner repeating it (1-based).
+        second: usize,
+        /// The point.
+        position: [f32; 3],
+    },
+    /// All corners on one line: no plane, no area.
+    #[error("the face has no area (its corners lie on one line)")]
+    NoArea,
+    /// A corner lies too far off the polygon's plane.
+    #[error(
+        "not planar: corner {corner} ({} {} {}) lies {distance} off the face's plane \
+         (tolerance {tolerance}, {} % of the face's size); triangulate it in the exporter",
+        position[0], position[1], position[2], PLANAR_TOLERANCE * 100.0
+    )]
+    NonPlanar {
+        /// Corner (1-based).
+        corner: usize,
+        /// Its position.
+        position: [f32; 3],
+        /// Its distance from the plane.
+        distance: f64,
+        /// The distance allowed.
+        tolerance: f64,
+    },
+    /// Two edges cross or touch.
+    #[error(
+        "self-intersecting: edge {} ({} -> {}) {} edge {} ({} -> {})",
+        first.0, first.0, first.1, if *overlap { "folds back onto" } else { "meets" },
+        second.0, second.0, second.1
+    )]
+    SelfIntersecting {
+        /// The first edge, as (from corner, to corner), 1-based.
+        first: (usize, usize),
+        /// The second edge.
+        second: (usize, usize),
+        /// Neighbouring edges that fold back along one line.
+        overlap: bool,
+    },
+    /// Ear clipping could not use every corner (collinear runs).
+    #[error("cannot be cut into {expected} triangles using every corner (got {got})")]
+    NotTriangulated {
+        /// n - 2.
+        expected: usize,
+        /// What ear clipping produced.
+        got: usize,
+    },
+}
+
+/// Cuts polygons into triangles, reusing its buffers between faces.
+#[derive(Default)]
+pub(crate) struct Triangulator {
+    earcut: earcut::Earcut<f64>,
+    flat: Vec<[f64; 2]>,
+    local: Vec<u32>,
+}
+
+impl Triangulator {
+    /// Appends the triangles of the polygon `corners` (indices into
+    /// `vertices`, in the face's order) to `out`, wound like the polygon.
+    pub(crate) fn triangulate(
+        &mut self,
+        vertices: &[Vec3],
+        corners: &[u32],
+        out: &mut Vec<[u32; 3]>,
+    ) -> Result<(), PolygonError> {
+        let n = corners.len();
+        if n < 3 {
+            return Err(PolygonError::TooFewCorners(n));
+        }
+        if let Some(corner) = corners.iter().position(|&i| i as usize >= vertices.len()) {
+            return Err(PolygonError::OutOfRange {
+                corner: corner + 1,
+                index: u64::from(corners[corner]),
+                vertices: vertices.len(),
+            });
+        }
+        if n == 3 {
+            out.push([corners[0], corners[1], corners[2]]);
+            return Ok(());
+        }
+        let points: Vec<Vec3> = corners.iter().map(|&i| vertices[i as usize]).collect();
+        check_distinct(&points)?;
+        // A polygon whose loops cancel (a symmetric bow tie) has no Newell
+        // normal; any two of its edges still give its plane.
+        let normal = Some(newell_normal(&points))
+            .filter(|n| *n != DVec3::ZERO)
+            .or_else(|| any_normal(&points))
+            .ok_or(PolygonError::NoArea)?;
+        check_planar(&points, normal)?;
+        let k = normal.abs().max_position();
+        let (u, v) = ((k + 1) % 3, (k + 2) % 3);
+        self.flat.clear();
+        self.flat
+            .extend(points.iter().map(|p| [f64::from(p[u]), f64::from(p[v])]));
+        check_simple(&self.flat)?;
+        let area = shoelace(&self.flat);
+        if area == 0.0 {
+            return Err(PolygonError::NoArea);
+        }
+        if strictly_convex(&self.flat, area) {
+            // A fan from the first corner is a triangulation of a convex
+            // polygon, and the one every exporter would expect.
+            out.extend((1..n - 1).map(|k| [corners[0], corners[k], corners[k + 1]]));
+            return Ok(());
+        }
+        self.earcut
+            .earcut(self.flat.iter().copied(), &[] as &[u32], &mut self.local);
+        let got = self.local.len() / 3;
+        if got != n - 2 {
+            return Err(PolygonError::NotTriangulated {
+                expected: n - 2,
+                got,
+            });
+        }
+        for t in self.local.chunks_exact(3) {
+            let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
+            let turn = orient2d(xy(self.flat[a]), xy(self.flat[b]), xy(self.flat[c]));
+            let (b, c) = if (turn > 0.0) == (area > 0.0) {
+                (b, c)
+            } else {
+                (c, b)
+            };
+            out.push([corners[a], corners[b], corners[c]]);
+        }
+        Ok(())
+    }
+}
+
+fn xy(p: [f64; 2]) -> Coord<f64> {
+    Coord { x: p[0], y: p[1] }
+}
+
+/// Refuses a polygon that visits one point twice.
+fn check_distinct(points: &[Vec3]) -> Result<(), PolygonError> {
+    for (j, q) in points.iter().enumerate() {
+        if let Some(i) = points[..j].iter().position(|p| p == q) {
+            return Err(PolygonError::RepeatedCorner {
+                first: i + 1,
+                second: j + 1,
+                position: q.to_array(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The Newell normal (twice the vector area) in f64.
+fn newell_normal(points: &[Vec3]) -> DVec3 {
+    let mut n = DVec3::ZERO;
+    for (i, p) in points.iter().enumerate() {
+        let (a, b) = (p.as_dvec3(), points[(i + 1) % points.len()].as_dvec3());
+        n += DVec3::new(
+            (a.y - b.y) * (a.z + b.z),
+            (a.z - b.z) * (a.x + b.x),
+            (a.x - b.x) * (a.y + b.y),
+        );
+    }
+    n
+}
+
+/// The largest normal of a triangle of corner 1 and two others, if any
+/// three corners are not on one line.
+fn any_normal(points: &[Vec3]) -> Option<DVec3> {
+    let p = points[0].as_dvec3();
+    let mut best = DVec3::ZERO;
+    for (i, q) in points.iter().enumerate().skip(1) {
+        for r in &points[i + 1..] {
+            let n = (q.as_dvec3() - p).cross(r.as_dvec3() - p);
+            if n.length_squared() > best.length_squared() {
+                best = n;
+            }
+        }
+    }
+    (best != DVec3::ZERO).then_some(best)
+}
+
+/// Every corner within the tolerance of the plane through the corners'
+/// mean with the Newell normal; the error names the farthest corner.
+fn check_planar(points: &[Vec3], normal: DVec3) -> Result<(), PolygonError> {
+    let unit = normal.try_normalize().ok_or(PolygonError::NoArea)?;
+    let ps: Vec<DVec3> = points.iter().map(|p| p.as_dvec3()).collect();
+    let mean = ps.iter().sum::<DVec3>() / ps.len() as f64;
+    let (lo, hi) = ps
+        .iter()
+        .fold((ps[0], ps[0]), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    // Never tighter than the rounding of f32 coordinates of this size.
+    let reach = lo.abs().max(hi.abs()).max_element();
+    let tolerance =
+        (PLANAR_TOLERANCE * (hi - lo).length()).max(8.0 * f64::from(f32::EPSILON) * reach);
+    let (i, distance) = ps
+        .iter()
+        .map(|p| unit.dot(*p - mean).abs())
+        .enumerate()
+        .fold(
+            (0, 0.0),
+            |best, (i, d)| if d > best.1 { (i, d) } else { best },
+        );
+    if distance > tolerance {
+        return Err(PolygonError::NonPlanar {
+            corner: i + 1,
+            position: points[i].to_array(),
+            distance,
+            tolerance,
+        });
+    }
+    Ok(())
+}
+
+/// Every corner turns the way the polygon winds (`area`'s sign), none
+/// straight on (exact).
+fn strictly_convex(q: &[[f64; 2]], area: f64) -> bool {
+    let n = q.len();
+    (0..n).all(|i| {
+        let turn = orient2d(xy(q[i]), xy(q[(i + 1) % n]), xy(q[(i + 2) % n]));
+        turn != 0.0 && (turn > 0.0) == (area > 0.0)
+    })
+}
+
+/// Twice the signed area of a 2-D polygon.
+fn shoelace(q: &[[f64; 2]]) -> f64 {
+    (0..q.len())
+        .map(|i| {
+            let (a, b) = (q[i], q[(i + 1) % q.len()]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum()
+}
+
+/// Refuses crossing or touching edges, and neighbours folding back.
+fn check_simple(q: &[[f64; 2]]) -> Result<(), PolygonError> {
+    let n = q.len();
+    let edge = |i: usize| (xy(q[i]), xy(q[(i + 1) % n]));
+    let name = |i: usize| (i + 1, (i + 1) % n + 1);
+    for i in 0..n {
+        let (a, b) = edge(i);
+        // The next edge shares corner b: it may not run back along a -> b.
+        let c = xy(q[(i + 2) % n]);
+        let back = (a.x - b.x) * (c.x - b.x) + (a.y - b.y) * (c.y - b.y);
+        if orient2d(a, b, c) == 0.0 && back > 0.0 {
+            return Err(PolygonError::SelfIntersecting {
+                first: name(i),
+                second: name((i + 1) % n),
+                overlap: true,
+            });
+        }
+        // Every edge that shares no corner with this one may not meet it.
+        for j in i + 2..n {
+            if i == 0 && j == n - 1 {
+                continue;
+            }
+            let (c, d) = edge(j);
+            if segments_meet(a, b, c, d) {
+                return Err(PolygonError::SelfIntersecting {
+                    first: name(i),
+                    second: name(j),
+                    overlap: false,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether the closed segments a-b and c-d share a point (exact).
+fn segments_meet(a: Coord<f64>, b: Coord<f64>, c: Coord<f64>, d: Coord<f64>) -> bool {
+    let apart = |lo1: f64, hi1: f64, lo2: f64, hi2: f64| {
+        lo1.max(hi1) < lo2.min(hi2) || lo2.max(hi2) < lo1.min(hi1)
+    };
+    if apart(a.x, b.x, c.x, d.x) || apart(a.y, b.y, c.y, d.y) {
+        return false;
+    }
+    let (o1, o2) = (orient2d(a, b, c), orient2d(a, b, d));
+    let (o3, o4) = (orient2d(c, d, a), orient2d(c, d, b));
+    if o1 * o2 < 0.0 && o3 * o4 < 0.0 {
+        return true;
+    }
+    // A touch: one end on the other segment (the boxes overlap, so a
+    // collinear end lies within the segment's box and on it).
+    let on = |p: Coord<f64>, s: Coord<f64>, e: Coord<f64>| {
+        p.x >= s.x.min(e.x) && p.x <= s.x.max(e.x) && p.y >= s.y.min(e.y) && p.y <= s.y.max(e.y)
+    };
+    (o1 == 0.0 && on(c, a, b))
+        || (o2 == 0.0 && on(d, a, b))
+        || (o3 == 0.0 && on(a, c, d))
+        || (o4 == 0.0 && on(b, c, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(points: &[[f32; 3]]) -> Result<Vec<[u32; 3]>, PolygonError> {
+        let vertices: Vec<Vec3> = points.iter().map(|&p| Vec3::from_array(p)).collect();
+        let corners: Vec<u32> = (0..points.len() as u32).collect();
+        let mut out = Vec::new();
+        Triangulator::default().triangulate(&vertices, &corners, &mut out)?;
+        Ok(out)
+    }
+
+    /// The L of area 3 starting at the corner whose fan leaves the polygon.
+    const L: [[f32; 3]; 6] = [
+        [2.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [1.0, 2.0, 0.0],
+        [0.0, 2.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+    ];
+
+    fn area_z(points: &[[f32; 3]], t: [u32; 3]) -> f32 {
+        let [a, b, c] = t.map(|i| Vec3::from_array(points[i as usize]));
+        (b - a).cross(c - a).z / 2.0
+    }
+
+    #[test]
+    fn concave_polygon_is_covered_exactly_and_wound_like_it() {
+        // Counter-clockwise seen from +z: every triangle too, and together
+        // they cover exactly the L's area 3 (a fan from corner 1 would add
+        // the unit square 1..2 x 1..2 outside it).
+        let tris = run(&L).unwrap();
+        assert_eq!(tris.len(), 4);
+        assert!(tris.iter().all(|&t| area_z(&L, t) > 0.0), "{tris:?}");
+        assert_eq!(tris.iter().map(|&t| area_z(&L, t)).sum::<f32>(), 3.0);
+        // Reversed, and turned into the x-z plane: the winding follows the
+        // polygon's (Newell normal) in every case.
+        let turned: Vec<[f32; 3]> = L.iter().rev().map(|p| [p[0], p[2], p[1]]).collect();
+        let vertices: Vec<Vec3> = turned.iter().map(|&p| Vec3::from_array(p)).collect();
+        let normal = newell_normal(&vertices);
+        let tris = run(&turned).unwrap();
+        for t in &tris {
+            let [a, b, c] = t.map(|i| vertices[i as usize].as_dvec3());
+            assert!((b - a).cross(c - a).dot(normal) > 0.0, "{t:?}");
+        }
+        let mut used: Vec<u32> = tris.iter().flatten().copied().collect();
+        used.sort_unstable();
+        used.dedup();
+        assert_eq!(used, (0..6).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn collinear_corners_are_kept() {
+        let pts = [
+            [0.0, 0.0, 5.0],
+            [1.0, 0.0, 5.0],
+            [2.0, 0.0, 5.0],
+            [2.0, 2.0, 5.0],
+            [0.0, 2.0, 5.0],
+        ];
+        let tris = run(&pts).unwrap();
+        assert_eq!(tris.len(), 3);
+        assert!(tris.iter().all(|&t| area_z(&pts, t) > 0.0));
+    }
+
+    #[test]
+    fn refusals_name_what_is_wrong() {
+        let mut bent = L;
+        bent[2][2] = 0.5;
+        assert!(matches!(
+            run(&bent),
+            Err(PolygonError::NonPlanar { corner: 3, .. })
+        ));
+        // Within the tolerance (0.1 % of the 2.83 diagonal) is planar.
+        let mut slight = L;
+        slight[2][2] = 0.001;
+        assert_eq!(run(&slight).unwrap().len(), 4);
+        // Bow ties: edges 1 and 3 cross, with lobes of unequal area and
+        // (no Newell normal) of equal area.
+        for bow in [
+            [
+                [0.0, 0.0, 0.0],
+                [2.0, 2.0, 0.0],
+                [2.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
+            [
+                [0.0, 0.0, 0.0],
+                [1.0, 1.0, 0.0],
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+            ],
+        ] {
+            assert_eq!(
+                run(&bow),
+                Err(PolygonError::SelfIntersecting {
+                    first: (1, 2),
+                    second: (3, 4),
+                    overlap: false
+                })
+            );
+        }
+        // A spike folding back along its own edge.
+        let spike = [
+            [0.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+        ];
+        assert!(matches!(
+            run(&spike),
+            Err(PolygonError::SelfIntersecting { overlap: true, .. })
+        ));
+        // A corner on a non-neighbouring edge (touching).
+        let touch = [
+            [0.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 2.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 2.0, 0.0],
+        ];
+        assert!(matches!(
+            run(&touch),
+            Err(PolygonError::SelfIntersecting { .. })
+        ));
+        let twice = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+        ];
+        assert!(matches!(
+            run(&twice),
+            Err(PolygonError::RepeatedCorner {
+                first: 1,
+                second: 4,
+                ..
+            })
+        ));
+        let line = [
+            [0.0, 0.0, 0.0],
+            [1.0, 1.0, 1.0],
+            [2.0, 2.0, 2.0],
+            [3.0, 3.0, 3.0],
+        ];
+        assert_eq!(run(&line), Err(PolygonError::NoArea));
+        assert_eq!(run(&line[..2]), Err(PolygonError::TooFewCorners(2)));
+    }
+}

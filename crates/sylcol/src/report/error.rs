@@ -1,0 +1,232 @@
+//! Errors as data: `{message, path, offset, kind}`, the shape of every
+//! error sylcol reports in JSON (alone on standard error as
+//! `{"error": {...}}`, or in a report's `errors` list).
+
+use std::error::Error;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use sylcol_format::ipfb::{ArchiveError, WriteError};
+use sylcol_format::{AnyError, DecodeError};
+
+/// What kind of failure an error is; scripts branch on this, not on the
+/// message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The command line is wrong (a flag, a value, a combination).
+    Usage,
+    /// A file could not be read or written.
+    Io,
+    /// The object is of a known format but breaks one of its invariants
+    /// (`offset` says where).
+    Invalid,
+    /// No format sylcol decodes matched (`offset` says where the last
+    /// attempt failed).
+    Unrecognised,
+    /// The input is valid but the command does not apply to it.
+    Unsupported,
+    /// A named entry or mesh does not exist.
+    NotFound,
+    /// An archive's index or one of its entries is unreadable.
+    Archive,
+    /// A query that is not valid or cannot be answered.
+    Query,
+    /// `build` refused a mesh that is not a closed, consistently oriented
+    /// hull (exit 1; `--allow-open` writes it anyway).
+    Hull,
+    /// Anything else.
+    Other,
+}
+
+/// One error, as JSON prints it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ErrorReport {
+    /// The whole message, as the text output prints it.
+    pub message: String,
+    /// The input (file or `ARCHIVE.pak+ENTRY`) it concerns, when one does.
+    pub path: Option<String>,
+    /// The byte offset in that input where an invariant broke, when known.
+    pub offset: Option<u64>,
+    /// What kind of failure it is.
+    pub kind: ErrorKind,
+}
+
+/// The document a command prints on standard error when it fails with
+/// `--json`: `{"error": {...}}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ErrorDocument {
+    /// The error.
+    pub error: ErrorReport,
+}
+
+/// An input that could not be read (a typed error, so that reports can
+/// name the path without parsing a message).
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: cannot read: {error}")]
+pub struct ReadError {
+    /// The path as given.
+    pub path: String,
+    /// The I/O failure (part of the message, so not a separate cause).
+    pub error: std::io::Error,
+}
+
+/// An object that did not decode: its name and what [`sylcol_format::decode_any`] said.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {error}")]
+pub struct ObjectError {
+    /// The input as named.
+    pub path: String,
+    /// What detection and decoding tried.
+    pub error: AnyError,
+}
+
+/// An input that breaks a structure a command needs (a POF0 chunk for
+/// `probe`, an MCOL for `--grid-from`): path, what, and where.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {what} {error}")]
+pub struct InvalidInput {
+    /// The input as named.
+    pub path: String,
+    /// What it failed to be (`not a POF0 chunk:`).
+    pub what: &'static str,
+    /// Where and how.
+    pub error: DecodeError,
+}
+
+/// An input that is valid, but of a kind the command cannot use.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {detail}")]
+pub struct Unsupported {
+    /// The input as named.
+    pub path: String,
+    /// Why the command does not apply.
+    pub detail: String,
+}
+
+/// A name the input does not hold (an archive entry, a library mesh).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}: {detail}")]
+pub struct NotFound {
+    /// The input as named.
+    pub path: String,
+    /// What was missing.
+    pub detail: String,
+}
+
+/// A wrong command line (kept typed so `--json` can say `usage`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+impl ErrorReport {
+    /// Classifies an error from its message and its chain of causes
+    /// (outermost first): the first typed error found decides `kind`,
+    /// `path` and `offset`.
+    pub fn from_chain<'a>(
+        message: String,
+        chain: impl IntoIterator<Item = &'a (dyn Error + 'static)>,
+    ) -> Self {
+        let mut report = ErrorReport {
+            message,
+            path: None,
+            offset: None,
+            kind: ErrorKind::Other,
+        };
+        for link in chain {
+            if report.classify(link) {
+                break;
+            }
+        }
+        report
+    }
+
+    /// Classifies a plain error and its `source()` chain.
+    pub fn from_error(error: &(dyn Error + 'static)) -> Self {
+        let chain = std::iter::successors(Some(error), |e: &&(dyn Error + 'static)| (*e).source());
+        ErrorReport::from_chain(error.to_string(), chain)
+    }
+
+    /// Fills the fields `link` determines; true once `kind` is decided.
+    fn classify(&mut self, link: &(dyn Error + 'static)) -> bool {
+        let (kind, path, offset) = if let Some(e) = link.downcast_ref::<ObjectError>() {
+            let kind = match e.error {
+                AnyError::Invalid { .. } => ErrorKind::Invalid,
+                AnyError::Unrecognised { .. } => ErrorKind::Unrecognised,
+            };
+            (kind, Some(e.path.clone()), Some(e.error.offset()))
+        } else if let Some(e) = link.downcast_ref::<InvalidInput>() {
+            (
+                ErrorKind::Invalid,
+                Some(e.path.clone()),
+                Some(e.error.offset),
+            )
+        } else if let Some(e) = link.downcast_ref::<ReadError>() {
+            (ErrorKind::Io, Some(e.path.clone()), None)
+        } else if let Some(e) = link.downcast_ref::<Unsupported>() {
+            (ErrorKind::Unsupported, Some(e.path.clone()), None)
+        } else if let Some(e) = link.downcast_ref::<NotFound>() {
+            (ErrorKind::NotFound, Some(e.path.clone()), None)
+        } else if link.downcast_ref::<UsageError>().is_some() {
+            (ErrorKind::Usage, None, None)
+        } else if let Some(e) = link.downcast_ref::<ArchiveError>() {
+            archive_fields(e)
+        } else if let Some(WriteError::Io { path, .. }) = link.downcast_ref::<WriteError>() {
+            (ErrorKind::Io, Some(path.display().to_string()), None)
+        } else if let Some(e) = link.downcast_ref::<DecodeError>() {
+            (ErrorKind::Invalid, None, Some(e.offset))
+        } else if link.downcast_ref::<std::io::Error>().is_some() {
+            (ErrorKind::Io, None, None)
+        } else {
+            return false;
+        };
+        self.kind = kind;
+        self.path = self.path.take().or(path);
+        self.offset = self.offset.or(offset);
+        true
+    }
+}
+
+fn archive_fields(e: &ArchiveError) -> (ErrorKind, Option<String>, Option<u64>) {
+    match e {
+        ArchiveError::Io { path, .. } => (ErrorKind::Io, Some(path.display().to_string()), None),
+        ArchiveError::Index { path, error } => (
+            ErrorKind::Archive,
+            Some(path.display().to_string()),
+            Some(error.offset),
+        ),
+        ArchiveError::Entry { file, error, .. } => {
+            (ErrorKind::Archive, Some(file.clone()), Some(error.offset))
+        }
+        ArchiveError::Write { .. } => (ErrorKind::Io, None, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_decode_failure_gives_path_offset_and_kind() {
+        let error = sylcol_format::decode_any(b"MCOL\0\0\0\x10").unwrap_err();
+        let e = ObjectError {
+            path: "a.mcol".into(),
+            error,
+        };
+        let r = ErrorReport::from_error(&e);
+        assert_eq!(r.kind, ErrorKind::Invalid);
+        assert_eq!(r.path.as_deref(), Some("a.mcol"));
+        assert_eq!(r.offset, Some(e.error.offset()));
+        assert!(r.message.starts_with("a.mcol: invalid MCOL at byte"));
+    }
+
+    #[test]
+    fn an_unknown_error_is_other() {
+        let e = std::fmt::Error;
+        assert_eq!(ErrorReport::from_error(&e).kind, ErrorKind::Other);
+        let io = std::io::Error::other("x");
+        assert_eq!(ErrorReport::from_error(&io).kind, ErrorKind::Io);
+    }
+}

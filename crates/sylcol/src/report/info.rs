@@ -1,0 +1,435 @@
+//! `info`: what an object is and where its parts lie.
+
+use std::fmt::Write;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use sylcol_format::chunk::Chunk;
+use sylcol_format::collisionset::CollisionSet;
+use sylcol_format::mcol::Mcol;
+use sylcol_format::{DecodeError, DecodeErrorKind, Object, decode_any};
+
+use super::error::{ErrorReport, ObjectError};
+use super::{GridSummary, Skipped, vec3_text};
+
+/// One object's summary; `format` says which fields follow.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "format")]
+pub enum Info {
+    /// A map collision hull.
+    #[serde(rename = "MCOL")]
+    Mcol(McolInfo),
+    /// A part library.
+    CollisionSet(CollisionSetInfo),
+}
+
+/// The summary of an MCOL.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct McolInfo {
+    /// The input as named.
+    pub path: String,
+    /// The object's length.
+    pub bytes: usize,
+    /// The header's data size (the POF0 table starts at 0x10 + this).
+    pub data_size: u32,
+    /// Where the POF0 table starts.
+    pub pof0_offset: u64,
+    /// The POF0 slot base (0x10 expected).
+    pub pof0_base: u32,
+    /// Vertex count.
+    pub vertices: usize,
+    /// Triangle count.
+    pub triangles: usize,
+    /// The grid box's minimum corner.
+    pub bbox_min: [f32; 3],
+    /// The grid box's maximum corner.
+    pub bbox_max: [f32; 3],
+    /// The header's extent row (max - min).
+    pub extent: [f32; 3],
+    /// The grid.
+    pub grid: GridSummary,
+    /// Relocated words in the POF0 table.
+    pub relocations: usize,
+    /// Relocated words inside the 0x80-byte header.
+    pub header_slots: Vec<u32>,
+    /// Where each block starts.
+    pub offsets: McolOffsets,
+}
+
+/// Byte offsets of an MCOL's blocks.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct McolOffsets {
+    /// Triangle spheres.
+    pub spheres: u32,
+    /// Vertices.
+    pub vertices: u32,
+    /// Triangles.
+    pub triangles: u32,
+    /// The cell array.
+    pub cells: u32,
+    /// The first list record (none for an empty map).
+    pub records: Option<u32>,
+    /// The first list (none for an empty map).
+    pub lists: Option<u32>,
+}
+
+/// The summary of a CollisionSet.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct CollisionSetInfo {
+    /// The input as named.
+    pub path: String,
+    /// The object's length.
+    pub bytes: usize,
+    /// `big` or `little`.
+    pub endian: &'static str,
+    /// Record count.
+    pub records: usize,
+    /// Vertices over every record.
+    pub vertices: usize,
+    /// Triangles over every record.
+    pub triangles: usize,
+    /// Records per name family.
+    pub families: Families,
+    /// Every record, in file order.
+    pub meshes: Vec<MeshInfo>,
+}
+
+/// Record counts per name family, keyed by the family as `family` names
+/// it (`rou_`, `mob_`, `rob_`, `asteroid`, `other`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Families {
+    /// `rou_`.
+    #[serde(rename = "rou_")]
+    pub rou: usize,
+    /// `mob_`.
+    #[serde(rename = "mob_")]
+    pub mob: usize,
+    /// `rob_`.
+    #[serde(rename = "rob_")]
+    pub rob: usize,
+    /// Asteroids.
+    pub asteroid: usize,
+    /// Any other name.
+    pub other: usize,
+}
+
+/// One record of a CollisionSet.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct MeshInfo {
+    /// The record's name.
+    pub name: String,
+    /// Its family (`rou_`, `mob_`, `rob_`, `asteroid`, `other`).
+    pub family: &'static str,
+    /// Vertex count.
+    pub vertices: usize,
+    /// Triangle count.
+    pub triangles: usize,
+    /// Where the record starts.
+    pub offset: u64,
+}
+
+/// `info` of one decoded object (`bytes` are the object's own).
+pub fn info(path: &str, bytes: &[u8], object: &Object) -> Result<Info, DecodeError> {
+    Ok(match object {
+        Object::Mcol(m) => Info::Mcol(mcol_info(path, bytes, m)?),
+        Object::CollisionSet(set) => Info::CollisionSet(collisionset_info(path, bytes.len(), set)),
+        _ => {
+            return Err(DecodeError::new(
+                0,
+                DecodeErrorKind::Invalid("info does not summarise this format yet".into()),
+            ));
+        }
+    })
+}
+
+/// `info` of an object's bytes: decodes whatever it is, then summarises.
+pub fn info_of(path: &str, bytes: &[u8]) -> Result<Info, ObjectError> {
+    let object = decode_any(bytes).map_err(|error| ObjectError {
+        path: path.to_string(),
+        error,
+    })?;
+    info(path, bytes, &object).map_err(|error| ObjectError {
+        path: path.to_string(),
+        error: sylcol_format::AnyError::Invalid {
+            kind: object.kind(),
+            error,
+        },
+    })
+}
+
+/// The summary of a decoded MCOL.
+pub fn mcol_info(path: &str, bytes: &[u8], m: &Mcol) -> Result<McolInfo, DecodeError> {
+    let layout = m.layout.as_ref().ok_or_else(|| {
+        DecodeError::new(
+            0,
+            DecodeErrorKind::Invalid("a decoded MCOL has a layout".into()),
+        )
+    })?;
+    let chunk = Chunk::parse(bytes)?;
+    let slots = chunk.slots(m.pof0_base);
+    Ok(McolInfo {
+        path: path.to_string(),
+        bytes: bytes.len(),
+        data_size: m.header.data_size,
+        pof0_offset: chunk.pof0_offset,
+        pof0_base: m.pof0_base,
+        vertices: m.vertices.len(),
+        triangles: m.triangles.len(),
+        bbox_min: m.header.bbox_min,
+        bbox_max: m.header.bbox_max,
+        extent: m.header.extent,
+        grid: GridSummary::of(m),
+        relocations: slots.len(),
+        header_slots: slots.iter().copied().filter(|&s| s < 0x80).collect(),
+        offsets: McolOffsets {
+            spheres: layout.spheres,
+            vertices: layout.vertices,
+            triangles: layout.triangles,
+            cells: layout.cells,
+            records: layout.records.iter().copied().min(),
+            lists: layout.lists.iter().copied().min(),
+        },
+    })
+}
+
+/// The summary of a decoded CollisionSet of `bytes` bytes.
+pub fn collisionset_info(path: &str, bytes: usize, set: &CollisionSet) -> CollisionSetInfo {
+    let f = set.families();
+    let meshes = set
+        .records
+        .iter()
+        .zip(set.offsets())
+        .map(|(r, offset)| MeshInfo {
+            name: r.name(),
+            family: r.reading().family.as_str(),
+            vertices: r.vertices.len(),
+            triangles: r.triangles.len(),
+            offset,
+        })
+        .collect();
+    CollisionSetInfo {
+        path: path.to_string(),
+        bytes,
+        endian: set.endian.as_str(),
+        records: set.records.len(),
+        vertices: set.vertex_count(),
+        triangles: set.triangle_count(),
+        families: Families {
+            rou: f.rou,
+            mob: f.mob,
+            rob: f.rob,
+            asteroid: f.asteroid,
+            other: f.other,
+        },
+        meshes,
+    }
+}
+
+impl Info {
+    /// The format's name (`MCOL`, `CollisionSet`).
+    pub fn format(&self) -> &'static str {
+        match self {
+            Info::Mcol(_) => "MCOL",
+            Info::CollisionSet(_) => "CollisionSet",
+        }
+    }
+
+    /// The human-readable form (ends with a newline).
+    pub fn text(&self) -> String {
+        match self {
+            Info::Mcol(i) => i.text(),
+            Info::CollisionSet(i) => i.text(),
+        }
+    }
+
+    /// One short line of counts, for archive listings.
+    fn counts(&self) -> String {
+        match self {
+            Info::Mcol(i) => format!("{} vertices, {} triangles", i.vertices, i.triangles),
+            Info::CollisionSet(i) => format!(
+                "{} records, {} vertices, {} triangles",
+                i.records, i.vertices, i.triangles
+            ),
+        }
+    }
+
+    fn path(&self) -> &str {
+        match self {
+            Info::Mcol(i) => &i.path,
+            Info::CollisionSet(i) => &i.path,
+        }
+    }
+}
+
+impl McolInfo {
+    /// The human-readable form.
+    pub fn text(&self) -> String {
+        let hex = |o: Option<u32>| o.map_or("-".to_string(), |o| format!("{o:#x}"));
+        let slots: Vec<String> = self
+            .header_slots
+            .iter()
+            .map(|s| format!("{s:#x}"))
+            .collect();
+        let (g, o) = (&self.grid, &self.offsets);
+        format!(
+            "{}: MCOL (map collision hull)\n\
+             \x20 size          {} bytes; data size {:#x}; POF0 at {:#x}, slot base {:#x}\n\
+             \x20 mesh          {} vertices, {} triangles\n\
+             \x20 bbox          {} .. {}\n\
+             \x20 extent        {}\n\
+             \x20 grid          {} x {} x {} = {} cells of {}\n\
+             \x20 occupied      {} cells, {} list entries\n\
+             \x20 relocations   {} (header slots {})\n\
+             \x20 blocks        spheres {:#x}, vertices {:#x}, triangles {:#x}, cells {:#x}, records {}, lists {}\n",
+            self.path,
+            self.bytes,
+            self.data_size,
+            self.pof0_offset,
+            self.pof0_base,
+            self.vertices,
+            self.triangles,
+            vec3_text(self.bbox_min),
+            vec3_text(self.bbox_max),
+            vec3_text(self.extent),
+            g.dims[0],
+            g.dims[1],
+            g.dims[2],
+            g.cells,
+            vec3_text(g.cell_size),
+            g.occupied_cells,
+            g.list_entries,
+            self.relocations,
+            slots.join(" "),
+            o.spheres,
+            o.vertices,
+            o.triangles,
+            o.cells,
+            hex(o.records),
+            hex(o.lists),
+        )
+    }
+}
+
+impl CollisionSetInfo {
+    /// The human-readable form.
+    pub fn text(&self) -> String {
+        let f = &self.families;
+        let mut text = format!(
+            "{}: CollisionSet (per-part collision library), {}-endian\n\
+             \x20 size          {} bytes\n\
+             \x20 records       {} (rou_ {}, mob_ {}, rob_ {}, asteroid {}, other {})\n\
+             \x20 mesh          {} vertices, {} triangles\n\n\
+             \x20   offset  vertices  triangles  name\n",
+            self.path,
+            self.endian,
+            self.bytes,
+            self.records,
+            f.rou,
+            f.mob,
+            f.rob,
+            f.asteroid,
+            f.other,
+            self.vertices,
+            self.triangles,
+        );
+        for m in &self.meshes {
+            let _ = writeln!(
+                text,
+                "  {:#8x}  {:>8}  {:>9}  {}",
+                m.offset, m.vertices, m.triangles, m.name
+            );
+        }
+        text
+    }
+}
+
+/// `info` on a whole archive: every entry sylcol decodes, the entries of
+/// other formats, and every entry that failed.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ArchiveInfo {
+    /// Always `IPFB`.
+    pub format: &'static str,
+    /// The archive as named.
+    pub path: String,
+    /// The decoded entries, in index order.
+    pub objects: Vec<Info>,
+    /// Entries of formats sylcol does not decode.
+    pub skipped: Vec<Skipped>,
+    /// Entries (or index rows) that could not be read or decoded.
+    pub errors: Vec<ErrorReport>,
+}
+
+impl ArchiveInfo {
+    /// An empty report for the archive `path`.
+    pub fn new(path: &str) -> Self {
+        ArchiveInfo {
+            format: "IPFB",
+            path: path.to_string(),
+            objects: Vec::new(),
+            skipped: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Adds one entry: decoded, skipped (no format matched and its magic
+    /// names none sylcol knows), or an error (a known format, broken).
+    pub fn push(&mut self, path: &str, bytes: &[u8]) {
+        match info_of(path, bytes) {
+            Ok(info) => self.objects.push(info),
+            Err(e) => self.push_undecoded(e),
+        }
+    }
+
+    /// Adds an entry that did not decode: skipped when no format matched,
+    /// else an error. (An entry the CLI sniffed and never read whole comes
+    /// here directly, with the error decoding it would have given.)
+    pub fn push_undecoded(&mut self, e: ObjectError) {
+        match e {
+            ObjectError {
+                path,
+                error: sylcol_format::AnyError::Unrecognised { magic, .. },
+            } => self.skipped.push(Skipped {
+                path,
+                reason: "not a format sylcol decodes".into(),
+                magic,
+            }),
+            e => self.errors.push(ErrorReport::from_error(&e)),
+        }
+    }
+
+    /// The human-readable form (errors go to standard error separately).
+    pub fn text(&self) -> String {
+        let mut t = format!(
+            "{}: IPFB archive, {} decoded, {} of other formats, {} failed\n",
+            self.path,
+            self.objects.len(),
+            self.skipped.len(),
+            self.errors.len()
+        );
+        let entry = |p: &str| p.rsplit_once('+').map_or(p, |(_, e)| e).to_string();
+        for o in &self.objects {
+            let _ = writeln!(
+                t,
+                "  {:<32} {:<13} {}",
+                entry(o.path()),
+                o.format(),
+                o.counts()
+            );
+        }
+        for s in &self.skipped {
+            let _ = writeln!(
+                t,
+                "  {:<32} not decoded (magic {})",
+                entry(&s.path),
+                s.magic.as_deref().unwrap_or("not printable")
+            );
+        }
+        t
+    }
+}

@@ -1,0 +1,235 @@
+//! `pak list`, `pak extract` and `pak build`: IPFB archives.
+
+use std::fmt::Write;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use sylcol_format::ipfb::{Archive, IndexEntry};
+
+use super::ErrorReport;
+
+/// One archive entry, as `pak list` shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PakEntry {
+    /// The entry's hash, eight hex digits.
+    pub hash: String,
+    /// Its name, when the name list knows the hash.
+    pub name: Option<String>,
+    /// How to name it in `ARCHIVE.pak+ENTRY`: the name, or `$HASH.MAGIC`.
+    pub entry: String,
+    /// The part file holding it (`.p00` is 0).
+    pub part: u8,
+    /// Its offset in that part.
+    pub offset: u32,
+    /// Bytes it occupies in the part (compressed size for Z1).
+    pub stored_bytes: u32,
+    /// Its length once inflated (none when unreadable).
+    pub bytes: Option<u64>,
+    /// Whether it is Z1-compressed (none when unreadable).
+    pub compressed: Option<bool>,
+    /// Its first four bytes when printable.
+    pub magic: Option<String>,
+    /// Why it could not be read (none when it could).
+    pub error: Option<ErrorReport>,
+}
+
+impl PakEntry {
+    /// Probes `e` (and with `verify` inflates it, checking sizes and
+    /// Adler-32) to fill its row.
+    pub fn of(archive: &Archive, e: &IndexEntry, verify: bool) -> Self {
+        let probed = archive.probe(e).and_then(|info| {
+            if verify {
+                archive.copy_entry(&info, &mut std::io::sink())?;
+            }
+            Ok(info)
+        });
+        let mut row = PakEntry {
+            hash: format!("{:08X}", e.hash),
+            name: archive.names.get(e.hash).map(str::to_string),
+            entry: archive.short_display(e),
+            part: e.part,
+            offset: e.offset,
+            stored_bytes: e.stored_size,
+            bytes: None,
+            compressed: None,
+            magic: None,
+            error: None,
+        };
+        match probed {
+            Ok(info) => {
+                row.entry = info.display;
+                row.bytes = Some(info.size);
+                row.compressed = Some(info.compressed);
+                row.magic = info.magic;
+            }
+            Err(err) => row.error = Some(ErrorReport::from_error(&err)),
+        }
+        row
+    }
+}
+
+/// What `pak list` reports.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PakList {
+    /// Always `IPFB`.
+    pub format: &'static str,
+    /// The archive as named.
+    pub path: String,
+    /// The entry count the index header declares.
+    pub declared_entries: u64,
+    /// Every entry, in index order.
+    pub entries: Vec<PakEntry>,
+    /// Problems of the index itself (each entry's are in its row).
+    pub errors: Vec<ErrorReport>,
+}
+
+impl PakList {
+    /// Every row of `archive`.
+    pub fn new(path: &str, archive: &Archive, verify: bool) -> Self {
+        PakList {
+            format: "IPFB",
+            path: path.to_string(),
+            declared_entries: archive.index.declared_count as u64,
+            entries: archive
+                .entries()
+                .iter()
+                .map(|e| PakEntry::of(archive, e, verify))
+                .collect(),
+            errors: index_problems(path, archive),
+        }
+    }
+
+    /// Whether any entry or the index failed.
+    pub fn failed(&self) -> bool {
+        !self.errors.is_empty() || self.entries.iter().any(|e| e.error.is_some())
+    }
+
+    /// The table.
+    pub fn text(&self) -> String {
+        let mut t = format!(
+            "{}: {} entries (index declares {})\n{:<8} {:>4} {:>10} {:>10} {:>10} {:<3} {:<5} entry\n",
+            self.path,
+            self.entries.len(),
+            self.declared_entries,
+            "hash",
+            "part",
+            "offset",
+            "stored",
+            "bytes",
+            "z1",
+            "magic"
+        );
+        for r in &self.entries {
+            let size = r.bytes.map_or_else(|| "?".into(), |s| s.to_string());
+            let z1 = match r.compressed {
+                Some(true) => "yes",
+                Some(false) => "no",
+                None => "?",
+            };
+            let magic = r.magic.as_deref().unwrap_or("-");
+            let _ = writeln!(
+                t,
+                "{} {:>4} {:>#10x} {:>10} {:>10} {:<3} {:<5} {}",
+                r.hash, r.part, r.offset, r.stored_bytes, size, z1, magic, r.entry
+            );
+            if let Some(err) = &r.error {
+                let _ = writeln!(t, "    error: {}", err.message);
+            }
+        }
+        t
+    }
+}
+
+/// The index problems of `archive` as errors on `path`.
+pub fn index_problems(path: &str, archive: &Archive) -> Vec<ErrorReport> {
+    archive
+        .index
+        .problems
+        .iter()
+        .map(|p| ErrorReport {
+            message: format!("{path}: index {p}"),
+            path: Some(path.to_string()),
+            offset: Some(p.offset),
+            kind: super::ErrorKind::Archive,
+        })
+        .collect()
+}
+
+/// One extracted entry.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Extracted {
+    /// The entry's name as in `ARCHIVE.pak+ENTRY`.
+    pub entry: String,
+    /// The file written.
+    pub path: String,
+    /// Its length.
+    pub bytes: u64,
+}
+
+/// What `pak extract` did.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PakExtract {
+    /// The archive as named.
+    pub path: String,
+    /// The output folder.
+    pub output: String,
+    /// Entries selected (all, or those named).
+    pub selected: usize,
+    /// Every file written.
+    pub files: Vec<Extracted>,
+    /// Entries that could not be found, read or written.
+    pub errors: Vec<ErrorReport>,
+}
+
+impl PakExtract {
+    /// The summary line.
+    pub fn text(&self) -> String {
+        format!(
+            "{}: extracted {} of {} entries to {}\n",
+            self.path,
+            self.files.len(),
+            self.selected,
+            self.output
+        )
+    }
+}
+
+/// What `pak build` wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PakBuilt {
+    /// The folder read.
+    pub path: String,
+    /// The index written (`NAME.pak`; parts `NAME.pNN` beside it).
+    pub output: String,
+    /// Entries written.
+    pub entries: usize,
+    /// Part files written.
+    pub parts: usize,
+    /// Entries stored Z1-compressed.
+    pub compressed: usize,
+    /// Part files of the archive this one replaced that the new index does
+    /// not use (`NAME.p01` after a rebuild into one part): removed.
+    pub stale_parts_removed: Vec<String>,
+}
+
+impl PakBuilt {
+    /// The summary line, and a line per stale part removed.
+    pub fn text(&self) -> String {
+        let mut t = format!(
+            "{}: {} entries in {} part(s)\n",
+            self.output, self.entries, self.parts
+        );
+        for stale in &self.stale_parts_removed {
+            let _ = writeln!(
+                t,
+                "{stale}: removed, a part of the archive this one replaces (the new index does not use it)"
+            );
+        }
+        t
+    }
+}

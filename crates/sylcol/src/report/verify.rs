@@ -1,0 +1,200 @@
+//! `verify`: every object's checks, and the run over all inputs.
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use sylcol_format::{AnyError, Object, decode_any};
+
+use super::Skipped;
+use super::error::{ErrorReport, ObjectError};
+use crate::verify::{Check, collisionset, mcol, text};
+
+/// One verified object; `format` says which report follows.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(tag = "format")]
+pub enum Verified {
+    /// A map collision hull.
+    #[serde(rename = "MCOL")]
+    Mcol {
+        /// The input as named.
+        path: String,
+        /// Its checks and figures.
+        #[serde(flatten)]
+        report: mcol::McolReport,
+    },
+    /// A part library.
+    CollisionSet {
+        /// The input as named.
+        path: String,
+        /// Its checks and figures.
+        #[serde(flatten)]
+        report: collisionset::CollisionSetReport,
+    },
+}
+
+impl Verified {
+    /// The format's name.
+    pub fn format(&self) -> &'static str {
+        match self {
+            Verified::Mcol { .. } => "MCOL",
+            Verified::CollisionSet { .. } => "CollisionSet",
+        }
+    }
+
+    /// The checks run.
+    pub fn checks(&self) -> &[Check] {
+        match self {
+            Verified::Mcol { report, .. } => &report.checks,
+            Verified::CollisionSet { report, .. } => &report.checks,
+        }
+    }
+
+    /// Whether every check passed.
+    pub fn ok(&self) -> bool {
+        match self {
+            Verified::Mcol { report, .. } => report.ok,
+            Verified::CollisionSet { report, .. } => report.ok,
+        }
+    }
+
+    /// The human-readable form.
+    pub fn text(&self) -> String {
+        match self {
+            Verified::Mcol { path, report } => text::mcol_text(path, report),
+            Verified::CollisionSet { path, report } => text::collisionset_text(path, report),
+        }
+    }
+}
+
+/// Verifies one decoded object (`bytes` are its own; format-level checks
+/// read them). `None` for a format verify has no checks for.
+pub fn verify_object(
+    path: &str,
+    bytes: &[u8],
+    object: &Object,
+    resource_ids: Option<&[String]>,
+    seed: u64,
+) -> Option<Verified> {
+    Some(match object {
+        Object::Mcol(m) => Verified::Mcol {
+            path: path.to_string(),
+            report: mcol::verify(m, Some(bytes), seed),
+        },
+        Object::CollisionSet(set) => Verified::CollisionSet {
+            path: path.to_string(),
+            report: collisionset::verify_library(bytes, set, resource_ids, seed),
+        },
+        _ => return None,
+    })
+}
+
+/// A whole `verify` run, as `--json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct VerifyRun {
+    /// The seed of the randomised controls.
+    pub seed: u64,
+    /// Every object passed and every input was read.
+    pub ok: bool,
+    /// The verified objects, in input order.
+    pub objects: Vec<Verified>,
+    /// Inputs that could not be read or decoded.
+    pub errors: Vec<ErrorReport>,
+    /// Archive entries in formats verify does not check.
+    pub skipped: Vec<Skipped>,
+}
+
+impl VerifyRun {
+    /// An empty run with controls seeded by `seed`.
+    pub fn new(seed: u64) -> Self {
+        VerifyRun {
+            seed,
+            ok: true,
+            objects: Vec::new(),
+            errors: Vec::new(),
+            skipped: Vec::new(),
+        }
+    }
+
+    /// Verifies one input. In an archive (`in_archive`), an entry no
+    /// format matches is skipped; a lone file of no known format is an
+    /// error.
+    pub fn push(&mut self, path: &str, bytes: &[u8], in_archive: bool, ids: Option<&[String]>) {
+        let verified = decode_any(bytes).map(|o| verify_object(path, bytes, &o, ids, self.seed));
+        match verified {
+            Ok(Some(v)) => self.objects.push(v),
+            Ok(None) => self.skip(path, "verify has no checks for this format", None),
+            Err(error) => {
+                let path = path.to_string();
+                return self.push_undecoded(ObjectError { path, error }, in_archive);
+            }
+        }
+        self.ok = self.errors.is_empty() && self.objects.iter().all(Verified::ok);
+    }
+
+    /// Adds an input that did not decode: in an archive, skipped when no
+    /// format matched; else an error. (An object the CLI sniffed and never
+    /// read whole comes here directly, with the error decoding would give.)
+    pub fn push_undecoded(&mut self, e: ObjectError, in_archive: bool) {
+        match e {
+            ObjectError {
+                path,
+                error: AnyError::Unrecognised { magic, .. },
+            } if in_archive => self.skip(&path, "not a format sylcol decodes", magic),
+            e => self.error(ErrorReport::from_error(&e)),
+        }
+        self.ok = self.errors.is_empty() && self.objects.iter().all(Verified::ok);
+    }
+
+    /// Records an input that could not be read.
+    pub fn error(&mut self, error: ErrorReport) {
+        self.errors.push(error);
+        self.ok = false;
+    }
+
+    fn skip(&mut self, path: &str, reason: &str, magic: Option<String>) {
+        self.skipped.push(Skipped {
+            path: path.to_string(),
+            reason: reason.to_string(),
+            magic,
+        });
+    }
+
+    /// The human-readable form: every object's table, a summary per format
+    /// when there are several, and the totals.
+    pub fn text(&self) -> String {
+        let mut out = format!("controls seeded with {} (--seed to change)\n", self.seed);
+        for o in &self.objects {
+            out.push('\n');
+            out.push_str(&o.text());
+        }
+        for format in ["MCOL", "CollisionSet"] {
+            let of_format: Vec<&[Check]> = self
+                .objects
+                .iter()
+                .filter(|o| o.format() == format)
+                .map(Verified::checks)
+                .collect();
+            if of_format.len() > 1 {
+                out.push_str(&format!(
+                    "\nsummary over {} {format} objects\n",
+                    of_format.len()
+                ));
+                out.push_str(&text::summary_table(of_format));
+            }
+        }
+        if !self.skipped.is_empty() {
+            out.push_str(&format!(
+                "\nskipped {} entries in other formats\n",
+                self.skipped.len()
+            ));
+        }
+        let failed = self.objects.iter().filter(|o| !o.ok()).count();
+        out.push_str(&format!(
+            "\n{} object(s) verified: {} ok, {failed} failed, {} unreadable\n",
+            self.objects.len(),
+            self.objects.len() - failed,
+            self.errors.len()
+        ));
+        out
+    }
+}
