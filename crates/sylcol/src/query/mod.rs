@@ -28,17 +28,22 @@ mod batch;
 mod closest_point;
 mod collider;
 mod error;
+mod exact;
 pub mod fixtures;
 mod grid_walk;
 mod mailbox;
 pub(crate) mod point_inside;
 mod ray_cast;
 mod ray_triangle;
+#[cfg(target_arch = "x86_64")]
+mod ray_triangle_avx;
 pub mod script;
 mod sphere_sweep;
 mod sub_grid;
 mod visited;
 
+#[cfg(test)]
+mod kernel_tests;
 #[cfg(test)]
 mod tests;
 
