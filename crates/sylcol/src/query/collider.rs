@@ -4,6 +4,7 @@
 use glam::{DVec3, Vec3, Vec4};
 use sylcol_format::mcol::Mcol;
 
+use super::bvh::Bvh;
 use super::grid_walk::WalkFrame;
 use super::ray_triangle::{Packet, avx_available, pack};
 use super::sub_grid::{CROWDED, SubGrid, cells_per_axis, cubic_grid};
@@ -53,6 +54,9 @@ pub struct Collider {
     /// Whether the eight-lane AVX ray kernel (with its AVX2 mailbox) runs
     /// on this CPU.
     pub(crate) avx: bool,
+    /// sylcol's own acceleration for rays and segments, when built
+    /// ([`Collider::with_bvh`]).
+    pub(crate) bvh: Option<Bvh>,
 }
 
 /// What a ray walk tests in a cell.
@@ -421,6 +425,7 @@ fn assemble(
         source,
         spheres_replaced: 0,
         avx: avx_available(),
+        bvh: None,
     }
 }
 

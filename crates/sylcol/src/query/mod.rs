@@ -25,6 +25,9 @@
 //! benchmark.
 
 mod batch;
+mod bvh;
+mod bvh_check;
+mod bvh_walk;
 mod closest_point;
 mod collider;
 mod error;
@@ -43,11 +46,15 @@ mod sub_grid;
 mod visited;
 
 #[cfg(test)]
+mod bvh_tests;
+#[cfg(test)]
 mod kernel_tests;
 #[cfg(test)]
 mod tests;
 
 pub use batch::{BatchError, CHUNK, SERIAL_BATCH};
+pub use bvh::{Bvh, BvhStats};
+pub use bvh_check::BvhError;
 pub use collider::{COARSE_MEAN_LIST, Collider, GridSource, GridStats, MAX_DERIVED_CELLS};
 pub use error::{ColliderError, QueryError};
 pub use script::{Answer, ParseError, Query};

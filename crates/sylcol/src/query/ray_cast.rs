@@ -3,6 +3,7 @@
 
 use glam::{DVec3, Vec3};
 
+use super::bvh_walk::BoxRay;
 use super::collider::RayCell;
 use super::grid_walk::GridWalk;
 use super::mailbox::{Visits, with_visits};
@@ -79,6 +80,9 @@ impl Collider {
         let frame = RayFrame::new(ray.origin, dir, max, &exact, self.bounds);
         let best = if scan_all {
             self.every_triangle(&frame, max)
+        } else if let Some(bvh) = &self.bvh {
+            let boxes = BoxRay::new(ray.origin, dir);
+            bvh.first_hit(&frame, &boxes, max, self.avx)
         } else {
             // A segment's cells are those of its exact direction (its f32
             // direction may end a hair short of the cell of its end).
@@ -286,7 +290,7 @@ pub(crate) enum Cast {
 
 /// The power of two that brings `d`'s largest component into [1, 2)
 /// when it lies outside [2^-8, 2^8] (else 1).
-fn direction_scale(d: Vec3) -> f32 {
+pub(crate) fn direction_scale(d: Vec3) -> f32 {
     const LOW: u32 = 119 << 23; // 2^-8
     const HIGH: u32 = (137 << 23) - 1; // just below 2^9
     let bits = d.abs().max_element().to_bits();

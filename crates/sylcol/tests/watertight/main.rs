@@ -2,7 +2,8 @@
 //!
 //! Over the eleven sample maps (each through the file's own grid and a
 //! derived one) and UV spheres of 1 024 to 65 024 triangles (through an
-//! 8 x 8 x 8 map grid and a derived one), rays aimed at edges, at
+//! 8 x 8 x 8 map grid and a derived one), and each through the BVH
+//! (`Collider::with_bvh`), rays aimed at edges, at
 //! vertices, at centroids, crossing a face within 1e-6 of parallel, and
 //! at random: every `cast_ray` answer must be the exact one (the
 //! reference in `reference.rs`: exact predicates, parry3d's BVH for

@@ -1,5 +1,6 @@
-//! The meshes the watertightness tests run on, each through two grids,
-//! and the rays and points they are asked about.
+//! The meshes the watertightness tests run on, each through two grids and
+//! through the BVH (sylcol's own acceleration for rays and segments), and
+//! the rays and points they are asked about.
 
 use std::path::Path;
 
@@ -27,11 +28,13 @@ fn scene(name: String, mesh: TriMesh, first: (&'static str, Collider)) -> Scene 
         .1
         .with_derived_grid(first.1.suggested_cells_per_axis())
         .expect("derived grid");
+    // sylcol's own acceleration: rays and segments through the BVH.
+    let bvh = first.1.clone().with_bvh();
     Scene {
         reference: Reference::new(&mesh),
         name,
         mesh,
-        colliders: vec![first, ("derived", derived)],
+        colliders: vec![first, ("derived", derived), ("bvh", bvh)],
     }
 }
 

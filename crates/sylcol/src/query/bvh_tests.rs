@@ -1,0 +1,332 @@
+//! The BVH: its structure (validated), its box test (never loses a box the
+//! ray touches), and its rays and segments against brute force and the
+//! grid, with both kernels.
+
+use std::sync::OnceLock;
+
+use glam::Vec3;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::bvh::{Aabb, Bvh, LEAF, MEDIAN_DEPTH, Node, WIDTH};
+use super::bvh_walk::{BoxKernel, BoxRay};
+use super::fixtures::{cuboid, icosphere, merged, octahedron, uv_sphere};
+use super::ray_cast::direction_scale;
+use super::ray_triangle::{Cast, NO_TRIANGLE, Portable, RayFrame};
+use super::*;
+use crate::mesh::TriMesh;
+
+fn meshes() -> Vec<(&'static str, TriMesh)> {
+    vec![
+        ("icosphere", icosphere(Vec3::new(0.3, -0.2, 0.1), 5.0, 3)),
+        ("uv-sphere", uv_sphere(Vec3::ZERO, 6.0, 24, 12)),
+        // Integer corners: lattice rays through vertices and edges.
+        ("cube", cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0))),
+        ("octahedron", octahedron(Vec3::ZERO, 6.0)),
+        (
+            "two-solids",
+            merged(
+                &cuboid(Vec3::new(-7.0, -7.0, -7.0), Vec3::new(-1.0, -1.0, -1.0)),
+                &icosphere(Vec3::new(3.0, 3.0, 3.0), 4.0, 2),
+            ),
+        ),
+    ]
+}
+
+/// (name, collider with the BVH); the BVH serves even the small meshes
+/// through `walk_bvh`.
+fn cases() -> &'static [(&'static str, Collider)] {
+    static CASES: OnceLock<Vec<(&'static str, Collider)>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        meshes()
+            .into_iter()
+            .map(|(name, m)| (name, Collider::from_mesh(&m).unwrap().with_bvh()))
+            .collect()
+    })
+}
+
+impl Collider {
+    /// The ray through the BVH whatever the mesh's size, with the AVX
+    /// kernel or the portable one: (t, triangle).
+    fn walk_bvh(&self, ray: &Ray, max: f32, avx: bool) -> Option<(f32, u32)> {
+        let scale = direction_scale(ray.dir);
+        let (dir, max) = (ray.dir * scale, max / scale);
+        let cast = Cast::Ray {
+            o: ray.origin,
+            d: dir,
+            limit: max,
+        };
+        let frame = RayFrame::new(ray.origin, dir, max, &cast, self.bounds);
+        let boxes = BoxRay::new(ray.origin, dir);
+        let bvh = self.bvh().expect("a BVH");
+        let (t, id) = bvh.first_hit(&frame, &boxes, max, avx && self.avx);
+        (id != NO_TRIANGLE).then_some((t * scale, id))
+    }
+}
+
+/// Many triangles in a few places and one line of triangles spaced
+/// geometrically: the SAH cannot separate the first (median splits) and
+/// splits the second one off at a time (the depth bound).
+fn awkward_meshes() -> Vec<TriMesh> {
+    let tri = [Vec3::ZERO, Vec3::X, Vec3::Y];
+    let same = TriMesh::new(tri.to_vec(), vec![[0, 1, 2]; 1000]);
+    let mut v = Vec::new();
+    let mut t = Vec::new();
+    for i in 0..400u32 {
+        let x = 1.05f32.powi(i as i32);
+        v.extend([
+            Vec3::new(x, 0.0, 0.0),
+            Vec3::new(x, 1.0, 0.0),
+            Vec3::new(x, 0.0, 1.0),
+        ]);
+        t.push([3 * i, 3 * i + 1, 3 * i + 2]);
+    }
+    let line = TriMesh::new(v, t);
+    let empty = TriMesh::new(Vec::new(), Vec::new());
+    let one = TriMesh::new(tri.to_vec(), vec![[0, 1, 2]]);
+    let nine = TriMesh::new(tri.to_vec(), vec![[0, 1, 2]; 9]);
+    vec![same, line, empty, one, nine]
+}
+
+#[test]
+fn every_bvh_validates() {
+    for (name, c) in cases() {
+        let bvh = c.bvh().unwrap();
+        bvh.validate(c.mesh())
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let s = bvh.stats();
+        assert_eq!(s.triangles, c.mesh().triangles.len(), "{name}");
+        assert!(s.leaves >= c.mesh().triangles.len().div_ceil(8), "{name}");
+    }
+    for m in awkward_meshes() {
+        let bvh = Bvh::build(&m);
+        bvh.validate(&m).unwrap();
+        assert!(bvh.depth() <= MEDIAN_DEPTH + 34);
+    }
+}
+
+#[test]
+fn a_large_mesh_has_full_leaves_and_a_shallow_tree() {
+    let m = uv_sphere(Vec3::ZERO, 1.0, 256, 128);
+    let bvh = Bvh::build(&m);
+    bvh.validate(&m).unwrap();
+    let s = bvh.stats();
+    // 65 024 triangles: at least 8 129 leaves; SAH leaves are mostly full.
+    assert!(s.leaves < 2 * 8129, "{s:?}");
+    assert!(s.depth <= 12, "{s:?}");
+}
+
+#[test]
+fn validate_finds_broken_trees() {
+    let m = icosphere(Vec3::ZERO, 1.0, 2);
+    let good = Bvh::build(&m);
+    good.validate(&m).unwrap();
+    // A triangle in two leaves (and another in none).
+    let mut b = good.clone();
+    b.packets[0].ids[0] = b.packets[1].ids[0];
+    assert!(b.validate(&m).is_err());
+    // A child box that leaves out part of its node.
+    let mut b = good.clone();
+    let slot = (0..WIDTH)
+        .find(|&s| b.nodes[0].child[s] & LEAF == 0)
+        .unwrap();
+    b.nodes[0].bounds[3][slot] -= 0.01;
+    assert!(b.validate(&m).unwrap_err().0.contains("outside"));
+    // A leaf box that leaves out part of a triangle.
+    let mut b = good.clone();
+    let (n, s) = leaf_slot(&b);
+    b.nodes[n].bounds[0][s] = b.nodes[n].bounds[0][s].next_up();
+    assert!(b.validate(&m).is_err());
+    // A node reached twice.
+    let mut b = good;
+    let inner: Vec<usize> = (0..WIDTH)
+        .filter(|&s| b.nodes[0].child[s] & LEAF == 0)
+        .collect();
+    b.nodes[0].child[inner[1]] = b.nodes[0].child[inner[0]];
+    assert!(b.validate(&m).is_err());
+}
+
+/// Some (node, slot) holding a leaf.
+fn leaf_slot(b: &Bvh) -> (usize, usize) {
+    for (i, n) in b.nodes.iter().enumerate() {
+        if let Some(s) = (0..WIDTH).find(|&s| n.child[s] != u32::MAX && n.child[s] & LEAF != 0) {
+            return (i, s);
+        }
+    }
+    unreachable!("a tree has leaves")
+}
+
+/// A node whose slot 0 holds `b` and whose other slots are unused.
+fn one_box(b: Aabb) -> Node {
+    let mut n = Node {
+        bounds: [[f32::INFINITY; WIDTH]; 6],
+        child: [u32::MAX; WIDTH],
+    };
+    n.bounds[3..].fill([f32::NEG_INFINITY; WIDTH]);
+    for k in 0..3 {
+        n.bounds[k][0] = b.lo[k];
+        n.bounds[3 + k][0] = b.hi[k];
+    }
+    n.child[0] = 0;
+    n
+}
+
+/// The slab test's mask with each kernel (they must agree).
+fn entered(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
+    let (_, portable) = Portable::node(r, n, t_far);
+    #[cfg(target_arch = "x86_64")]
+    if super::ray_triangle::avx_available() {
+        // SAFETY: AVX and AVX2 are there.
+        let avx = unsafe { avx_node(r, n, t_far) };
+        assert_eq!(avx, portable, "{r:?}");
+    }
+    portable
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2")]
+fn avx_node(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
+    <super::ray_triangle::Avx as BoxKernel>::node(r, n, t_far).1
+}
+
+#[test]
+fn rays_touching_a_box_at_a_point_an_edge_or_a_face_enter_it() {
+    // Integer boxes and rays aimed exactly at points of their surface
+    // (exact in f32): corners, edges, faces, and rays lying in a face
+    // plane (a direction component of zero). Every one touches the box,
+    // at t = 1 (scaled by the direction's factor): entered with the
+    // limit there and without one; the far side of the limit is not.
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let mut count = 0;
+    for _ in 0..200_000 {
+        let int = |rng: &mut ChaCha8Rng, a: i32, b: i32| rng.random_range(a..=b) as f32;
+        let lo = Vec3::from_array(std::array::from_fn(|_| int(&mut rng, -50, 40)));
+        let hi = lo + Vec3::from_array(std::array::from_fn(|_| int(&mut rng, 0, 10)));
+        let mut p: [f32; 3] = std::array::from_fn(|k| int(&mut rng, lo[k] as i32, hi[k] as i32));
+        let k = rng.random_range(0..3);
+        p[k] = if rng.random() { lo[k] } else { hi[k] };
+        let p = Vec3::from_array(p);
+        let mut o = Vec3::from_array(std::array::from_fn(|_| int(&mut rng, -60, 60)));
+        if rng.random_range(0..4) == 0 {
+            o[k] = p[k]; // in the face's plane
+        }
+        if o == p {
+            continue;
+        }
+        let scale = [1.0, 3.0, 0.25, 1e-3, 1e4][rng.random_range(0..5)];
+        let d = (p - o) * scale;
+        let t = 1.0 / scale;
+        if (p - o) * scale * t != p - o {
+            continue; // not exact in f32
+        }
+        let n = one_box(Aabb { lo, hi });
+        let r = BoxRay::new(o, d);
+        assert_eq!(entered(&r, &n, f32::INFINITY), 1, "{lo} {hi} {o} {d}");
+        assert_eq!(entered(&r, &n, t), 1, "{lo} {hi} {o} {d} at {t}");
+        count += 1;
+    }
+    assert!(count > 100_000);
+}
+
+#[test]
+fn boxes_clearly_missed_or_behind_are_not_entered() {
+    let n = one_box(Aabb {
+        lo: Vec3::splat(1.0),
+        hi: Vec3::splat(2.0),
+    });
+    let r = |o: Vec3, d: Vec3| BoxRay::new(o, d);
+    assert_eq!(entered(&r(Vec3::ZERO, Vec3::ONE), &n, f32::INFINITY), 1);
+    assert_eq!(entered(&r(Vec3::ZERO, -Vec3::ONE), &n, f32::INFINITY), 0);
+    assert_eq!(entered(&r(Vec3::ZERO, Vec3::X), &n, f32::INFINITY), 0);
+    assert_eq!(entered(&r(Vec3::ZERO, Vec3::ONE), &n, 0.9), 0);
+    // In the plane x = 1 of a face, along y: inside the slab of x.
+    let along = r(Vec3::new(1.0, 0.0, 1.5), Vec3::Y);
+    assert_eq!(entered(&along, &n, f32::INFINITY), 1);
+    assert_eq!(entered(&r(Vec3::new(0.5, 0.0, 1.5), Vec3::Y), &n, 9.0), 0);
+}
+
+/// `got` and `want` (t, triangle) agree: the same answer, or (a tie the
+/// box pruning may break otherwise) the same t within rounding.
+fn same(got: Option<(f32, u32)>, want: Option<(f32, u32)>) -> bool {
+    match (got, want) {
+        (None, None) => true,
+        (Some(g), Some(w)) => g == w || (g.0 - w.0).abs() <= 1e-5 * w.0.abs(),
+        _ => false,
+    }
+}
+
+fn check(c: &Collider, name: &str, ray: &Ray, max: f32) -> Result<(), TestCaseError> {
+    let want = c.cast_ray_brute_force(ray, max).unwrap();
+    let want = want.map(|h| (h.time_of_impact, h.triangle));
+    for avx in [false, true] {
+        let got = c.walk_bvh(ray, max, avx);
+        prop_assert!(
+            same(got, want),
+            "{name} avx {avx}: {ray:?} bvh {got:?} brute {want:?}"
+        );
+    }
+    let cast = c
+        .cast_ray(ray, max)
+        .unwrap()
+        .map(|h| (h.time_of_impact, h.triangle));
+    prop_assert!(
+        same(cast, want),
+        "{name}: {ray:?} cast {cast:?} brute {want:?}"
+    );
+    Ok(())
+}
+
+fn v3() -> impl Strategy<Value = Vec3> {
+    (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+fn lattice() -> impl Strategy<Value = Vec3> {
+    let c = || (-8i32..=8).prop_map(|i| i as f32);
+    (c(), c(), c()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
+}
+
+fn lattice_dir() -> impl Strategy<Value = Vec3> {
+    let c = || -1i32..=1;
+    (c(), c(), c())
+        .prop_filter("non-zero", |&(x, y, z)| (x, y, z) != (0, 0, 0))
+        .prop_map(|(x, y, z)| Vec3::new(x as f32, y as f32, z as f32))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1500))]
+
+    #[test]
+    fn random_rays_agree_with_brute_force(o in v3(), d in v3(), max in prop_oneof![
+        Just(f32::INFINITY), 0.1f32..3.0
+    ]) {
+        prop_assume!(d.length() > 1e-3);
+        for (name, c) in cases() {
+            check(c, name, &Ray::new(o, d), max)?;
+        }
+    }
+
+    #[test]
+    fn lattice_rays_agree_with_brute_force(o in lattice(), d in lattice_dir(), max in prop_oneof![
+        Just(f32::INFINITY), (1i32..12).prop_map(|m| m as f32)
+    ]) {
+        for (name, c) in cases() {
+            check(c, name, &Ray::new(o, d), max)?;
+        }
+    }
+
+    #[test]
+    fn segments_agree_with_the_grid(a in lattice(), b in v3()) {
+        prop_assume!(a != b);
+        for (name, c) in cases() {
+            let mut grid = c.clone();
+            grid.bvh = None;
+            for (from, to) in [(a, b), (b, a)] {
+                let want = grid.cast_segment(from, to).unwrap();
+                let got = c.cast_segment(from, to).unwrap();
+                let pair = |h: Option<RayHit>| h.map(|h| (h.time_of_impact, h.triangle));
+                prop_assert!(same(pair(got), pair(want)), "{name}: {from} -> {to}: {got:?} {want:?}");
+            }
+        }
+    }
+}
