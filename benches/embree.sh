@@ -2,12 +2,14 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (docs/queries.md).
 #
-#   benches/embree.sh [rays|batch|count|sweep|all]     (default: all)
+#   benches/embree.sh [rays|batch|build|count|sweep|all]     (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # batch  rays per second at 1 and 2 threads (sylcol cast_rays, Embree
 #        rtcIntersect1 / rtcIntersect8)
 # count  instructions per ray under callgrind, on one map and one sphere
+# build  preparation time: sylcol's BVH and colliders against parry3d's
+#        TriMesh::new
 # sweep  the grid sweep of `build mcol` (no Embree needed)
 #
 # Environment: RAYS (default 1000000 a scene), ROUNDS (default 3), SCENE
@@ -37,7 +39,7 @@ count() {
     echo "| scene | method | instructions / ray ($rays rays, callgrind) |"
     echo "|---|---|---|"
     for scene in "map d84a95fb" "sphere 4k"; do
-        for m in sylcol-own sylcol-derived embree1 embree1-robust; do
+        for m in sylcol-own sylcol-derived sylcol-bvh embree1 embree1-robust; do
             RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q \
                 --callgrind-out-file="$out/cg" --collect-atstart=no \
                 --toggle-collect='*run_method*' "$bin" count "$m" >/dev/null
@@ -51,6 +53,7 @@ count() {
 case $mode in
     rays) "$bin" rays ;;
     batch) "$bin" batch ;;
+    build) "$bin" build ;;
     count) count ;;
     sweep) "$bin" sweep ;;
     all)
@@ -58,7 +61,9 @@ case $mode in
         echo
         "$bin" batch
         echo
+        "$bin" build
+        echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|batch|count|sweep|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|batch|build|count|sweep|all]" >&2; exit 2 ;;
 esac

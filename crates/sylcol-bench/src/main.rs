@@ -5,6 +5,7 @@
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
+//! sylcol-bench build         preparation time: the BVH and colliders vs parry3d
 //! ```
 //!
 //! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;
@@ -14,6 +15,7 @@
 //! and turns it on). See `docs/queries.md` for the figures.
 
 mod batch;
+mod build_time;
 #[cfg(feature = "embree")]
 mod embree;
 mod methods;
@@ -49,6 +51,7 @@ fn main() {
     match mode {
         "rays" => rays_table(&scenes, rounds),
         "batch" => batch_table(&scenes, rounds),
+        "build" => build_time::run(&scenes, rounds),
         "count" => {
             let m = args
                 .get(1)
@@ -67,7 +70,7 @@ fn main() {
                 );
             }
         }
-        other => panic!("unknown mode {other}: rays, batch, count METHOD or sweep"),
+        other => panic!("unknown mode {other}: rays, batch, build, count METHOD or sweep"),
     }
 }
 
@@ -83,7 +86,7 @@ fn rays_table(scenes: &[Scene], rounds: usize) {
     }
     let head: Vec<&str> = methods.iter().map(|m| m.name()).collect();
     println!(
-        "| scene | triangles | own grid | {} ns/ray | hits {} | disagreements vs sylcol-own (hit/miss, distance) | speed vs Embree robust: own, derived | vs Embree: own, derived | vs parry3d: own, derived |",
+        "| scene | triangles | own grid | {} ns/ray | hits {} | disagreements vs sylcol-own (hit/miss, distance) | speed vs Embree robust: own, derived, bvh | vs Embree: own, derived, bvh | vs parry3d: own, derived, bvh |",
         head.join(" | "),
         head.join(" / ")
     );
@@ -116,9 +119,10 @@ fn rays_table(scenes: &[Scene], rounds: usize) {
         };
         let ratio = |other: Method| {
             format!(
-                "{:.2}, {:.2}",
+                "{:.2}, {:.2}, {:.2}",
                 ns(other) / ns(Method::Own),
-                ns(other) / ns(Method::Derived)
+                ns(other) / ns(Method::Derived),
+                ns(other) / ns(Method::Bvh)
             )
         };
         let st = p.own.grid_stats();

@@ -15,8 +15,11 @@ pub struct Prepared<'a> {
     pub scene: &'a Scene,
     /// sylcol through the file's own grid.
     pub own: Collider,
-    /// sylcol through its own acceleration (the suggested derived grid).
+    /// sylcol through the suggested derived grid.
     pub derived: Collider,
+    /// sylcol through its own acceleration: the file's grid with the BVH
+    /// for rays (`Collider::with_bvh`).
+    pub bvh: Collider,
     /// parry3d 0.31: `TriMesh` with its BVH.
     pub parry: parry3d::shape::TriMesh,
     /// Embree 3, robust flag off.
@@ -34,6 +37,7 @@ impl<'a> Prepared<'a> {
         let derived = own
             .with_derived_grid(own.suggested_cells_per_axis())
             .expect("derived grid");
+        let bvh = own.clone().with_bvh();
         let m = &scene.mesh;
         let parry = parry3d::shape::TriMesh::new(m.vertices.clone(), m.triangles.clone())
             .expect("parry mesh");
@@ -41,6 +45,7 @@ impl<'a> Prepared<'a> {
             scene,
             own,
             derived,
+            bvh,
             parry,
             #[cfg(feature = "embree")]
             embree: EmbreeScene::new(m, false),
@@ -57,6 +62,8 @@ pub enum Method {
     Own,
     /// sylcol `cast_ray` through the derived grid.
     Derived,
+    /// sylcol `cast_ray` through the BVH.
+    Bvh,
     /// Embree `rtcIntersect1`, robust off.
     Embree,
     /// Embree `rtcIntersect1`, robust on.
@@ -68,7 +75,7 @@ pub enum Method {
 impl Method {
     /// The methods this build has.
     pub fn all() -> Vec<Method> {
-        let mut m = vec![Method::Own, Method::Derived];
+        let mut m = vec![Method::Own, Method::Derived, Method::Bvh];
         if cfg!(feature = "embree") {
             m.extend([Method::Embree, Method::EmbreeRobust]);
         }
@@ -81,6 +88,7 @@ impl Method {
         match self {
             Method::Own => "sylcol-own",
             Method::Derived => "sylcol-derived",
+            Method::Bvh => "sylcol-bvh",
             Method::Embree => "embree1",
             Method::EmbreeRobust => "embree1-robust",
             Method::Parry => "parry3d",
@@ -125,6 +133,7 @@ pub fn run_method(m: Method, p: &Prepared<'_>, range: Range<usize>, out: &mut An
     match m {
         Method::Own => sylcol_run(&p.own, rays, t, id),
         Method::Derived => sylcol_run(&p.derived, rays, t, id),
+        Method::Bvh => sylcol_run(&p.bvh, rays, t, id),
         #[cfg(feature = "embree")]
         Method::Embree => p.embree.intersect(&p.scene.flat[range], false, t, id),
         #[cfg(feature = "embree")]
