@@ -7,17 +7,21 @@
 //!
 //! - **Build**: a binary tree by binned SAH (16 bins on the triangles'
 //!   centroids, all three axes, cost `area * ceil(n / 8)` per side: a leaf
-//!   costs a packet test however full it is), leaves of at most eight
-//!   triangles, an object-median split where the bins cannot separate the
-//!   centroids or the tree grows deeper than [`MEDIAN_DEPTH`]. The binary
-//!   tree is then collapsed into [`WIDTH`]-wide nodes (each node opens its
-//!   largest child until it has eight).
-//! - **Nodes** ([`Node`]): the eight child boxes in structure-of-arrays f32
-//!   (one AVX register a row), the exact min / max of the f32 corners below
-//!   them (no rounding in space), and eight child links.
-//! - **Leaves**: one [`Packet`] of up to eight triangles, tested by the
-//!   watertight kernel (`ray_triangle`). Every triangle is in exactly one
-//!   leaf, so no mailbox is needed.
+//!   costs a packet test however full it is). Up to eight triangles are a
+//!   leaf; up to sixteen are a leaf of two packets unless the SAH finds a
+//!   split cheaper by more than a node test ([`NODE_COST`] packet tests
+//!   too much, measured: the two-leaf nodes it would make cost a level of
+//!   latency). Where the bins cannot separate the centroids, or the tree
+//!   is deeper than [`MEDIAN_DEPTH`], the split is at the object median.
+//!   The binary tree is then collapsed into [`WIDTH`]-wide nodes (each
+//!   node opens its largest child until it has eight).
+//! - **Nodes** ([`Node`], 256 bytes, cache-line aligned): the eight child
+//!   boxes in structure-of-arrays f32 (one AVX register a row), the exact
+//!   min / max of the f32 corners below them (no rounding in space), and
+//!   eight child links.
+//! - **Leaves**: one or two [`Packet`]s of up to eight triangles, tested by
+//!   the watertight kernel (`ray_triangle`). Every triangle is in exactly
+//!   one leaf, so no mailbox is needed.
 //!
 //! The traversal and its conservative slab test are in `bvh_walk`;
 //! [`Bvh::validate`] checks the structure (every triangle in exactly one
@@ -31,8 +35,25 @@ use crate::mesh::TriMesh;
 /// Children per node.
 pub const WIDTH: usize = 8;
 
-/// Most triangles a leaf holds (one packet).
+/// Triangles a leaf always holds when it can: one packet.
 pub const LEAF_SIZE: usize = LANES;
+
+/// Most packets a leaf holds; a binary node of up to this many packets'
+/// triangles becomes a leaf when the SAH finds that cheaper than a split.
+pub const LEAF_PACKETS: usize = 2;
+
+/// The cost of a node test against one packet test, for the SAH's
+/// choice between a leaf of two packets and a split. Set high: on the
+/// spheres 1.5 beat 0.5 (1 385 nodes instead of 3 127 at 65 k triangles,
+/// 10-25 % faster, for 10 % more instructions).
+const NODE_COST: f32 = 1.5;
+
+/// A leaf link holds its packet count less one from this bit (two bits)
+/// and the index of its first packet below.
+pub const COUNT_SHIFT: u32 = 29;
+
+/// The packet index bits of a leaf link.
+pub const INDEX_MASK: u32 = (1 << COUNT_SHIFT) - 1;
 
 /// Binary depth from which splits are at the object median, which bounds
 /// the tree's depth (and the traversal stack) by this plus log2 of the
@@ -42,7 +63,8 @@ pub const MEDIAN_DEPTH: usize = 40;
 /// SAH bins per axis.
 const BINS: usize = 16;
 
-/// A child link with this bit set names a leaf (a packet index below it).
+/// A child link with this bit set names a leaf (its packets below it:
+/// [`COUNT_SHIFT`], [`INDEX_MASK`]).
 pub const LEAF: u32 = 1 << 31;
 
 /// An unused child slot (its box is empty, so no ray enters it).
@@ -51,12 +73,12 @@ pub const NO_CHILD: u32 = u32::MAX;
 /// An eight-wide node: child boxes as rows lo x, lo y, lo z, hi x, hi y,
 /// hi z of eight f32 each; an unused slot has lo = +inf, hi = -inf.
 #[derive(Debug, Clone, Copy)]
-#[repr(C, align(32))]
+#[repr(C, align(64))]
 pub struct Node {
     /// Child boxes, row by row.
     pub bounds: [[f32; WIDTH]; 6],
-    /// Per child: a node index, or [`LEAF`] | packet index, or
-    /// [`NO_CHILD`].
+    /// Per child: a node index, or [`LEAF`] | (packets - 1) <<
+    /// [`COUNT_SHIFT`] | first packet, or [`NO_CHILD`].
     pub child: [u32; WIDTH],
 }
 
@@ -139,8 +161,10 @@ pub struct Bvh {
 pub struct BvhStats {
     /// Eight-wide nodes.
     pub nodes: usize,
-    /// Leaves (packets of up to eight triangles).
+    /// Leaves (one or two packets of up to eight triangles).
     pub leaves: usize,
+    /// Packets in all the leaves.
+    pub packets: usize,
     /// Node levels from the root to the deepest leaf.
     pub depth: usize,
     /// Triangles in all leaves.
@@ -190,7 +214,12 @@ impl Bvh {
 
     /// Node, leaf and depth counts.
     pub fn stats(&self) -> BvhStats {
-        let leaves = self.packets.len();
+        let leaves = self
+            .nodes
+            .iter()
+            .flat_map(|n| n.child)
+            .filter(|&c| c != NO_CHILD && c & LEAF != 0)
+            .count();
         let triangles = self
             .packets
             .iter()
@@ -199,9 +228,10 @@ impl Bvh {
         BvhStats {
             nodes: self.nodes.len(),
             leaves,
+            packets: self.packets.len(),
             depth: self.depth,
             triangles,
-            bytes: self.nodes.len() * size_of::<Node>() + leaves * size_of::<Packet>(),
+            bytes: self.nodes.len() * size_of::<Node>() + self.packets.len() * size_of::<Packet>(),
         }
     }
 
@@ -223,11 +253,23 @@ fn split(p: &Prims, ids: &mut [u32], tree: &mut Vec<BinNode>, at: usize, depth: 
     if count <= LEAF_SIZE {
         return;
     }
-    let left_count = if depth < MEDIAN_DEPTH {
-        sah_partition(p, range).unwrap_or_else(|| median_partition(p, range))
+    let plane = if depth < MEDIAN_DEPTH {
+        best_plane(p, range)
     } else {
-        median_partition(p, range)
+        None
     };
+    if count <= LEAF_SIZE * LEAF_PACKETS {
+        // A leaf of two packets, or a node over two leaves?
+        let leaf = packets_for(count);
+        if plane.is_none_or(|pl| NODE_COST + pl.cost / bounds.half_area() >= leaf) {
+            return;
+        }
+    }
+    let left_count = match plane {
+        Some(pl) => pl.partition(p, range),
+        None => None,
+    }
+    .unwrap_or_else(|| median_partition(p, range));
     let left = tree.len();
     tree.push(BinNode {
         bounds: Aabb::EMPTY,
@@ -250,9 +292,33 @@ fn packets_for(n: usize) -> f32 {
     n.div_ceil(LEAF_SIZE) as f32
 }
 
-/// Partitions `ids` at the cheapest of the binned SAH's planes; the count
-/// on the left, or `None` when no plane separates the centroids.
-fn sah_partition(p: &Prims, ids: &mut [u32]) -> Option<usize> {
+/// A binned SAH plane: its cost (area times packets, both sides), axis,
+/// bin boundary and the binning (lowest centroid, bins per unit).
+#[derive(Debug, Clone, Copy)]
+struct Plane {
+    cost: f32,
+    axis: usize,
+    plane: usize,
+    low: f32,
+    scale: f32,
+}
+
+impl Plane {
+    /// Partitions `ids` at this plane: the count on the left, or `None`
+    /// when one side would be empty.
+    fn partition(&self, p: &Prims, ids: &mut [u32]) -> Option<usize> {
+        let left_of = |t: &u32| {
+            let b = ((p.centre[*t as usize][self.axis] - self.low) * self.scale) as usize;
+            b.min(BINS - 1) < self.plane
+        };
+        let left = partition_in_place(ids, left_of);
+        (left > 0 && left < ids.len()).then_some(left)
+    }
+}
+
+/// The cheapest of the binned SAH's planes over `ids`, or `None` when no
+/// plane separates the centroids.
+fn best_plane(p: &Prims, ids: &[u32]) -> Option<Plane> {
     let (mut clo, mut chi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
     for &t in ids.iter() {
         clo = clo.min(p.centre[t as usize]);
@@ -297,14 +363,14 @@ fn sah_partition(p: &Prims, ids: &mut [u32]) -> Option<usize> {
             }
         }
     }
-    let (_, axis, plane) = best?;
-    let scale = BINS as f32 / extent[axis];
-    let left_of = |t: &u32| {
-        let b = ((p.centre[*t as usize][axis] - clo[axis]) * scale) as usize;
-        b.min(BINS - 1) < plane
-    };
-    let left = partition_in_place(ids, left_of);
-    (left > 0 && left < ids.len()).then_some(left)
+    let (cost, axis, plane) = best?;
+    Some(Plane {
+        cost,
+        axis,
+        plane,
+        low: clo[axis],
+        scale: BINS as f32 / extent[axis],
+    })
 }
 
 /// Moves the ids for which `pred` holds to the front; their count.
@@ -364,8 +430,10 @@ fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
                 let leaf = pack(&ids[first..first + count], pad, |t| {
                     mesh.corners(t as usize)
                 });
+                let first = bvh.packets.len() as u32;
+                let more = (leaf.len() as u32 - 1) << COUNT_SHIFT;
                 bvh.packets.extend(leaf);
-                LEAF | (bvh.packets.len() as u32 - 1)
+                LEAF | more | first
             } else {
                 bvh.nodes.push(Node::empty());
                 let index = bvh.nodes.len() - 1;
@@ -407,15 +475,17 @@ fn open_children(tree: &[BinNode], at: usize) -> Vec<usize> {
 
 impl super::Collider {
     /// The same collider with sylcol's own acceleration for rays and
-    /// segments: an eight-wide BVH built from the mesh ([`Bvh`]). Other
-    /// queries still use the grid; answers are the grid's, exactly (the
-    /// same kernels, the same first-hit rule).
+    /// segments: an eight-wide BVH built from the mesh ([`Bvh`]), used
+    /// for meshes of more than `SMALL_MESH` (64) triangles (smaller ones
+    /// test every packet). Other queries still use the grid. The answers
+    /// have the same exactness as the grid's (the same kernels, the same
+    /// first-hit rule; "Exactness" in `docs/queries.md`).
     pub fn with_bvh(mut self) -> Self {
         self.bvh = Some(Bvh::build(&self.mesh));
         self
     }
 
-    /// The BVH, when [`Collider::with_bvh`] built one.
+    /// The BVH, when [`with_bvh`](super::Collider::with_bvh) built one.
     pub fn bvh(&self) -> Option<&Bvh> {
         self.bvh.as_ref()
     }

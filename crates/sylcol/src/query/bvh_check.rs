@@ -1,7 +1,7 @@
 //! [`Bvh::validate`]: the structural invariants the traversal relies on,
 //! checked the way parry checks its own tree.
 
-use super::bvh::{Aabb, Bvh, LEAF, NO_CHILD, WIDTH};
+use super::bvh::{Aabb, Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, LEAF_PACKETS, NO_CHILD, WIDTH};
 use super::bvh_walk::STACK;
 use super::ray_triangle::LANES;
 use crate::mesh::TriMesh;
@@ -46,7 +46,7 @@ impl Bvh {
             return fail(format!("node {i} is not reached"));
         }
         if let Some(i) = check.seen_leaf.iter().position(|s| !s) {
-            return fail(format!("leaf {i} is not reached"));
+            return fail(format!("packet {i} is not reached"));
         }
         if check.depth != self.depth() || check.depth * (WIDTH - 1) > STACK {
             let (d, s) = (check.depth, self.depth());
@@ -97,7 +97,14 @@ impl Check<'_> {
                 return fail(format!("node {i} slot {slot}: box {b:?} outside {o:?}"));
             }
             if link & LEAF != 0 {
-                self.leaf((link & !LEAF) as usize, &b)?;
+                let first = (link & INDEX_MASK) as usize;
+                let count = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
+                if count > LEAF_PACKETS {
+                    return fail(format!("node {i} slot {slot}: a leaf of {count} packets"));
+                }
+                for packet in first..first + count {
+                    self.leaf(packet, &b)?;
+                }
             } else {
                 self.node(link as usize, Some(b), level + 1)?;
             }
@@ -108,13 +115,13 @@ impl Check<'_> {
         Ok(())
     }
 
-    /// Leaf `i` inside the box `b`.
+    /// Packet `i` of a leaf, inside the leaf's box `b`.
     fn leaf(&mut self, i: usize, b: &Aabb) -> Result<(), BvhError> {
         let Some(p) = self.bvh.packets.get(i) else {
-            return fail(format!("link to leaf {i} of {}", self.bvh.packets.len()));
+            return fail(format!("link to packet {i} of {}", self.bvh.packets.len()));
         };
         if std::mem::replace(&mut self.seen_leaf[i], true) {
-            return fail(format!("leaf {i} is reached twice"));
+            return fail(format!("packet {i} is reached twice"));
         }
         let n = self.mesh.triangles.len();
         for lane in 0..LANES {
@@ -122,18 +129,18 @@ impl Check<'_> {
             let corners = p.corners(lane);
             if id == n {
                 if corners.iter().any(|c| !c.is_nan()) {
-                    return fail(format!("leaf {i} lane {lane}: padding with corners"));
+                    return fail(format!("packet {i} lane {lane}: padding with corners"));
                 }
                 continue;
             }
             if id > n {
-                return fail(format!("leaf {i} lane {lane}: triangle {id} of {n}"));
+                return fail(format!("packet {i} lane {lane}: triangle {id} of {n}"));
             }
             if corners != self.mesh.corners(id) {
-                return fail(format!("leaf {i} lane {lane}: corners of {id} differ"));
+                return fail(format!("packet {i} lane {lane}: corners of {id} differ"));
             }
             if !b.contains(&Aabb::of_triangle(&corners)) {
-                return fail(format!("leaf {i}: triangle {id} outside {b:?}"));
+                return fail(format!("packet {i}: triangle {id} outside {b:?}"));
             }
             self.seen_tri[id] += 1;
         }

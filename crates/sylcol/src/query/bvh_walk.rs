@@ -30,7 +30,7 @@ use std::mem::MaybeUninit;
 
 use glam::{Vec3, Vec4};
 
-use super::bvh::{Bvh, LEAF, MEDIAN_DEPTH, Node, WIDTH};
+use super::bvh::{Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, MEDIAN_DEPTH, Node, WIDTH};
 use super::ray_cast::take_nearest;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
@@ -55,9 +55,9 @@ pub const STACK: usize = (WIDTH - 1) * (MEDIAN_DEPTH + 34);
 pub struct BoxRay {
     o: [f32; 3],
     inv: [f32; 3],
-    /// Per axis, the row of the near planes (lo when d >= +0, else hi);
-    /// the far rows are the others.
-    near: [usize; 3],
+    /// Per axis, 1 when d < 0 or is -0 (the near planes are then the
+    /// his), else 0.
+    neg: [usize; 3],
 }
 
 impl BoxRay {
@@ -67,7 +67,7 @@ impl BoxRay {
         BoxRay {
             o: o.to_array(),
             inv: [0, 1, 2].map(|k| 1.0 / d[k]),
-            near: [0, 1, 2].map(|k| k + 3 * neg[k]),
+            neg,
         }
     }
 }
@@ -114,9 +114,10 @@ fn boxes<V: BoxLanes>(r: &BoxRay, n: &Node, at: usize, t_far: f32) -> (V, u32) {
     let mut far = V::splat(t_far);
     for k in 0..3 {
         let (o, inv) = (V::splat(r.o[k]), V::splat(r.inv[k]));
-        let row = r.near[k];
-        let t0 = V::load(&n.bounds[row], at).sub(o).mul(inv);
-        let t1 = V::load(&n.bounds[(row + 3) % 6], at).sub(o).mul(inv);
+        // Rows k (lo) and 3 + k (hi); the masks keep the indices in range.
+        let neg = r.neg[k] & 1;
+        let t0 = V::load(&n.bounds[k + 3 * neg], at).sub(o).mul(inv);
+        let t1 = V::load(&n.bounds[k + 3 * (neg ^ 1)], at).sub(o).mul(inv);
         near = t0.max_into(near);
         far = t1.min_into(far);
     }
@@ -200,10 +201,18 @@ impl Bvh {
         let mut link = 0u32;
         loop {
             if link & LEAF != 0 {
-                let p = &self.packets[(link & !LEAF) as usize];
-                take_nearest::<K>(f, p, 0xff, &mut best);
+                // SAFETY: the build links only packets and nodes that
+                // exist (`Bvh::validate` checks it), and a `Bvh` is only
+                // made by the build.
+                let first = (link & INDEX_MASK) as usize;
+                let count = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
+                let leaf = unsafe { self.packets.get_unchecked(first..first + count) };
+                for p in leaf {
+                    take_nearest::<K>(f, p, 0xff, &mut best);
+                }
             } else {
-                let node = &self.nodes[link as usize];
+                // SAFETY: as above.
+                let node = unsafe { self.nodes.get_unchecked(link as usize) };
                 let (t, mask) = K::node(r, node, best.0);
                 if mask != 0 {
                     link = self.order(node, &t, mask, &mut stack, &mut sp);
@@ -227,6 +236,38 @@ impl Bvh {
         }
     }
 
+    /// Asks the cache for the children of `node` in `mask` (nodes and
+    /// packets are a few lines each; the loads overlap the sorting and the
+    /// nearest child's test).
+    #[inline(always)]
+    fn prefetch(&self, node: &Node, mask: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let mut m = mask;
+            while m != 0 {
+                let link = node.child[m.trailing_zeros() as usize];
+                m &= m - 1;
+                let (at, bytes) = if link & LEAF != 0 {
+                    let p = self
+                        .packets
+                        .as_ptr()
+                        .wrapping_add((link & INDEX_MASK) as usize);
+                    (p.cast::<i8>(), size_of::<super::ray_triangle::Packet>())
+                } else {
+                    let n = self.nodes.as_ptr().wrapping_add(link as usize);
+                    (n.cast::<i8>(), size_of::<Node>())
+                };
+                for line in (0..bytes).step_by(64) {
+                    // SAFETY: a prefetch never faults; the address is
+                    // inside the vectors (links are checked at build).
+                    unsafe { _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(line)) };
+                }
+            }
+        }
+        let _ = (node, mask);
+    }
+
     /// The children of `node` in `mask` by entry `t`: the nearest is
     /// returned, the others pushed farthest first.
     #[inline(always)]
@@ -243,6 +284,7 @@ impl Bvh {
         if rest == 0 {
             return node.child[first];
         }
+        self.prefetch(node, rest);
         let second = rest.trailing_zeros() as usize;
         let (a, b) = (
             key(t[first], node.child[first]),
