@@ -29,8 +29,22 @@ pub struct Args {
     /// mesh), or a number of cells along the longest axis.
     #[arg(long, global = true, default_value = "file")]
     pub grid: String,
+    /// What rays and segments go through: `grid` (the grid above) or
+    /// `bvh` (sylcol's own acceleration, an eight-wide BVH built from the
+    /// mesh). Other queries always use the grid.
+    #[arg(long, global = true, value_enum, default_value_t = Accel::Grid)]
+    pub accel: Accel,
     #[command(subcommand)]
     pub query: Kind,
+}
+
+/// The acceleration of rays and segments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Accel {
+    /// The grid chosen by `--grid`.
+    Grid,
+    /// An eight-wide BVH built from the mesh.
+    Bvh,
 }
 
 /// The query to run.
@@ -105,7 +119,10 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         ));
     }
     let input = read_object(&args.file)?.whole()?;
-    let collider = load(&input, args.mesh.as_deref(), &args.grid)?;
+    let mut collider = load(&input, args.mesh.as_deref(), &args.grid)?;
+    if args.accel == Accel::Bvh {
+        collider = collider.with_bvh();
+    }
     let query = match args.query {
         Kind::Batch { queries } => return batch(&collider, &queries, ctx),
         Kind::Grid => {
