@@ -27,7 +27,7 @@
 //! [`Bvh::validate`] checks the structure (every triangle in exactly one
 //! leaf, every box containing its children and triangles).
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 use super::ray_triangle::{LANES, Packet, pack};
 use crate::mesh::TriMesh;
@@ -127,14 +127,6 @@ impl Aabb {
         }
     }
 
-    /// The union of two boxes.
-    pub fn union(self, b: Aabb) -> Self {
-        Aabb {
-            lo: self.lo.min(b.lo),
-            hi: self.hi.max(b.hi),
-        }
-    }
-
     /// Whether `b` lies inside this box.
     pub fn contains(&self, b: &Aabb) -> bool {
         self.lo.cmple(b.lo).all() && b.hi.cmple(self.hi).all()
@@ -183,10 +175,54 @@ struct BinNode {
     count: u32,
 }
 
-/// Per triangle: its box and its centroid (of the box).
+/// Per triangle: its box and the centre of the box (SIMD vectors).
 struct Prims {
-    boxes: Vec<Aabb>,
-    centre: Vec<Vec3>,
+    boxes: Vec<Box3>,
+    centre: Vec<Vec3A>,
+}
+
+/// A box for the build (min / max of f32 corners, exact).
+#[derive(Debug, Clone, Copy)]
+struct Box3 {
+    lo: Vec3A,
+    hi: Vec3A,
+}
+
+impl Box3 {
+    const EMPTY: Box3 = Box3 {
+        lo: Vec3A::INFINITY,
+        hi: Vec3A::NEG_INFINITY,
+    };
+
+    #[inline]
+    fn union(self, b: Box3) -> Self {
+        Box3 {
+            lo: self.lo.min(b.lo),
+            hi: self.hi.max(b.hi),
+        }
+    }
+
+    #[inline]
+    fn grow(self, p: Vec3A) -> Self {
+        Box3 {
+            lo: self.lo.min(p),
+            hi: self.hi.max(p),
+        }
+    }
+
+    /// Half the surface area; 0 for an empty box.
+    #[inline]
+    fn half_area(&self) -> f32 {
+        let e = (self.hi - self.lo).max(Vec3A::ZERO);
+        e.x * e.y + e.y * e.z + e.z * e.x
+    }
+
+    fn aabb(&self) -> Aabb {
+        Aabb {
+            lo: self.lo.into(),
+            hi: self.hi.into(),
+        }
+    }
 }
 
 impl Bvh {
@@ -194,8 +230,14 @@ impl Bvh {
     /// range); packet lanes left empty get the id `mesh.triangles.len()`.
     pub fn build(mesh: &TriMesh) -> Self {
         let n = mesh.triangles.len();
-        let boxes: Vec<Aabb> = (0..n)
-            .map(|t| Aabb::of_triangle(&mesh.corners(t)))
+        let boxes: Vec<Box3> = (0..n)
+            .map(|t| {
+                let b = Aabb::of_triangle(&mesh.corners(t));
+                Box3 {
+                    lo: b.lo.into(),
+                    hi: b.hi.into(),
+                }
+            })
             .collect();
         let centre = boxes.iter().map(|b| (b.lo + b.hi) * 0.5).collect();
         let prims = Prims { boxes, centre };
@@ -246,15 +288,17 @@ impl Bvh {
 fn split(p: &Prims, ids: &mut [u32], tree: &mut Vec<BinNode>, at: usize, depth: usize) {
     let (first, count) = (tree[at].first as usize, tree[at].count as usize);
     let range = &mut ids[first..first + count];
-    let bounds = range
-        .iter()
-        .fold(Aabb::EMPTY, |b, &t| b.union(p.boxes[t as usize]));
-    tree[at].bounds = bounds;
+    let (mut bounds, mut centres) = (Box3::EMPTY, Box3::EMPTY);
+    for &t in range.iter() {
+        bounds = bounds.union(p.boxes[t as usize]);
+        centres = centres.grow(p.centre[t as usize]);
+    }
+    tree[at].bounds = bounds.aabb();
     if count <= LEAF_SIZE {
         return;
     }
     let plane = if depth < MEDIAN_DEPTH {
-        best_plane(p, range)
+        best_plane(p, range, &centres)
     } else {
         None
     };
@@ -308,8 +352,9 @@ impl Plane {
     /// when one side would be empty.
     fn partition(&self, p: &Prims, ids: &mut [u32]) -> Option<usize> {
         let left_of = |t: &u32| {
-            let b = ((p.centre[*t as usize][self.axis] - self.low) * self.scale) as usize;
-            b.min(BINS - 1) < self.plane
+            let b =
+                ((p.centre[*t as usize][self.axis] - self.low) * self.scale).min((BINS - 1) as f32);
+            (b as usize) < self.plane
         };
         let left = partition_in_place(ids, left_of);
         (left > 0 && left < ids.len()).then_some(left)
@@ -318,38 +363,37 @@ impl Plane {
 
 /// The cheapest of the binned SAH's planes over `ids`, or `None` when no
 /// plane separates the centroids.
-fn best_plane(p: &Prims, ids: &[u32]) -> Option<Plane> {
-    let (mut clo, mut chi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
+fn best_plane(p: &Prims, ids: &[u32], centres: &Box3) -> Option<Plane> {
+    let clo = centres.lo;
+    let extent = centres.hi - clo;
+    // Bins per unit along each axis (0 where the centroids do not spread).
+    let spread = extent.cmpgt(Vec3A::ZERO);
+    let scale = Vec3A::select(spread, Vec3A::splat(BINS as f32) / extent, Vec3A::ZERO);
+    // One pass bins all three axes.
+    let mut bins = [[(Box3::EMPTY, 0usize); BINS]; 3];
     for &t in ids.iter() {
-        clo = clo.min(p.centre[t as usize]);
-        chi = chi.max(p.centre[t as usize]);
-    }
-    let extent = chi - clo;
-    let mut best: Option<(f32, usize, usize)> = None; // cost, axis, plane
-    for axis in 0..3 {
-        if extent[axis].is_nan() || extent[axis] <= 0.0 {
-            continue;
+        let b = ((p.centre[t as usize] - clo) * scale).min(Vec3A::splat((BINS - 1) as f32));
+        let bx = p.boxes[t as usize];
+        for (axis, bins) in bins.iter_mut().enumerate() {
+            let bin = &mut bins[b[axis] as usize];
+            bin.0 = bin.0.union(bx);
+            bin.1 += 1;
         }
-        let scale = BINS as f32 / extent[axis];
-        let bin_of = |t: u32| {
-            let b = ((p.centre[t as usize][axis] - clo[axis]) * scale) as usize;
-            b.min(BINS - 1)
-        };
-        let mut bins = [(Aabb::EMPTY, 0usize); BINS];
-        for &t in ids.iter() {
-            let b = &mut bins[bin_of(t)];
-            b.0 = b.0.union(p.boxes[t as usize]);
-            b.1 += 1;
+    }
+    let mut best: Option<(f32, usize, usize)> = None; // cost, axis, plane
+    for (axis, bins) in bins.iter().enumerate() {
+        if !spread.test(axis) {
+            continue;
         }
         // Right-hand sweeps: area and count of bins plane.. .
         let mut right = [(0.0f32, 0usize); BINS];
-        let (mut acc, mut n) = (Aabb::EMPTY, 0);
+        let (mut acc, mut n) = (Box3::EMPTY, 0);
         for i in (1..BINS).rev() {
             acc = acc.union(bins[i].0);
             n += bins[i].1;
             right[i] = (acc.half_area(), n);
         }
-        let (mut acc, mut n) = (Aabb::EMPTY, 0);
+        let (mut acc, mut n) = (Box3::EMPTY, 0);
         for plane in 1..BINS {
             acc = acc.union(bins[plane - 1].0);
             n += bins[plane - 1].1;
@@ -369,7 +413,7 @@ fn best_plane(p: &Prims, ids: &[u32]) -> Option<Plane> {
         axis,
         plane,
         low: clo[axis],
-        scale: BINS as f32 / extent[axis],
+        scale: scale[axis],
     })
 }
 
@@ -388,12 +432,10 @@ fn partition_in_place(ids: &mut [u32], pred: impl Fn(&u32) -> bool) -> usize {
 /// Splits `ids` at the median centroid along the axis of widest centroid
 /// spread (ties by triangle id): half on either side.
 fn median_partition(p: &Prims, ids: &mut [u32]) -> usize {
-    let (mut clo, mut chi) = (Vec3::INFINITY, Vec3::NEG_INFINITY);
-    for &t in ids.iter() {
-        clo = clo.min(p.centre[t as usize]);
-        chi = chi.max(p.centre[t as usize]);
-    }
-    let axis = (chi - clo).max_position();
+    let c = ids
+        .iter()
+        .fold(Box3::EMPTY, |b, &t| b.grow(p.centre[t as usize]));
+    let axis = (c.hi - c.lo).max_position();
     let mid = ids.len() / 2;
     ids.select_nth_unstable_by(mid, |&a, &b| {
         let (ca, cb) = (p.centre[a as usize][axis], p.centre[b as usize][axis]);
