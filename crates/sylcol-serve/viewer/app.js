@@ -71,10 +71,6 @@
   scene.background = new THREE.Color(0x16191f);
   const camera = new THREE.PerspectiveCamera(45, 1, 1, 1e7);
   scene.add(camera);
-  scene.add(new THREE.HemisphereLight(0xdde6ff, 0x303440, 1.6));
-  const sun = new THREE.DirectionalLight(0xffffff, 1.4);
-  sun.position.set(0.4, 1, 0.6);
-  camera.add(sun);
   const controls = new THREE.OrbitControls(camera, canvas);
   controls.enableDamping = false;
   const overlay = new THREE.Group(); // picks, rays, highlights
@@ -112,6 +108,17 @@
       dirty = true;
     }
   }
+  // Renders the scene once: first the sphere layers sort their spheres
+  // by size on screen and each library part picks its level of detail.
+  function draw() {
+    scene.updateMatrixWorld();
+    const focal = 0.5 * canvas.height * camera.projectionMatrix.elements[5];
+    scene.traverseVisible((o) => {
+      if (o instanceof SylcolDraw.SphereLayer) o.update(camera, canvas.height);
+      else if (o instanceof SylcolDraw.LibraryDrawing) o.update(camera, focal);
+    });
+    renderer.render(scene, camera);
+  }
   let spin = null; // {angle per frame} while measuring
   function frame() {
     const ratio = software && (moving || (spin && !spin.full)) ? 0.5 : 1;
@@ -129,7 +136,7 @@
       dirty = true;
     }
     if (dirty) {
-      renderer.render(scene, camera);
+      draw();
       dirty = false;
       state.frames++;
       document.body.dataset.frames = String(state.frames);
@@ -155,7 +162,7 @@
     }
     clearOverlay();
     Object.assign(state, { name, kind, layers: {}, pickables: [], parts: new Map(), lists: null, grid: null, spheres: null });
-    lamberts.clear();
+    hullMaterials.clear();
     const root = gltf.scene.children[0] || gltf.scene;
     state.root = gltf.scene;
     scene.add(gltf.scene);
@@ -184,109 +191,131 @@
     });
   }
 
-  // Turns the glTF nodes into what draws fast: hull materials translucent
-  // and flat, every sphere layer merged into one line geometry.
+  // Turns the glTF nodes into what draws fast (draw.js): the hull drawn
+  // by a flat-lit copy (the glTF mesh stays, hidden, for picking), each
+  // sphere layer as instanced outlines, lines and failures unlit.
   function prepare(root) {
     const parts = root.children.filter((n) => n.userData.sylcol_record !== undefined);
-    if (parts.length) mergeLibrary(root, parts);
-    for (const node of root.children) {
+    if (parts.length) prepareLibrary(root, parts);
+    for (const node of [...root.children]) {
       const layer = node.userData.sylcol_layer || null;
-      if (node.userData.sylcol_record !== undefined || node.userData.merged) {
-        continue;
-      } else if (layer === 'hull') {
-        state.layers.hull = [node];
+      if (node.userData.sylcol_record !== undefined || node.userData.drawn) continue;
+      if (!layer) continue;
+      state.layers[layer] = [node];
+      if (layer === 'hull') {
+        root.updateMatrixWorld(true);
+        const toRoot = root.matrixWorld.clone().invert();
+        const drawn = new THREE.Group();
+        drawn.name = 'hull';
+        drawn.userData.drawn = true;
         node.traverse((o) => {
           if (!o.isMesh) return;
-          o.material = lambert(o.material);
+          const m = toRoot.clone().multiply(o.matrixWorld);
+          const { positions, index } = meshArrays(o, m);
+          drawn.add(new THREE.Mesh(SylcolDraw.flatGeometry(positions, index), hullMaterial(o.material, 0.45)));
           state.pickables.push(o);
         });
+        node.visible = false;
+        root.add(drawn);
+        state.layers.hull = [drawn];
       } else if (layer === 'cell-spheres' || layer === 'tri-spheres') {
-        const merged = mergeSpheres(node);
+        const spheres = readSpheres(node);
         node.clear();
-        if (merged) node.add(merged.lines);
-        if (layer === 'tri-spheres') state.spheres = merged ? merged.spheres : null;
-        state.layers[layer] = [node];
-      } else if (layer) {
-        state.layers[layer] = [node];
+        if (spheres.count) node.add(new SylcolDraw.SphereLayer(spheres.data, spheres.color));
+        if (layer === 'tri-spheres') state.spheres = spheres.byTriangle;
+      } else {
         if (layer === 'cells') readLists(node.userData);
-        if (layer === 'failures') {
-          // Drawn over the translucent hull, in full red.
-          node.traverse((o) => {
-            if (!o.material) return;
-            Object.assign(o.material, { depthTest: false, transparent: true, opacity: 0.95 });
-            o.renderOrder = 3;
-          });
-        }
+        const failures = layer === 'failures';
+        node.traverse((o) => {
+          if (!o.material) return;
+          if (layer === 'cells' && o.isLineSegments) SylcolDraw.shareCellEdges(o, node.userData);
+          // Failures are drawn over the translucent hull, in full red.
+          SylcolDraw.useFlatMaterial(o, failures ? { over: true, opacity: 0.95 } : { depthTest: false });
+          if (failures) o.renderOrder = 3;
+        });
       }
     }
   }
 
-  // The glTF's PBR material as a flat-shaded Lambert one of the same
-  // colour: far cheaper per pixel, which a software renderer feels. One
-  // per glTF material (the library's parts share their family's).
-  const lamberts = new Map();
-  function lambert(m) {
-    if (!lamberts.has(m)) {
-      const map = state.kind === 'map';
-      lamberts.set(m, new THREE.MeshLambertMaterial({
-        color: m.color, flatShading: true, side: THREE.DoubleSide,
-        transparent: map, opacity: map ? 0.45 : 1, depthWrite: !map,
-      }));
-      m.dispose();
-    }
-    return lamberts.get(m);
+  // One hull material per glTF material: its colour, flat-lit;
+  // translucent on a map.
+  const hullMaterials = new Map();
+  function hullMaterial(m, opacity) {
+    if (!hullMaterials.has(m)) hullMaterials.set(m, SylcolDraw.hullMaterial(m.color, state.kind === 'map' ? opacity : 1));
+    return hullMaterials.get(m);
   }
 
-  // A library's parts drawn as one mesh per family material (five draw
-  // calls instead of 158); each merged mesh keeps, per run of faces, the
-  // part and its own mesh, so picks and rays still name the part and its
-  // triangle. The part nodes stay, hidden, for their names and geometry.
-  function mergeLibrary(root, parts) {
+  // A library: drawn by SylcolDraw.LibraryDrawing (every part at its
+  // level of detail, in world coordinates, one draw call per side);
+  // picking ray-casts one merged mesh per family material, which keeps,
+  // per run of faces, the part and its own mesh, so picks and rays name
+  // the part and its triangle. The part nodes stay, hidden, for their
+  // names and geometry.
+  function prepareLibrary(root, parts) {
     root.updateMatrixWorld(true);
     const groups = new Map();
+    const drawn = [];
     for (const node of parts) {
       node.traverse((o) => {
         if (!o.isMesh) return;
-        const material = lambert(o.material);
-        if (!groups.has(material)) groups.set(material, []);
-        groups.get(material).push({ node, mesh: o });
+        if (!groups.has(o.material)) groups.set(o.material, []);
+        groups.get(o.material).push({ node, mesh: o });
         state.parts.set(node.name, { node, mesh: o });
+        const { positions, index } = meshArrays(o);
+        drawn.push({ positions, index, color: o.material.color });
       });
       node.visible = false;
     }
-    const group = new THREE.Group();
-    group.name = 'hull';
-    group.userData.merged = true;
-    const v = new THREE.Vector3();
-    for (const [material, list] of groups) {
-      let nv = 0, ni = 0;
-      for (const { mesh } of list) { nv += mesh.geometry.attributes.position.count; ni += mesh.geometry.index.count; }
-      const positions = new Float32Array(3 * nv), indices = new Uint32Array(ni);
-      const ranges = [];
-      let v0 = 0, i0 = 0;
-      for (const { node, mesh } of list) {
-        const p = mesh.geometry.attributes.position, ix = mesh.geometry.index;
-        for (let i = 0; i < p.count; i++) {
-          v.fromBufferAttribute(p, i).applyMatrix4(mesh.matrixWorld);
-          positions[3 * (v0 + i)] = v.x; positions[3 * (v0 + i) + 1] = v.y; positions[3 * (v0 + i) + 2] = v.z;
-        }
-        for (let j = 0; j < ix.count; j++) indices[i0 + j] = ix.getX(j) + v0;
-        ranges.push({ start: i0 / 3, end: (i0 + ix.count) / 3, node, mesh });
-        v0 += p.count; i0 += ix.count;
-      }
-      const g = new THREE.BufferGeometry();
-      g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
-      g.setIndex(new THREE.BufferAttribute(indices, 1));
-      const merged = new THREE.Mesh(g, material);
-      merged.userData.ranges = ranges;
-      group.add(merged);
-      state.pickables.push(merged);
-    }
-    root.add(group);
-    state.layers.hull = [group];
+    const drawing = new SylcolDraw.LibraryDrawing(drawn);
+    drawing.name = 'hull';
+    drawing.userData.drawn = true;
+    const picking = new THREE.Group();
+    picking.visible = false;
+    picking.userData.drawn = true;
+    for (const list of groups.values()) picking.add(pickMesh(list));
+    state.pickables.push(...picking.children);
+    // World coordinates already: beside the root, not under its scale.
+    (root.parent || root).add(drawing, picking);
+    state.layers.hull = [drawing];
   }
 
-  // A hit on a drawn mesh as (the mesh holding the triangle, its index
+  // A glTF mesh's positions under `matrix` (its world matrix) and its
+  // triangles.
+  function meshArrays(mesh, matrix = mesh.matrixWorld) {
+    const p = mesh.geometry.getAttribute('position'), ix = mesh.geometry.index;
+    const positions = new Float32Array(3 * p.count);
+    const v = new THREE.Vector3();
+    for (let i = 0; i < p.count; i++) v.fromBufferAttribute(p, i).applyMatrix4(matrix).toArray(positions, 3 * i);
+    const index = ix ? Array.from({ length: ix.count }, (_, k) => ix.getX(k)) : Array.from({ length: p.count }, (_, k) => k);
+    return { positions, index };
+  }
+
+  // The library parts `list` ({node, mesh}) as one mesh to ray-cast, with
+  // `userData.ranges`: the part and mesh of each run of faces.
+  function pickMesh(list) {
+    const arrays = list.map(({ mesh }) => meshArrays(mesh));
+    const nv = arrays.reduce((n, a) => n + a.positions.length / 3, 0);
+    const ni = arrays.reduce((n, a) => n + a.index.length, 0);
+    const positions = new Float32Array(3 * nv), indices = new Uint32Array(ni);
+    const ranges = [];
+    let v0 = 0, i0 = 0;
+    list.forEach(({ node, mesh }, k) => {
+      const { positions: p, index } = arrays[k];
+      positions.set(p, 3 * v0);
+      for (let j = 0; j < index.length; j++) indices[i0 + j] = index[j] + v0;
+      ranges.push({ start: i0 / 3, end: (i0 + index.length) / 3, node, mesh });
+      v0 += p.length / 3;
+      i0 += index.length;
+    });
+    const g = new THREE.BufferGeometry();
+    g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
+    g.setIndex(new THREE.BufferAttribute(indices, 1));
+    const merged = new THREE.Mesh(g, new THREE.MeshBasicMaterial({ side: THREE.DoubleSide }));
+    merged.userData.ranges = ranges;
+    return merged;
+  }
+
+  // A hit on a pick mesh as (the mesh holding the triangle, its index
   // there, the library part or null).
   function resolve(object, face) {
     const ranges = object.userData.ranges;
@@ -300,35 +329,23 @@
     return { mesh: r.mesh, face: face - r.start, part: r.node };
   }
 
-  function mergeSpheres(node) {
-    const shapes = [];
-    node.traverse((o) => { if (o.geometry && o !== node) shapes.push(o); });
-    if (!shapes.length) return null;
-    const unit = shapes[0].geometry;
-    const pos = unit.getAttribute('position');
-    const idx = unit.index;
-    const n = pos.count, m = idx.count;
-    const positions = new Float32Array(shapes.length * n * 3);
-    const indices = new Uint32Array(shapes.length * m);
-    const spheres = {};
-    const v = new THREE.Vector3();
-    shapes.forEach((s, k) => {
-      const holder = s.parent === node ? s : s.parent; // the sphere's node
+  // A sphere layer's spheres (one glTF node each: translation = centre,
+  // scale = radius) as four floats each, its colour, and the triangle
+  // spheres by triangle.
+  function readSpheres(node) {
+    const data = [], byTriangle = {};
+    let color = new THREE.Color(0xffffff);
+    for (const holder of node.children) {
+      let shape = null;
+      holder.traverse((o) => { if (!shape && o.material) shape = o; });
+      if (!shape) continue;
+      color = shape.material.color;
       const t = holder.position, r = holder.scale.x;
-      const label = holder.name || s.name;
-      const tri = /^triangle (\d+)/.exec(label);
-      if (tri) spheres[tri[1]] = [t.x, t.y, t.z, r];
-      for (let i = 0; i < n; i++) {
-        v.fromBufferAttribute(pos, i).multiplyScalar(r).add(t);
-        positions.set([v.x, v.y, v.z], (k * n + i) * 3);
-      }
-      for (let j = 0; j < m; j++) indices[k * m + j] = idx.getX(j) + k * n;
-    });
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
-    geometry.setIndex(new THREE.BufferAttribute(indices, 1));
-    const material = new THREE.LineBasicMaterial({ color: shapes[0].material.color, transparent: true, opacity: 0.55 });
-    return { lines: new THREE.LineSegments(geometry, material), spheres };
+      data.push(t.x, t.y, t.z, r);
+      const tri = /^triangle (\d+)/.exec(holder.name || shape.name);
+      if (tri) byTriangle[tri[1]] = [t.x, t.y, t.z, r];
+    }
+    return { data: new Float32Array(data), count: data.length / 4, color: color.clone(), byTriangle };
   }
 
   function readLists(extras) {
@@ -395,19 +412,19 @@
     }
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.Float32BufferAttribute(pts, 3));
-    const lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color, depthTest: false }));
+    const lines = new THREE.LineSegments(g, SylcolDraw.flatMaterial(color, { over: true }));
     lines.renderOrder = 5;
     return lines;
   }
   function marker(point, color) {
-    const m = new THREE.Mesh(new THREE.SphereGeometry(state.radius / 120, 12, 8), new THREE.MeshBasicMaterial({ color, depthTest: false }));
+    const m = new THREE.Mesh(new THREE.SphereGeometry(state.radius / 120, 12, 8), SylcolDraw.flatMaterial(color, { over: true }));
     m.position.copy(point);
     m.renderOrder = 6;
     return m;
   }
   function segment(a, b, color) {
     const g = new THREE.BufferGeometry().setFromPoints([a, b]);
-    const l = new THREE.Line(g, new THREE.LineBasicMaterial({ color, depthTest: false }));
+    const l = new THREE.Line(g, SylcolDraw.flatMaterial(color, { over: true }));
     l.renderOrder = 6;
     return l;
   }
@@ -418,7 +435,7 @@
     const world = corners.map((c) => c.clone().applyMatrix4(mesh.matrixWorld));
     const g = new THREE.BufferGeometry().setFromPoints(world);
     g.setIndex([0, 1, 2]);
-    const m = new THREE.Mesh(g, new THREE.MeshBasicMaterial({ color: 0xffd23f, side: THREE.DoubleSide, depthTest: false, transparent: true, opacity: 0.85 }));
+    const m = new THREE.Mesh(g, SylcolDraw.flatMaterial(0xffd23f, { side: THREE.DoubleSide, over: true, opacity: 0.85 }));
     m.renderOrder = 4;
     return { mesh: m, corners, world };
   }
@@ -431,8 +448,12 @@
   };
   function pickAt(ev) {
     raycaster.setFromCamera(ndc(ev), camera);
-    const hits = raycaster.intersectObjects(state.pickables.filter((m) => visibleChain(m)), false);
-    return hits[0] || null;
+    return raycaster.intersectObjects(shownPickables(), false)[0] || null;
+  }
+  // The pick meshes are never drawn: they count as shown with the hull.
+  function shownPickables() {
+    const hull = state.layers.hull && state.layers.hull[0];
+    return hull && visibleChain(hull) ? state.pickables : [];
   }
   function visibleChain(o) {
     for (let x = o; x; x = x.parent) if (!x.visible) return false;
@@ -451,10 +472,7 @@
     const s = state.spheres && state.spheres[face];
     if (s) {
       rows.push(['sphere', `centre ${vecText(s.slice(0, 3))}, radius ${f32(s[3])}`]);
-      const sm = new THREE.Mesh(new THREE.SphereGeometry(1, 24, 16), new THREE.MeshBasicMaterial({ color: 0xff66ff, wireframe: true, transparent: true, opacity: 0.35 }));
-      sm.position.set(s[0], s[1], s[2]);
-      sm.scale.setScalar(s[3]);
-      overlay.add(sm);
+      overlay.add(new SylcolDraw.SphereLayer(new Float32Array(s), new THREE.Color(0xff66ff)));
     }
     const cells = state.lists ? state.lists.get(face) || [] : null;
     if (cells) {
@@ -528,7 +546,7 @@
 
   function localRay(o, d) {
     const len = d.length();
-    const hit = new THREE.Raycaster(o, d.clone().normalize()).intersectObjects(state.pickables.filter(visibleChain), false)[0];
+    const hit = new THREE.Raycaster(o, d.clone().normalize()).intersectObjects(shownPickables(), false)[0];
     if (!hit) return { query: 'ray', hit: false };
     const n = hit.face.normal.clone().transformDirection(hit.object.matrixWorld);
     return {
@@ -749,6 +767,31 @@
       camera.position.copy(controls.target).add(off);
       controls.update();
       requestRender();
+    },
+    // Draws `n` frames at once, the camera orbiting, each timed around
+    // renderer.render (the CPU side) and until a pixel can be read back (the
+    // GL work done too, without the page's compositing): the median of
+    // each and what renderer.info counted for the last frame.
+    profile: (n = 15, full = true) => {
+      const gl = renderer.getContext();
+      if (software) renderer.setPixelRatio(full ? 1 : 0.5);
+      resize();
+      const cpu = [], done = [], pixel = new Uint8Array(4);
+      for (let i = 0; i < n; i++) {
+        const off = camera.position.clone().sub(controls.target).applyAxisAngle(new THREE.Vector3(0, 1, 0), (2 * Math.PI) / 600);
+        camera.position.copy(controls.target).add(off);
+        camera.lookAt(controls.target);
+        const t0 = performance.now();
+        draw();
+        const t1 = performance.now();
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        cpu.push(t1 - t0);
+        done.push(performance.now() - t0);
+      }
+      const median = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+      const { calls, triangles, lines, points } = renderer.info.render;
+      requestRender();
+      return { cpu_ms: median(cpu), gl_ms: median(done), calls, triangles, lines, points, width: canvas.width, height: canvas.height };
     },
     // Renders continuously for `ms`, the camera orbiting (as when you drag
     // it; `full` keeps full resolution on a software renderer): frames
