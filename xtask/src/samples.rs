@@ -101,7 +101,7 @@ pub fn write_archive(dir: &Path, full_copies: bool) -> anyhow::Result<()> {
         writer.finish()?;
         return Ok(());
     }
-    let mut entries = writer.finish()?;
+    let mut entries = writer.finish()?.entries;
     for name in &collisionset_names()[1..] {
         entries.push(IndexEntry {
             hash: EntryKey::Name(name.to_string()).hash(),

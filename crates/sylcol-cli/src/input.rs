@@ -6,6 +6,11 @@
 //! optionally followed by `.MAGIC`. [`inputs`] walks every entry of a whole
 //! `.pak`, one result per entry, so one bad entry does not stop the rest.
 //! `-` reads standard input.
+//!
+//! [`read_object`] and [`inputs`] hold an object whole only when its first
+//! bytes show a format sylcol decodes (`sylcol_format::sniff`); any other
+//! is refused with the very error decoding it whole would give, so a 1 GiB
+//! entry of another format costs a fixed buffer, not 1 GiB.
 
 use std::path::Path;
 
@@ -13,7 +18,7 @@ use anyhow::Context;
 use sylcol::report::error::{NotFound, ObjectError, ReadError};
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, IndexEntry};
-use sylcol_format::{Object, decode_any};
+use sylcol_format::{AnyError, Object, SNIFF_LEN, decode_any, sniff};
 
 /// An input object: where it came from and its bytes.
 pub struct Input {
@@ -90,15 +95,125 @@ impl Input {
     }
 }
 
+/// Entry INNER of archive `pak`.
+fn find_inner<'a>(archive: &'a Archive, pak: &str, inner: &str) -> anyhow::Result<&'a IndexEntry> {
+    let hash = inner_hash(inner);
+    Ok(archive.index.find(hash).ok_or_else(|| NotFound {
+        path: pak.to_string(),
+        detail: format!("no entry {inner} (hash {hash:08X}) in the archive"),
+    })?)
+}
+
 /// Reads entry INNER of archive `pak`.
 fn read_inner(pak: &str, inner: &str) -> anyhow::Result<Input> {
     let archive = open_archive(pak, None)?;
-    let hash = inner_hash(inner);
-    let entry = archive.index.find(hash).ok_or_else(|| NotFound {
-        path: pak.to_string(),
-        detail: format!("no entry {inner} (hash {hash:08X}) in the archive"),
-    })?;
+    let entry = find_inner(&archive, pak, inner)?;
     read_entry(&archive, pak, entry)
+}
+
+/// One object of a FILE argument, sniffed (see the module docs).
+pub enum Item {
+    /// Read whole: it may be a format sylcol decodes.
+    Whole(Input),
+    /// Its first bytes show no format sylcol decodes: never held whole (in
+    /// an archive walk a Z1 entry is still inflated into nothing, to check
+    /// it). The error is what decoding it whole would say.
+    Other(ObjectError),
+}
+
+impl Item {
+    /// The object read whole, or why it is no format sylcol decodes.
+    pub fn whole(self) -> Result<Input, ObjectError> {
+        match self {
+            Item::Whole(input) => Ok(input),
+            Item::Other(e) => Err(e),
+        }
+    }
+
+    /// The object decoded (see [`Input::decode`]), with its input.
+    pub fn decode(self) -> Result<(Input, Object), ObjectError> {
+        let input = self.whole()?;
+        let object = input.decode()?;
+        Ok((input, object))
+    }
+}
+
+/// The verdict of `sniff` on an object named `name`.
+fn verdict(name: &str, head: &[u8], size: u64) -> Result<(), ObjectError> {
+    sniff(head, size).map_err(|error: AnyError| ObjectError {
+        path: name.to_string(),
+        error,
+    })
+}
+
+/// Reads the object a FILE argument names, whole only when its first
+/// bytes show a format sylcol decodes (`-` and other non-files are read
+/// whole: their size is unknown).
+pub fn read_object(path: &str) -> anyhow::Result<Item> {
+    if let Some((pak, inner)) = split_archive_path(path) {
+        let archive = open_archive(pak, None)?;
+        let entry = find_inner(&archive, pak, inner)?;
+        return sniff_entry(&archive, pak, entry, false);
+    }
+    let is_file = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !is_file {
+        return Ok(Item::Whole(Input {
+            name: path.to_string(),
+            bytes: read_file(path)?,
+        }));
+    }
+    sniff_file(path)
+}
+
+/// A plain file as an [`Item`]: its head first, the rest only when worth
+/// decoding.
+fn sniff_file(path: &str) -> anyhow::Result<Item> {
+    use std::io::Read;
+    let cannot = |error| ReadError {
+        path: path.to_string(),
+        error,
+    };
+    let mut file = std::fs::File::open(path).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(SNIFF_LEN as u64)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if let Err(e) = verdict(path, &bytes, size.max(bytes.len() as u64)) {
+        return Ok(Item::Other(e));
+    }
+    file.read_to_end(&mut bytes).map_err(cannot)?;
+    let name = path.to_string();
+    Ok(Item::Whole(Input { name, bytes }))
+}
+
+/// Reads `entry` whole, or only its head when sylcol does not decode it;
+/// `check_rest` then still inflates a Z1 entry into nothing to check it
+/// (an archive walk reports every unreadable entry; a single named object
+/// of another format is refused without that wait).
+fn sniff_entry(
+    archive: &Archive,
+    pak: &str,
+    entry: &IndexEntry,
+    check_rest: bool,
+) -> anyhow::Result<Item> {
+    let info = archive
+        .probe(entry)
+        .with_context(|| format!("{pak}: cannot read"))?;
+    let name = format!("{pak}+{}", info.display);
+    let whole = archive
+        .read_entry_if(
+            &info,
+            SNIFF_LEN,
+            |head| verdict(&name, head, info.size),
+            check_rest,
+        )
+        .with_context(|| format!("{pak}: cannot read"))?;
+    Ok(match whole {
+        Ok(bytes) => Item::Whole(Input { name, bytes }),
+        Err(e) => Item::Other(e),
+    })
 }
 
 fn read_entry(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Result<Input> {
@@ -125,13 +240,13 @@ pub fn inputs(path: &str) -> anyhow::Result<Inputs> {
             next: 0,
         });
     }
-    Ok(Inputs::Single(Some(read_input(path))))
+    Ok(Inputs::Single(Some(read_object(path))))
 }
 
 /// An iterator over the objects of a FILE argument; see [`inputs`].
 pub enum Inputs {
     /// A plain file or one archive entry.
-    Single(Option<anyhow::Result<Input>>),
+    Single(Option<anyhow::Result<Item>>),
     /// The entries of a whole archive.
     Archive {
         /// The archive path as given.
@@ -154,7 +269,7 @@ impl Inputs {
 }
 
 impl Iterator for Inputs {
-    type Item = anyhow::Result<Input>;
+    type Item = anyhow::Result<Item>;
 
     fn next(&mut self) -> Option<Self::Item> {
         match self {
@@ -162,7 +277,7 @@ impl Iterator for Inputs {
             Inputs::Archive { pak, archive, next } => {
                 let entry = *archive.entries().get(*next)?;
                 *next += 1;
-                Some(read_entry(archive, pak, &entry))
+                Some(sniff_entry(archive, pak, &entry, true))
             }
         }
     }

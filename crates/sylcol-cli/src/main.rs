@@ -4,10 +4,20 @@
 //! `cmd/<name>.rs`. Exit codes: 0 ok, 1 a check failed, 2 usage error or
 //! unreadable / invalid input (see README "Exit codes").
 
+/// `eprintln!` for a human-readable note: control characters that names
+/// from the data may hold are shown escaped (`\x1b`), line breaks kept
+/// (`sylcol_format::text::escape_lines`, as `print` does for reports).
+macro_rules! note {
+    ($($arg:tt)*) => {
+        eprintln!("{}", sylcol_format::text::escape_lines(&format!($($arg)*)))
+    };
+}
+
 mod cmd;
 mod input;
 mod output;
 mod print;
+mod signals;
 
 use std::process::ExitCode;
 
@@ -78,6 +88,10 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return print::usage_error(e),
     };
+    // `serve` handles Ctrl-C itself (it stops its server and exits 0).
+    if !matches!(cli.command, Command::Serve(_)) {
+        signals::clean_up_on_signals();
+    }
     let ctx = Context { json: cli.json };
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a, ctx),

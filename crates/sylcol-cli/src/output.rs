@@ -1,13 +1,52 @@
-//! Writing outputs safely: a temporary file beside the target, then rename,
-//! so an interrupted run never leaves a half-written file in place of the
-//! user's; and names joined under an output folder only when they stay in it.
+//! Writing outputs safely, for every command: one writer.
+//!
+//! - A file is written to a temporary file beside it (`sylcol_format::atomic`)
+//!   and renamed into place, so an interrupted run never leaves a
+//!   half-written file in place of the user's; a signal removes the
+//!   temporary files ([`crate::signals`]), and the next run removes what a
+//!   killed one left in the folders it writes.
+//! - The folder of an output, and its parents, are created when missing.
+//! - Files named by data (archive entries, mesh names) go through an
+//!   [`OutputDir`]: names that would leave the folder (`..`, absolute, drive
+//!   letters) are refused, control characters are mapped to visible `%XX`,
+//!   and no symbolic link below the folder is followed or replaced: folders
+//!   are created one component at a time, each checked before it is used.
+//! - Messages name the file the user asked for (never a temporary one) and
+//!   carry the OS error once.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, bail};
+use sylcol_format::atomic::{TempFile, parse_temp_name, sweep_stale};
+use sylcol_format::text::visible_file_name;
 
-/// Writes `bytes` to `path` through a temporary file in the same folder.
+/// Creates `dir` and its parents if missing, then removes the temporary
+/// files an interrupted sylcol left in it (saying so).
+pub fn ensure_folder(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+    for stale in sweep_stale(dir) {
+        let name = stale.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if let Some((target, pid)) = parse_temp_name(name) {
+            note!(
+                "{}: removed the unfinished copy an interrupted sylcol (pid {pid}) left beside it",
+                dir.join(target).display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The folder `path` is in (`.` for a bare file name).
+pub fn folder_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Writes `bytes` to `path` (its folder created if missing).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
 }
@@ -15,33 +54,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 /// Like [`write_atomic`], letting `fill` stream the contents.
 pub fn write_atomic_with(
     path: &Path,
-    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let file_name = path
-        .file_name()
-        .with_context(|| format!("{}: not a file path", path.display()))?;
-    let tmp = dir.join(format!(
-        ".{}.sylcol-tmp-{}",
-        file_name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| -> std::io::Result<()> {
-        let f = std::fs::File::create(&tmp)?;
-        let mut w = std::io::BufWriter::new(f);
-        fill(&mut w)?;
-        w.flush()?;
-        w.get_ref().sync_all()
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("{}: cannot write", path.display()));
+    if path.file_name().is_none() {
+        bail!("{}: not a file path", path.display());
     }
-    std::fs::rename(&tmp, path)
-        .with_context(|| format!("{}: cannot rename into place", path.display()))
+    ensure_folder(&folder_of(path))?;
+    write_file(path, fill)
 }
 
 /// Whether an output path means standard output (`-`).
@@ -59,31 +78,120 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     write_atomic(path, bytes)
 }
 
-/// Joins a relative `name` (from an archive or a model) under `root`,
-/// refusing names that would leave it: `..`, absolute paths, drive letters.
-pub fn join_inside(root: &Path, name: &str) -> anyhow::Result<PathBuf> {
+/// Writes `path` through its temporary file; its folder exists.
+fn write_file(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let cannot = |e: std::io::Error| {
+        anyhow::Error::new(e).context(format!("{}: cannot write", path.display()))
+    };
+    let mut tmp = TempFile::beside(path).map_err(cannot)?;
+    let mut w = BufWriter::new(&mut tmp);
+    fill(&mut w).and_then(|()| w.flush()).map_err(cannot)?;
+    drop(w);
+    tmp.persist(path).map_err(cannot)
+}
+
+/// A folder that receives files named by data: every file lands inside
+/// it, never through a symbolic link (see the module docs).
+pub struct OutputDir {
+    root: PathBuf,
+}
+
+impl OutputDir {
+    /// Creates the folder (and its parents) if missing. The folder itself
+    /// may be a link the user chose; links below it are refused.
+    pub fn create(root: &Path) -> anyhow::Result<OutputDir> {
+        ensure_folder(root)?;
+        Ok(OutputDir {
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// The folder as given.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The path of `name` inside the folder, its folders created one at a
+    /// time. Refuses a name that leaves the folder and any symbolic link
+    /// on the way (the file itself included).
+    pub fn prepare(&self, name: &str) -> anyhow::Result<PathBuf> {
+        let parts = safe_components(name, &self.root)?;
+        let mut at = self.root.clone();
+        for (i, part) in parts.iter().enumerate() {
+            at.push(part);
+            let is_file = i + 1 == parts.len();
+            check_component(&at, is_file)?;
+            if !is_file {
+                ensure_folder(&at)?;
+                check_component(&at, false)?;
+            }
+        }
+        Ok(at)
+    }
+
+    /// Writes `name` inside the folder (see [`OutputDir::prepare`]);
+    /// returns the path written.
+    pub fn write_with(
+        &self,
+        name: &str,
+        fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> anyhow::Result<PathBuf> {
+        let path = self.prepare(name)?;
+        write_file(&path, fill)?;
+        Ok(path)
+    }
+}
+
+/// Refuses `at` when it is a symbolic link, or a non-folder where a
+/// folder is needed; a missing `at` is fine (it will be created).
+fn check_component(at: &Path, is_file: bool) -> anyhow::Result<()> {
+    let meta = match std::fs::symlink_metadata(at) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => bail!("{}: cannot inspect: {e}", at.display()),
+    };
+    if meta.file_type().is_symlink() {
+        let target =
+            std::fs::read_link(at).map_or_else(|_| "?".to_string(), |t| t.display().to_string());
+        bail!(
+            "refused: {} is a symbolic link (to {target}); sylcol never writes through a link in the output folder",
+            at.display()
+        );
+    }
+    if !is_file && !meta.is_dir() {
+        bail!("{}: is a file, not a folder", at.display());
+    }
+    Ok(())
+}
+
+/// The components of a relative `name` from an archive or a model (`\` or
+/// `/` separated), each with control characters mapped to `%XX`; refuses
+/// names that would leave `root`: `..`, absolute paths, drive letters.
+pub fn safe_components(name: &str, root: &Path) -> anyhow::Result<Vec<String>> {
     let normalised = name.replace('\\', "/");
     if normalised.starts_with('/') || normalised.as_bytes().get(1) == Some(&b':') {
         bail!(
-            "{name}: refused, an absolute path or drive letter would write outside {}",
+            "refused, an absolute path or drive letter would write outside {}",
             root.display()
         );
     }
-    let mut out = root.to_path_buf();
+    let mut parts = Vec::new();
     for part in Path::new(&normalised).components() {
         match part {
-            Component::Normal(p) => out.push(p),
+            Component::Normal(p) => {
+                parts.push(visible_file_name(&p.to_string_lossy()).into_owned());
+            }
             Component::CurDir => {}
-            _ => bail!(
-                "{name}: refused, the name would write outside {}",
-                root.display()
-            ),
+            _ => bail!("refused, the name would write outside {}", root.display()),
         }
     }
-    if out == root {
-        bail!("{name}: refused, an empty name");
+    if parts.is_empty() {
+        bail!("refused, an empty name");
     }
-    Ok(out)
+    Ok(parts)
 }
 
 #[cfg(test)]
@@ -91,12 +199,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn join_refuses_escapes() {
+    fn names_that_leave_are_refused_and_controls_mapped() {
         let root = Path::new("/tmp/out");
-        assert_eq!(
-            join_inside(root, "a\\b.bin").unwrap(),
-            Path::new("/tmp/out/a/b.bin")
-        );
+        let join = |name| safe_components(name, root).map(|p| p.join("/"));
+        assert_eq!(join("a\\b.bin").unwrap(), "a/b.bin");
+        assert_eq!(join("./a/./b.bin").unwrap(), "a/b.bin");
+        assert_eq!(join("a\x1b[2J/b\r.bin").unwrap(), "a%1B[2J/b%0D.bin");
         for bad in [
             "../x",
             "a/../../x",
@@ -105,8 +213,29 @@ mod tests {
             "C:\\x",
             "c:x",
             "",
+            ".",
         ] {
-            assert!(join_inside(root, bad).is_err(), "{bad}");
+            assert!(join(bad).is_err(), "{bad}");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn prepare_refuses_links_below_the_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::create_dir(&victim).unwrap();
+        let out = OutputDir::create(&dir.path().join("out")).unwrap();
+        std::os::unix::fs::symlink("../victim", out.root().join("sub")).unwrap();
+        std::os::unix::fs::symlink("../victim/f", out.root().join("f.bin")).unwrap();
+        for name in ["sub/x.bin", "sub\\deeper\\x.bin", "f.bin"] {
+            let err = out.prepare(name).unwrap_err().to_string();
+            assert!(err.contains("symbolic link"), "{name}: {err}");
+        }
+        let err = out.write_with("sub/x.bin", |w| w.write_all(b"x"));
+        assert!(err.is_err());
+        assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 0);
+        let ok = out.write_with("a/b/c.bin", |w| w.write_all(b"c")).unwrap();
+        assert_eq!(std::fs::read(ok).unwrap(), b"c");
     }
 }

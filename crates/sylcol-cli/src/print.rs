@@ -6,10 +6,12 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 use sylcol::report::error::{ErrorDocument, ErrorKind, ErrorReport};
+use sylcol_format::text::escape_lines;
 
 use crate::Context;
 
-/// Prints `report` as pretty JSON, or `text` (already newline-terminated).
+/// Prints `report` as pretty JSON, or `text` (already newline-terminated)
+/// with the control characters names may hold shown escaped (`\x1b`).
 pub fn report<T: Serialize>(
     ctx: Context,
     report: &T,
@@ -20,15 +22,35 @@ pub fn report<T: Serialize>(
         serde_json::to_writer_pretty(&mut out, report)?;
         writeln!(out)?;
     } else {
-        out.write_all(text().as_bytes())?;
+        out.write_all(escape_lines(&text()).as_bytes())?;
     }
     out.flush()?;
     Ok(())
 }
 
-/// An error as data: the typed errors in its chain give path, offset, kind.
+/// An error as data: the typed errors in its chain give path, offset, kind;
+/// the message is [`message`].
 pub fn error_report(e: &anyhow::Error) -> ErrorReport {
-    ErrorReport::from_chain(format!("{e:#}"), e.chain())
+    ErrorReport::from_chain(message(e), e.chain())
+}
+
+/// An error and its causes on one line, each said once: a cause whose text
+/// the line already holds is left out (a library error that prints its own
+/// source, as `#[error("...: {source}")]` does, would otherwise repeat the
+/// OS error).
+pub fn message(e: &anyhow::Error) -> String {
+    let mut line = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
 }
 
 /// Prints a fatal error: `sylcol: error: MESSAGE`, or with `--json` one
@@ -47,7 +69,7 @@ pub fn errors(list: &[ErrorReport], ctx: Context) {
             let doc = ErrorDocument { error: e.clone() };
             writeln!(err, "{}", serde_json::to_string(&doc).unwrap_or_default())
         } else {
-            writeln!(err, "sylcol: error: {}", e.message)
+            writeln!(err, "sylcol: error: {}", escape_lines(&e.message))
         };
     }
 }
@@ -83,4 +105,35 @@ pub fn usage_error(e: clap::Error) -> ExitCode {
     };
     eprintln!("{}", serde_json::to_string(&doc).unwrap_or_default());
     ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An error that prints its source and also returns it as `source()`.
+    #[derive(Debug)]
+    struct SaysItsSource(std::io::Error);
+
+    impl std::fmt::Display for SaysItsSource {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "x.bin: cannot read: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for SaysItsSource {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_cause_is_said_once() {
+        let io = std::io::Error::other("disk on fire");
+        let e = anyhow::Error::new(SaysItsSource(io)).context("entry a.bin");
+        assert_eq!(format!("{e:#}").matches("disk on fire").count(), 2);
+        assert_eq!(message(&e), "entry a.bin: x.bin: cannot read: disk on fire");
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(message(&plain), "outer: inner");
+    }
 }

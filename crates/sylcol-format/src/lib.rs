@@ -16,8 +16,13 @@
 //! | [`ipfb`] | IPFB archives (`.pak` + `.pNN`), Z1 compression, names | `docs/formats/ipfb.md` |
 //!
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
+//! Around them: [`atomic`] (temporary files for atomic writes, removable on
+//! a signal), [`text`] (names from files shown and used as file names
+//! safely), and [`sniff`] (whether an object's first bytes show a
+//! format sylcol decodes, so other objects are never held whole).
 
 pub mod any;
+pub mod atomic;
 pub mod bytes;
 pub mod chunk;
 pub mod collisionset;
@@ -26,6 +31,7 @@ pub mod ipfb;
 pub mod mcol;
 pub mod pof0;
 pub mod probe;
+pub mod text;
 
 pub use any::{AnyError, Kind, Object, decode_any};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
@@ -41,6 +47,15 @@ pub enum Format {
     Unknown(Option<String>),
 }
 
+/// The magics of the formats sylcol decodes: [`sniff`] reads this list,
+/// [`decode_any`] tries each (a test ties the two), and a new format with a
+/// magic joins both.
+pub const DECODED_MAGICS: &[&[u8; 4]] = &[b"MCOL"];
+
+/// How many leading bytes of an object [`sniff`] looks at: an object that
+/// is not worth decoding is never held whole.
+pub const SNIFF_LEN: usize = 4096;
+
 /// Guesses the format of `data` from its magic, or for the magic-less
 /// CollisionSet from a record walk that consumes it exactly (no geometry
 /// is decoded).
@@ -49,5 +64,25 @@ pub fn detect(data: &[u8]) -> Format {
         Some(b"MCOL") => Format::Mcol,
         _ if collisionset::looks_like(data) => Format::CollisionSet,
         _ => Format::Unknown(bytes::printable_magic(data, 0)),
+    }
+}
+
+/// What the first bytes of an object of `size` bytes say (`head` holds at
+/// least `min(size, SNIFF_LEN)` of them): `Ok` when it may be a format
+/// sylcol decodes (a [`DECODED_MAGICS`] magic, or a CollisionSet by
+/// [`collisionset::first_record_error`]), so it is worth reading whole for
+/// [`decode_any`]; else the very error `decode_any` would give on the
+/// whole object, without reading it.
+pub fn sniff(head: &[u8], size: u64) -> Result<(), AnyError> {
+    let magic = head.get(..4);
+    if DECODED_MAGICS.iter().any(|m| magic == Some(&m[..])) {
+        return Ok(());
+    }
+    match collisionset::first_record_error(head, size) {
+        None => Ok(()),
+        Some(collisionset) => Err(AnyError::Unrecognised {
+            magic: bytes::printable_magic(head, 0),
+            collisionset,
+        }),
     }
 }

@@ -269,3 +269,139 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn rebuilding_into_fewer_parts_removes_the_stale_ones() {
+    use sylcol_format::ipfb::ArchiveWriter;
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, index) = build(dir.path());
+    let parts = usize::from(index.iter().map(|e| e.part).max().unwrap()) + 1;
+    assert!(parts >= 3);
+    // An unrelated file and a part-like name of another stem stay.
+    std::fs::write(dir.path().join("Other.p01"), b"other").unwrap();
+    // Upper case counts: parts are found in any letter case.
+    std::fs::rename(dir.path().join("Test.p02"), dir.path().join("TEST.P02")).unwrap();
+    let mut writer = ArchiveWriter::create(&pak, WriteOptions::default());
+    writer
+        .add(
+            &sylcol_format::ipfb::EntryKey::Name("one.bin".into()),
+            b"1",
+            true,
+        )
+        .unwrap();
+    let done = writer.finish().unwrap();
+    let mut removed: Vec<String> = done
+        .stale_parts_removed
+        .iter()
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    removed.sort();
+    let mut expected: Vec<String> = (1..parts).map(|n| format!("Test.p{n:02}")).collect();
+    expected[1] = "TEST.P02".into();
+    expected.sort();
+    assert_eq!(removed, expected);
+    let mut left: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["Other.p01", "Test.p00", "Test.pak"]);
+    let archive = Archive::open(&pak).unwrap();
+    assert_eq!(read(&archive, make_entry_id("one.bin")).unwrap(), b"1");
+}
+
+#[test]
+fn write_errors_name_the_final_file_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = dir.path().join("missing").join("X.pak");
+    let err = build_archive(&pak, entries(), WriteOptions::default()).unwrap_err();
+    let msg = err.to_string();
+    assert!(msg.contains("X.p00: cannot write"), "{msg}");
+    assert!(!msg.contains("sylcol-tmp"), "{msg}");
+    assert!(std::error::Error::source(&err).is_none(), "whole message");
+    assert!(!dir.path().join("missing").exists());
+}
+
+#[test]
+fn sniffing_reads_a_head_and_holds_the_whole_only_when_wanted() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, _) = build(dir.path());
+    let archive = Archive::open(&pak).unwrap();
+    let z1 = archive.probe(&entry_of(&archive, make_entry_id("CollisionSet_S01.bin")));
+    let z1 = z1.unwrap();
+    let raw = archive.probe(&entry_of(&archive, make_entry_id("stored_big.bin")));
+    let raw = raw.unwrap();
+    for (info, whole) in [(&z1, payload(1, 9000)), (&raw, payload(3, 6000))] {
+        let mut seen = 0;
+        let skipped = archive.read_entry_if(
+            info,
+            100,
+            |head| {
+                seen = head.len();
+                Err("not wanted")
+            },
+            true,
+        );
+        assert_eq!((skipped.unwrap(), seen), (Err("not wanted"), 100));
+        let kept = archive.read_entry_if(
+            info,
+            100,
+            |head| (head == &whole[..100]).then_some(()).ok_or(()),
+            true,
+        );
+        assert_eq!(kept.unwrap().unwrap(), whole);
+    }
+    // A Z1 entry not wanted is still checked to its end.
+    let mut part = std::fs::read(pak.with_extension(format!("p{:02}", z1.entry.part))).unwrap();
+    part[z1.entry.offset as usize + 6] ^= 1; // the Z1 header's Adler-32
+    std::fs::write(pak.with_extension(format!("p{:02}", z1.entry.part)), part).unwrap();
+    let z1 = archive.probe(&z1.entry).unwrap();
+    let err = archive
+        .read_entry_if(&z1, 100, |_| Err(()), true)
+        .unwrap_err();
+    assert!(err.to_string().contains("Adler-32"), "{err}");
+    let unchecked = archive.read_entry_if(&z1, 100, |_| Err(()), false);
+    assert_eq!(unchecked.unwrap(), Err(()), "the head alone reads fine");
+}
+
+#[test]
+fn streamed_entries_equal_in_memory_ones() {
+    use sylcol_format::ipfb::{ArchiveWriter, EntryKey};
+    let dir = tempfile::tempdir().unwrap();
+    let mut written = Vec::new();
+    for streamed in [false, true] {
+        let pak = dir.path().join(format!("S{}.pak", u8::from(streamed)));
+        let mut w = ArchiveWriter::create(&pak, WriteOptions::default());
+        for e in entries() {
+            if streamed {
+                let len = e.bytes.len() as u64;
+                w.add_stream(&e.key, &mut &e.bytes[..], len, e.compress)
+            } else {
+                w.add(&e.key, &e.bytes, e.compress)
+            }
+            .unwrap();
+        }
+        w.finish().unwrap();
+        let archive = Archive::open(&pak).unwrap();
+        for e in entries() {
+            assert_eq!(read(&archive, e.key.hash()).unwrap(), e.bytes);
+        }
+        written.push(std::fs::read(pak.with_extension("p00")).unwrap());
+    }
+    assert_eq!(written[0], written[1], "same bytes, same places");
+    let mut w = ArchiveWriter::create(&dir.path().join("Bad.pak"), WriteOptions::default());
+    let key = EntryKey::Name("short.bin".into());
+    let err = w.add_stream(&key, &mut &b"abc"[..], 4, true).unwrap_err();
+    assert!(
+        err.to_string().contains("gave 3 bytes, 4 were expected"),
+        "{err}"
+    );
+    let key = EntryKey::Name("z1.bin".into());
+    let err = w
+        .add_stream(&key, &mut &b"Z1 raw"[..], 6, false)
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("would read back as compressed"),
+        "{err}"
+    );
+}

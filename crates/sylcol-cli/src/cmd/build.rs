@@ -104,7 +104,7 @@ pub fn print_built<T: serde::Serialize>(
     text: impl FnOnce() -> String,
 ) -> anyhow::Result<()> {
     if is_stdout(output) {
-        eprint!("{}", text());
+        note!("{}", text().trim_end_matches('\n'));
         return Ok(());
     }
     print::report(ctx, report, text)

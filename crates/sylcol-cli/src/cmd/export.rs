@@ -16,13 +16,13 @@ use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene
 use sylcol::export::obj::write_obj;
 use sylcol::export::object_name;
 use sylcol::report::Skipped;
-use sylcol::report::error::{NotFound, Unsupported, UsageError};
+use sylcol::report::error::{NotFound, ObjectError, Unsupported, UsageError};
 use sylcol::report::files::{ExportReport, Written};
 use sylcol_format::collisionset::{CollisionSet, Record};
 use sylcol_format::{AnyError, Object};
 
-use crate::input::{Input, inputs, is_archive, read_input};
-use crate::output::{is_stdout, join_inside, write_atomic_with, write_output};
+use crate::input::{Input, Item, inputs, is_archive, read_object};
+use crate::output::{OutputDir, is_stdout, safe_components, write_atomic_with, write_output};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol export`.
@@ -169,8 +169,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         }
         export_archive(&args, &mut report)?;
     } else {
-        let input = read_input(&args.file)?;
-        let object = input.decode()?;
+        let (input, object) = read_object(&args.file)?.decode()?;
         export_object(&input, &object, &args, &args.output, &mut report)?;
     }
     finish(ctx, &report)
@@ -180,7 +179,7 @@ fn finish(ctx: Context, report: &ExportReport) -> anyhow::Result<Outcome> {
     if ctx.json {
         print::report(ctx, report, String::new)?;
     } else {
-        eprint!("{}", report.text());
+        note!("{}", report.text().trim_end_matches('\n'));
     }
     print::errors(&report.errors, ctx);
     Ok(if report.errors.is_empty() {
@@ -263,73 +262,77 @@ fn written(source: &str, mesh: Option<String>, path: &Path, m: &TriMesh) -> Writ
 /// Entries that fail to read or decode are reported and the rest still
 /// exported (exit 2).
 fn export_archive(args: &Args, report: &mut ExportReport) -> anyhow::Result<()> {
-    let dir = &args.output;
-    let format = args.format.unwrap_or(MeshFormat::Obj);
+    let out = OutputDir::create(&args.output)?;
     let mut seen: HashMap<u64, String> = HashMap::new();
     for item in inputs(&args.file)? {
-        let result = item.and_then(|input| {
-            let entry = input
-                .name
-                .rsplit('+')
-                .next()
-                .unwrap_or(&input.name)
-                .to_string();
-            let object = match input.decode() {
-                Ok(o) => o,
-                Err(e) => {
-                    if let AnyError::Unrecognised { magic, .. } = e.error {
-                        report.skipped.push(Skipped {
-                            path: input.name.clone(),
-                            reason: "not a format sylcol exports".into(),
-                            magic,
-                        });
-                        return Ok(());
-                    }
-                    return Err(e.into());
-                }
-            };
-            let target = match &object {
-                Object::CollisionSet(_) => {
-                    let digest = fingerprint(&input.bytes);
-                    if let Some(first) = seen.get(&digest) {
-                        report.skipped.push(Skipped {
-                            path: input.name.clone(),
-                            reason: format!(
-                                "same bytes as {first}, its meshes are not written again"
-                            ),
-                            magic: None,
-                        });
-                        return Ok(());
-                    }
-                    seen.insert(digest, entry.clone());
-                    if is_gltf(format) {
-                        join_inside(
-                            dir,
-                            &format!("{}.{}", object_name(&entry), format.extension()),
-                        )?
-                    } else {
-                        join_inside(dir, &entry)?
-                    }
-                }
-                _ => join_inside(dir, &format!("{entry}.{}", format.extension()))?,
-            };
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)
-                    .with_context(|| format!("{}: cannot create folder", parent.display()))?;
-            }
-            let one = Args {
-                output: target.clone(),
-                format: Some(format),
-                mesh: None,
-                ..args.clone()
-            };
-            export_object(&input, &object, &one, &target, report)
-        });
+        let result = item.and_then(|item| export_entry(item, args, &out, &mut seen, report));
         if let Err(e) = result {
             report.errors.push(print::error_report(&e));
         }
     }
     Ok(())
+}
+
+/// Exports one archive entry into `out` (see [`export_archive`]).
+fn export_entry(
+    item: Item,
+    args: &Args,
+    out: &OutputDir,
+    seen: &mut HashMap<u64, String>,
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    let format = args.format.unwrap_or(MeshFormat::Obj);
+    let (input, object) = match item.decode() {
+        Ok(decoded) => decoded,
+        Err(ObjectError {
+            path,
+            error: AnyError::Unrecognised { magic, .. },
+        }) => {
+            report.skipped.push(Skipped {
+                path,
+                reason: "not a format sylcol exports".into(),
+                magic,
+            });
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let entry = input
+        .name
+        .rsplit('+')
+        .next()
+        .unwrap_or(&input.name)
+        .to_string();
+    let name = match &object {
+        Object::CollisionSet(_) => {
+            let digest = fingerprint(&input.bytes);
+            if let Some(first) = seen.get(&digest) {
+                report.skipped.push(Skipped {
+                    path: input.name.clone(),
+                    reason: format!("same bytes as {first}, its meshes are not written again"),
+                    magic: None,
+                });
+                return Ok(());
+            }
+            seen.insert(digest, entry.clone());
+            if is_gltf(format) {
+                format!("{}.{}", object_name(&entry), format.extension())
+            } else {
+                entry.clone()
+            }
+        }
+        _ => format!("{entry}.{}", format.extension()),
+    };
+    let target = out
+        .prepare(&name)
+        .with_context(|| format!("entry {entry}"))?;
+    let one = Args {
+        output: target.clone(),
+        format: Some(format),
+        mesh: None,
+        ..args.clone()
+    };
+    export_object(&input, &object, &one, &target, report)
 }
 
 /// A 64-bit digest of an entry's bytes, to spot repeated copies.
@@ -394,21 +397,31 @@ fn export_library(
     }
     let format = args.format.unwrap_or(MeshFormat::Obj);
     // Every name is checked before anything is written.
-    let paths = mesh_paths(output, &chosen, format)
-        .with_context(|| format!("{}: a mesh name is not a safe file name", input.name))?;
-    for (r, path) in chosen.iter().zip(&paths) {
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .with_context(|| format!("{}: cannot create folder", parent.display()))?;
-        }
+    let names = mesh_file_names(&chosen, format);
+    for (i, name) in names.iter().enumerate() {
+        safe_components(name, output).with_context(|| {
+            format!(
+                "{}: mesh {i} ({}) is not a safe file name",
+                input.name,
+                chosen[i].name()
+            )
+        })?;
+    }
+    let out = OutputDir::create(output)?;
+    let mut paths = Vec::with_capacity(chosen.len());
+    for (r, name) in chosen.iter().zip(&names) {
+        let path = out
+            .prepare(name)
+            .with_context(|| format!("mesh {}", r.name()))?;
         let mesh = TriMesh::from_collision_record(r);
-        write_mesh(path, format, &mesh, &r.name(), args.scale)?;
+        write_mesh(&path, format, &mesh, &r.name(), args.scale)?;
         report
             .files
-            .push(written(&input.name, Some(r.name()), path, &mesh));
+            .push(written(&input.name, Some(r.name()), &path, &mesh));
+        paths.push(path);
     }
     if args.mesh.is_none() {
-        write_order(output, &chosen, &paths)?;
+        write_order(&out, &chosen, &paths)?;
     }
     Ok(())
 }
@@ -416,7 +429,7 @@ fn export_library(
 /// Writes the library's record order and names beside its meshes, as the
 /// manifest `build collisionset DIR` follows (so the folder builds back to
 /// the same bytes, not in file-name order).
-fn write_order(dir: &Path, records: &[&Record], paths: &[PathBuf]) -> anyhow::Result<()> {
+fn write_order(out: &OutputDir, records: &[&Record], paths: &[PathBuf]) -> anyhow::Result<()> {
     let entries: Vec<ManifestEntry> = records
         .iter()
         .zip(paths)
@@ -426,7 +439,7 @@ fn write_order(dir: &Path, records: &[&Record], paths: &[PathBuf]) -> anyhow::Re
         })
         .collect();
     let (file, text) = write_manifest(&entries);
-    write_output(&join_inside(dir, file)?, text.as_bytes())
+    write_output(&out.prepare(file)?, text.as_bytes())
 }
 
 /// The glTF format a whole library is written in as one scene: an output
@@ -459,9 +472,9 @@ fn refuse_library_file(input: &Input, set: &CollisionSet, output: &Path) -> anyh
     .into())
 }
 
-/// `DIR/NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
-/// `record_N.EXT` for an empty one), every path inside `dir`.
-fn mesh_paths(dir: &Path, records: &[&Record], format: MeshFormat) -> anyhow::Result<Vec<PathBuf>> {
+/// `NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
+/// `record_N.EXT` for an empty one), relative to the export folder.
+fn mesh_file_names(records: &[&Record], format: MeshFormat) -> Vec<String> {
     let ext = format.extension();
     let mut seen: HashMap<String, usize> = HashMap::new();
     records
@@ -476,12 +489,11 @@ fn mesh_paths(dir: &Path, records: &[&Record], format: MeshFormat) -> anyhow::Re
             };
             let n = seen.entry(stem.clone()).or_default();
             *n += 1;
-            let file = if *n == 1 {
+            if *n == 1 {
                 format!("{stem}.{ext}")
             } else {
                 format!("{stem}~{n}.{ext}")
-            };
-            join_inside(dir, &file).with_context(|| format!("mesh {i}"))
+            }
         })
         .collect()
 }
@@ -509,6 +521,6 @@ fn write_mesh(
             write_obj(&mut bytes, mesh, name)?;
             write_output(path, &bytes)
         }
-        MeshFormat::Obj => write_atomic_with(path, |w| write_obj(w, mesh, name)),
+        MeshFormat::Obj => write_atomic_with(path, |mut w| write_obj(&mut w, mesh, name)),
     }
 }

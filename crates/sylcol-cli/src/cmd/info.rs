@@ -4,7 +4,7 @@
 use sylcol::report::info::{ArchiveInfo, info_of};
 use sylcol::report::schema::InfoDocument;
 
-use crate::input::{inputs, is_archive, read_input};
+use crate::input::{Item, inputs, is_archive, read_object};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol info`.
@@ -20,7 +20,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     if is_archive(&args.file) {
         return archive_info(&args.file, ctx);
     }
-    let input = read_input(&args.file)?;
+    let input = read_object(&args.file)?.whole()?;
     let info = InfoDocument::Object(info_of(&input.name, &input.bytes)?);
     print::report(ctx, &info, || match &info {
         InfoDocument::Object(i) => i.text(),
@@ -39,7 +39,8 @@ fn archive_info(path: &str, ctx: Context) -> anyhow::Result<Outcome> {
     }
     for item in entries {
         match item {
-            Ok(input) => report.push(&input.name, &input.bytes),
+            Ok(Item::Whole(input)) => report.push(&input.name, &input.bytes),
+            Ok(Item::Other(e)) => report.push_undecoded(e),
             Err(e) => report.errors.push(print::error_report(&e)),
         }
     }

@@ -13,7 +13,7 @@ use sylcol::report::query::grid_fit;
 use sylcol::report::schema::BatchLine;
 use sylcol_format::Object;
 
-use crate::input::{Input, read_input};
+use crate::input::{Input, read_object};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol query`.
@@ -104,7 +104,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             "the map and the queries cannot both come from standard input".into()
         ));
     }
-    let input = read_input(&args.file)?;
+    let input = read_object(&args.file)?.whole()?;
     let collider = load(&input, args.mesh.as_deref(), &args.grid)?;
     let query = match args.query {
         Kind::Batch { queries } => return batch(&collider, &queries, ctx),
@@ -140,7 +140,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     if ctx.json {
         println!("{}", serde_json::to_string(&answer)?);
     } else {
-        println!("{}", answer.text());
+        println!("{}", sylcol_format::text::escape_lines(&answer.text()));
     }
     Ok(Outcome::Ok)
 }

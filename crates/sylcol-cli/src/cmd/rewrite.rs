@@ -10,7 +10,7 @@ use sylcol::report::error::Unsupported;
 use sylcol::report::files::RewriteReport;
 use sylcol_format::{Object, collisionset, mcol};
 
-use crate::input::read_input;
+use crate::input::read_object;
 use crate::output::{is_stdout, write_output};
 use crate::{Context, Outcome, print};
 
@@ -31,8 +31,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             "-o - writes the object to standard output, where --json would write the report; pick one".into()
         ));
     }
-    let input = read_input(&args.file)?;
-    let object = input.decode()?;
+    let (input, object) = read_object(&args.file)?.decode()?;
     let encoded = match &object {
         Object::Mcol(m) => mcol::encode(m),
         Object::CollisionSet(set) => collisionset::encode(set),
@@ -53,7 +52,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     if ctx.json {
         print::report(ctx, &report, String::new)?;
     } else {
-        eprint!("{}", report.text());
+        note!("{}", report.text().trim_end_matches('\n'));
     }
     Ok(if report.identical {
         Outcome::Ok

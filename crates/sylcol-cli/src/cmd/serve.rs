@@ -8,7 +8,7 @@ use anyhow::bail;
 use sylcol_serve::{Catalog, Source, serve};
 
 use crate::Outcome;
-use crate::input::inputs;
+use crate::input::{Item, inputs};
 
 /// Arguments of `sylcol serve`.
 #[derive(clap::Args)]
@@ -49,18 +49,19 @@ pub fn catalog(paths: &[String]) -> anyhow::Result<Catalog> {
     let mut sources = Vec::new();
     for path in paths {
         for item in inputs(path)? {
-            match item {
-                Ok(input) => sources.push(Source {
+            match item.map(Item::whole) {
+                Ok(Ok(input)) => sources.push(Source {
                     path: input.name,
                     bytes: input.bytes,
                 }),
-                Err(e) => eprintln!("sylcol: skipped: {e:#}"),
+                Ok(Err(e)) => note!("{}: skipped, {}", e.path, e.error),
+                Err(e) => note!("sylcol: skipped: {}", crate::print::message(&e)),
             }
         }
     }
     let (catalog, skipped) = Catalog::new(sources);
     for s in &skipped {
-        eprintln!("{}: skipped, {}", s.path, s.reason);
+        note!("{}: skipped, {}", s.path, s.reason);
     }
     if catalog.objects().is_empty() {
         bail!(

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use sylcol::report::verify::VerifyRun;
 use sylcol::verify;
 
-use crate::input::{inputs, read_file};
+use crate::input::{Item, inputs, read_file};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol verify`.
@@ -49,7 +49,10 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         }
         for item in objects {
             match item {
-                Ok(input) => run.push(&input.name, &input.bytes, in_archive, ids.as_deref()),
+                Ok(Item::Whole(input)) => {
+                    run.push(&input.name, &input.bytes, in_archive, ids.as_deref())
+                }
+                Ok(Item::Other(e)) => run.push_undecoded(e, in_archive),
                 Err(e) => run.error(print::error_report(&e)),
             }
         }

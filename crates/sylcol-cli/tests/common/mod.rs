@@ -1,7 +1,9 @@
 //! Helpers shared by the binary tests.
 #![allow(dead_code)]
 
-use std::path::Path;
+pub mod handmade;
+
+use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -36,6 +38,62 @@ pub fn run(args: &[&str]) -> Vec<u8> {
 /// Runs `sylcol ARGS` (which must print JSON) and parses stdout.
 pub fn run_json(args: &[&str]) -> Value {
     serde_json::from_slice(&run(args)).unwrap()
+}
+
+/// Standard error of a run, as text.
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Standard output of a run, as text.
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs sylcol with `args` (see [`args!`]); returns the output.
+pub fn run_os(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    sylcol().args(args).output().unwrap()
+}
+
+/// A slice of command-line arguments of mixed types (`&str`, `&Path`...).
+#[macro_export]
+macro_rules! args {
+    ($($a:expr),* $(,)?) => { &[$(std::ffi::OsStr::new($a)),*] };
+}
+
+/// Every file (or link) under `dir`, relative, `/`-separated, sorted.
+pub fn files_under(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for item in std::fs::read_dir(&d).unwrap() {
+            let path = item.unwrap().path();
+            if path.is_dir() && !path.is_symlink() {
+                stack.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).unwrap();
+                out.push(rel.to_string_lossy().replace('\\', "/"));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// An archive `Named.pak` of named entries in `dir`, and a name list
+/// `names.txt` for `--names`.
+pub fn named_archive(dir: &Path, entries: &[(&str, &[u8])]) -> (PathBuf, PathBuf) {
+    use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive};
+    let pak = dir.join("Named.pak");
+    let list: Vec<NewEntry> = entries
+        .iter()
+        .map(|(n, b)| NewEntry::named(n, b.to_vec(), true))
+        .collect();
+    build_archive(&pak, list, WriteOptions::default()).unwrap();
+    let names = dir.join("names.txt");
+    let text: Vec<&str> = entries.iter().map(|(n, _)| *n).collect();
+    std::fs::write(&names, text.join("\n")).unwrap();
+    (pak, names)
 }
 
 /// How many files in `dir` end in `.EXT`.

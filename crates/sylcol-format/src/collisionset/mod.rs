@@ -24,7 +24,7 @@ mod read;
 mod write;
 
 pub use name::{Family, FamilyCounts, NameReading, PartKind, padded_name_len};
-pub use read::{decode, decode_as, looks_like};
+pub use read::{decode, decode_as, first_record_error, looks_like, may_start};
 pub use write::{encode, encoded_len};
 
 use crate::error::EncodeError;

@@ -31,10 +31,46 @@ pub fn decode(data: &[u8]) -> Result<CollisionSet, DecodeError> {
 /// very unlikely by chance; a library damaged further on still counts, so
 /// that [`decode`] can name the record that breaks the walk.
 pub fn looks_like(data: &[u8]) -> bool {
-    !data.is_empty()
-        && [Endian::Big, Endian::Little]
-            .into_iter()
-            .any(|e| read_framing(data, e, 0, 0).is_ok())
+    may_start(data, data.len() as u64)
+}
+
+/// Whether an object of `size` bytes whose first bytes are `head` may be a
+/// CollisionSet: [`looks_like`] judged from the head alone (see
+/// [`first_record_error`]). So `looks_like(whole)` implies
+/// `may_start(head, whole.len())`.
+pub fn may_start(head: &[u8], size: u64) -> bool {
+    size != 0 && first_record_error(head, size).is_none()
+}
+
+/// Why an object of `size` bytes whose first bytes are `head` is no
+/// CollisionSet, judged from its first record's framing against `size`:
+/// the very error [`decode`] gives on the whole object. `None` when it may
+/// be one: the framing checks out, or the record's counts lie past the
+/// head (only the whole can tell), or the object is empty (an empty
+/// library).
+pub fn first_record_error(head: &[u8], size: u64) -> Option<DecodeError> {
+    if size == 0 {
+        return None;
+    }
+    let partial = (head.len() as u64) < size;
+    let mut errors = Vec::with_capacity(2);
+    for endian in [Endian::Big, Endian::Little] {
+        match read_framing_in(head, size, endian, 0, 0) {
+            Ok(_) => return None,
+            Err(e) if partial && matches!(e.kind, DecodeErrorKind::Truncated { .. }) => {
+                return None;
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    let little = errors.pop()?;
+    let big = errors.pop()?;
+    // As `decode` chooses: the walk that got further.
+    Some(if little.offset > big.offset {
+        little
+    } else {
+        big
+    })
 }
 
 /// Decodes a library in the given byte order.
@@ -93,8 +129,20 @@ fn read_framing(
     index: usize,
     offset: u64,
 ) -> Result<Framing, DecodeError> {
+    read_framing_in(data, data.len() as u64, endian, index, offset)
+}
+
+/// [`read_framing`] for an input of `end` bytes of which `data` holds the
+/// first ones (a word past `data` is a truncation error).
+fn read_framing_in(
+    data: &[u8],
+    end: u64,
+    endian: Endian,
+    index: usize,
+    offset: u64,
+) -> Result<Framing, DecodeError> {
     let e = endian.as_str();
-    let remaining = data.len() as u64 - offset;
+    let remaining = end - offset;
     if remaining < 8 {
         return Err(bad(
             offset,

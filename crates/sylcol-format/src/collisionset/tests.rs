@@ -339,4 +339,24 @@ proptest! {
         let _ = decode(&data);
         let _ = looks_like(&data);
     }
+
+    /// What the whole says it looks like, every head of it may start:
+    /// sniffing never hides a library (`may_start` is what keeps an
+    /// archive entry from being read whole).
+    #[test]
+    fn every_head_of_a_library_may_start_one(
+        little in any::<bool>(),
+        flip in any::<Option<(prop::sample::Index, u8)>>(),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut data = library(!little);
+        if let Some((at, xor)) = flip {
+            let at = at.index(data.len());
+            data[at] ^= xor;
+        }
+        let head = &data[..cut.index(data.len() + 1)];
+        if looks_like(&data) {
+            prop_assert!(may_start(head, data.len() as u64));
+        }
+    }
 }

@@ -31,12 +31,15 @@ pub mod index;
 pub mod names;
 pub mod read;
 pub mod write;
+mod write_stream;
 pub mod z1;
 
 pub use index::{Index, IndexEntry};
 pub use names::{NameBook, make_entry_id};
 pub use read::{Archive, ArchiveError, EntryInfo, EntryReader};
-pub use write::{ArchiveWriter, EntryKey, NewEntry, WriteError, WriteOptions, build_archive};
+pub use write::{
+    ArchiveWriter, EntryKey, Finished, NewEntry, WriteError, WriteOptions, build_archive,
+};
 
 /// Index magic.
 pub const MAGIC: &[u8; 4] = b"IPFB";
@@ -58,4 +61,12 @@ pub const MAX_PARTS: usize = 16;
 /// The file name of part `n` for an index whose file stem is `stem`.
 pub fn part_file_name(stem: &str, n: u8) -> String {
     format!("{stem}.p{n:02}")
+}
+
+/// The part number of `file_name` if it is `<stem>.pNN` (any letter case,
+/// NN below [`MAX_PARTS`]).
+pub fn part_number(stem: &str, file_name: &str) -> Option<u8> {
+    let file_name = file_name.to_lowercase();
+    let stem = stem.to_lowercase();
+    (0..MAX_PARTS as u8).find(|&n| part_file_name(&stem, n) == file_name)
 }

@@ -14,22 +14,24 @@ use crate::error::{DecodeError, DecodeErrorKind};
 use super::index::{Index, IndexEntry};
 use super::names::{NameBook, unknown_display};
 use super::z1::{Z1Header, Z1Reader, into_decode_error, is_z1};
-use super::{ENTRY_SIZE, HEADER_SIZE, MAX_PARTS, part_file_name};
+use super::{ENTRY_SIZE, HEADER_SIZE, MAX_PARTS, part_file_name, part_number};
 
 /// Read buffer per open entry.
 const BUFFER: usize = 256 * 1024;
 /// Read buffer for probing: the header and the first payload bytes.
 const PROBE_BUFFER: usize = 4 * 1024;
 
-/// Why an archive or one of its entries could not be read.
+/// Why an archive or one of its entries could not be read. Each message is
+/// whole (the OS error included), so no variant has an error `source()`
+/// that a chain printer would repeat.
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
     /// A file could not be opened or read.
-    #[error("{}: cannot read: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    #[error("{}: cannot read: {cause}", path.display())]
+    Io { path: PathBuf, cause: io::Error },
     /// The index header is unusable.
-    #[error("{}: {source}", path.display())]
-    Index { path: PathBuf, source: DecodeError },
+    #[error("{}: {error}", path.display())]
+    Index { path: PathBuf, error: DecodeError },
     /// One entry breaks an invariant; `error.offset` is in `file`.
     #[error("entry {entry} ({file} at byte {:#x}): {}", error.offset, error.kind)]
     Entry {
@@ -38,8 +40,8 @@ pub enum ArchiveError {
         error: DecodeError,
     },
     /// Writing an entry's bytes out failed.
-    #[error("entry {entry}: cannot write: {source}")]
-    Write { entry: String, source: io::Error },
+    #[error("entry {entry}: cannot write: {cause}")]
+    Write { entry: String, cause: io::Error },
 }
 
 /// What probing an entry found: its name, compression and size.
@@ -82,14 +84,14 @@ pub struct Archive {
 impl Archive {
     /// Opens `<base>.pak` and finds `<base>.pNN` next to it (any letter case).
     pub fn open(path: &Path) -> Result<Archive, ArchiveError> {
-        let io_err = |source| ArchiveError::Io {
+        let io_err = |cause| ArchiveError::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         };
         let data = read_index_bytes(path).map_err(io_err)?;
-        let index = Index::parse(&data).map_err(|source| ArchiveError::Index {
+        let index = Index::parse(&data).map_err(|error| ArchiveError::Index {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         let stem = path
             .file_stem()
@@ -184,9 +186,9 @@ impl Archive {
         buffer: usize,
     ) -> Result<BufReader<Take<File>>, ArchiveError> {
         let part = self.part_of(e, display)?;
-        let io_err = |source| ArchiveError::Io {
+        let io_err = |cause| ArchiveError::Io {
             path: part.path.clone(),
-            source,
+            cause,
         };
         let mut f = File::open(&part.path).map_err(io_err)?;
         f.seek(SeekFrom::Start(u64::from(e.offset) + skip))
@@ -245,7 +247,7 @@ impl Archive {
             path: self.parts[usize::from(e.part)]
                 .as_ref()
                 .map_or_else(|| self.path.clone(), |p| p.path.clone()),
-            source,
+            cause: source,
         }
     }
 
@@ -265,6 +267,16 @@ impl Archive {
     /// checks (declared size, both Adler-32 values) pass before it returns Ok.
     pub fn copy_entry(&self, info: &EntryInfo, out: &mut dyn Write) -> Result<u64, ArchiveError> {
         let mut r = self.open_entry(info)?;
+        self.pump(info, &mut r, out)
+    }
+
+    /// Copies the rest of `r` (entry `info`) into `out`.
+    fn pump(
+        &self,
+        info: &EntryInfo,
+        r: &mut EntryReader,
+        out: &mut dyn Write,
+    ) -> Result<u64, ArchiveError> {
         let mut buf = vec![0u8; BUFFER];
         let mut total = 0u64;
         loop {
@@ -275,9 +287,9 @@ impl Archive {
                 Err(source) => return Err(self.read_error(&info.entry, &info.display, source)),
             };
             out.write_all(&buf[..n])
-                .map_err(|source| ArchiveError::Write {
+                .map_err(|cause| ArchiveError::Write {
                     entry: info.display.clone(),
-                    source,
+                    cause,
                 })?;
             total += n as u64;
         }
@@ -285,12 +297,46 @@ impl Archive {
 
     /// Reads a whole entry into memory (checked like [`Archive::copy_entry`]).
     pub fn read_entry(&self, info: &EntryInfo) -> Result<Vec<u8>, ArchiveError> {
-        // The declared size is only a hint: it is capped, and the vector grows
-        // with the bytes actually produced.
-        let mut out = Vec::with_capacity(info.size.min(64 << 20) as usize);
+        let mut out = Vec::with_capacity(capacity_hint(info.size));
         self.copy_entry(info, &mut out)?;
         Ok(out)
     }
+
+    /// Reads an entry's first `head_len` bytes (or all, if fewer) and lets
+    /// `judge` decide from them. `Ok(())`: the whole entry is read into
+    /// memory and returned. `Err(why)`: the rest is never held, `why` is
+    /// returned, and with `check_rest` a Z1 entry is inflated through a
+    /// fixed buffer into nothing, so its size and both Adler-32 values are
+    /// still checked (a raw entry has nothing to check).
+    pub fn read_entry_if<T>(
+        &self,
+        info: &EntryInfo,
+        head_len: usize,
+        judge: impl FnOnce(&[u8]) -> Result<(), T>,
+        check_rest: bool,
+    ) -> Result<Result<Vec<u8>, T>, ArchiveError> {
+        let mut r = self.open_entry(info)?;
+        let mut head = Vec::with_capacity(capacity_hint(info.size).min(head_len));
+        (&mut r)
+            .take(head_len as u64)
+            .read_to_end(&mut head)
+            .map_err(|source| self.read_error(&info.entry, &info.display, source))?;
+        if let Err(why) = judge(&head) {
+            if check_rest && info.compressed {
+                self.pump(info, &mut r, &mut io::sink())?;
+            }
+            return Ok(Err(why));
+        }
+        head.reserve(capacity_hint(info.size.saturating_sub(head.len() as u64)));
+        self.pump(info, &mut r, &mut head)?;
+        Ok(Ok(head))
+    }
+}
+
+/// A first allocation for `size` declared bytes: only a hint, capped, since
+/// the vector grows with the bytes actually produced.
+fn capacity_hint(size: u64) -> usize {
+    size.min(64 << 20) as usize
 }
 
 /// The uncompressed bytes of one entry, as a stream.
@@ -334,10 +380,7 @@ fn find_parts(index: &Path, stem: &str) -> io::Result<Vec<Option<Part>>> {
     let mut parts = vec![None; MAX_PARTS];
     for item in std::fs::read_dir(dir)? {
         let item = item?;
-        let file_name = item.file_name().to_string_lossy().to_lowercase();
-        let Some(n) =
-            (0..MAX_PARTS as u8).find(|&n| part_file_name(&stem.to_lowercase(), n) == file_name)
-        else {
+        let Some(n) = part_number(stem, &item.file_name().to_string_lossy()) else {
             continue;
         };
         let meta = item.metadata()?;

@@ -3,20 +3,22 @@
 //! Entries go into `<base>.p00`, `<base>.p01`, ... in the order they are
 //! added, each on a 2048-byte boundary; a part is closed when the next entry
 //! would end past the part limit. The index lists them sorted by hash. All
-//! files are written under temporary names and renamed when `finish` succeeds.
+//! files are written under temporary names ([`crate::atomic`]) and renamed when
+//! `finish` succeeds; parts of an earlier archive of the same name that the
+//! new index does not use are then removed.
 
 use std::collections::HashMap;
-use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
+use crate::atomic::TempFile;
 use crate::bytes::align_up;
 use crate::error::EncodeError;
 
 use super::index::{Index, IndexEntry};
 use super::names::{make_entry_id, normalise_inner, unknown_display};
 use super::z1::{compress, is_z1};
-use super::{ALIGNMENT, MAX_PARTS, PART_SIZE, part_file_name};
+use super::{ALIGNMENT, MAX_PARTS, PART_SIZE, part_file_name, part_number};
 
 /// How an entry is named in the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,12 +97,14 @@ impl Default for WriteOptions {
     }
 }
 
-/// Why an archive could not be written.
+/// Why an archive could not be written. Messages name the final files
+/// (never a temporary one) and are whole: no variant has an error
+/// `source()` that a chain printer would repeat.
 #[derive(Debug, thiserror::Error)]
 pub enum WriteError {
     /// A file could not be written.
-    #[error("{}: cannot write: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    #[error("{}: cannot write: {cause}", path.display())]
+    Io { path: PathBuf, cause: io::Error },
     /// Two entries hash alike; the index can hold only one.
     #[error("entries {first} and {second} have the same hash {hash:08X}")]
     DuplicateHash {
@@ -109,21 +113,39 @@ pub enum WriteError {
         second: String,
     },
     /// An entry cannot be encoded.
-    #[error("entry {entry}: {source}")]
-    Encode { entry: String, source: EncodeError },
+    #[error("entry {entry}: {error}")]
+    Encode { entry: String, error: EncodeError },
+}
+
+/// What [`ArchiveWriter::finish`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finished {
+    /// The index entries, sorted by hash.
+    pub entries: Vec<IndexEntry>,
+    /// Part files of an earlier archive of the same name that this one does
+    /// not use (`.p01` after a rebuild into one part): removed, since the
+    /// new index no longer refers to them.
+    pub stale_parts_removed: Vec<PathBuf>,
+}
+
+/// The part being written: its buffered temporary file and final path.
+pub(super) struct OpenPart {
+    pub(super) writer: BufWriter<TempFile>,
+    pub(super) path: PathBuf,
 }
 
 /// Streams entries into part files; call [`ArchiveWriter::finish`] to write
-/// the index and put the files in place.
+/// the index and put the files in place. The folder of the index must
+/// exist. Dropped before `finish`, it leaves no temporary file behind.
 pub struct ArchiveWriter {
     pak_path: PathBuf,
     stem: String,
-    options: WriteOptions,
-    part: Option<(BufWriter<File>, PathBuf)>,
+    pub(super) options: WriteOptions,
+    part: Option<OpenPart>,
     part_number: u8,
     part_len: u64,
-    /// (temporary, final) paths of the files written so far.
-    written: Vec<(PathBuf, PathBuf)>,
+    /// Closed parts: temporary file and final path.
+    closed: Vec<(TempFile, PathBuf)>,
     entries: Vec<IndexEntry>,
     seen: HashMap<u32, String>,
 }
@@ -142,7 +164,7 @@ impl ArchiveWriter {
             part: None,
             part_number: 0,
             part_len: 0,
-            written: Vec::new(),
+            closed: Vec::new(),
             entries: Vec::new(),
             seen: HashMap::new(),
         }
@@ -156,23 +178,8 @@ impl ArchiveWriter {
         bytes: &[u8],
         compress_it: bool,
     ) -> Result<IndexEntry, WriteError> {
-        let hash = key.hash();
-        let encode_err = |source| WriteError::Encode {
-            entry: key.display(),
-            source,
-        };
-        if let Some(first) = self.seen.get(&hash) {
-            return Err(WriteError::DuplicateHash {
-                hash,
-                first: first.clone(),
-                second: key.display(),
-            });
-        }
-        if hash == 0 {
-            return Err(encode_err(EncodeError::Invalid(
-                "hash 00000000 ends an index; no entry may have it".into(),
-            )));
-        }
+        let hash = self.check_key(key)?;
+        let encode_err = |error| encode_error(key, error);
         let compressed;
         let stored: &[u8] = if compress_it {
             compressed = compress(bytes, self.options.level).map_err(encode_err)?;
@@ -192,8 +199,42 @@ impl ArchiveWriter {
                 limit: u64::from(u32::MAX),
             })
         })?;
-        let offset = self.place(stored.len() as u64).map_err(encode_err)?;
-        self.write_at(offset, stored)?;
+        let offset = self.place(stored.len() as u64, key)?;
+        let part = self.pad_to(offset)?;
+        part.writer
+            .write_all(stored)
+            .map_err(|cause| io_error(&part.path, cause))?;
+        Ok(self.record(key, hash, offset, stored_size))
+    }
+
+    /// The hash of `key`, refused when an earlier entry has it or when it
+    /// is zero (which ends an index).
+    pub(super) fn check_key(&self, key: &EntryKey) -> Result<u32, WriteError> {
+        let hash = key.hash();
+        if let Some(first) = self.seen.get(&hash) {
+            return Err(WriteError::DuplicateHash {
+                hash,
+                first: first.clone(),
+                second: key.display(),
+            });
+        }
+        if hash == 0 {
+            return Err(encode_error(
+                key,
+                EncodeError::Invalid("hash 00000000 ends an index; no entry may have it".into()),
+            ));
+        }
+        Ok(hash)
+    }
+
+    /// Records an entry written at `offset` of the current part.
+    pub(super) fn record(
+        &mut self,
+        key: &EntryKey,
+        hash: u32,
+        offset: u64,
+        stored_size: u32,
+    ) -> IndexEntry {
         let entry = IndexEntry {
             slot: self.entries.len(),
             hash,
@@ -201,103 +242,129 @@ impl ArchiveWriter {
             offset: offset as u32,
             stored_size,
         };
+        self.part_len = offset + u64::from(stored_size);
         self.entries.push(entry);
         self.seen.insert(hash, key.display());
-        Ok(entry)
+        entry
     }
 
-    /// Chooses the offset for `len` stored bytes, moving to a new part when
-    /// the entry would end past the limit.
-    fn place(&mut self, len: u64) -> Result<u64, EncodeError> {
+    /// Chooses the offset for `len` stored bytes of entry `key`, moving to
+    /// a new part when the entry would end past the limit.
+    pub(super) fn place(&mut self, len: u64, key: &EntryKey) -> Result<u64, WriteError> {
         let offset = align_up(self.part_len, u64::from(ALIGNMENT));
         if self.part.is_none() || offset == 0 || offset + len <= self.options.part_limit {
             return Ok(offset);
         }
         if usize::from(self.part_number) + 1 >= MAX_PARTS {
-            return Err(EncodeError::TooLarge {
-                what: "part count",
-                value: MAX_PARTS as u64 + 1,
-                limit: MAX_PARTS as u64,
+            return Err(WriteError::Encode {
+                entry: key.display(),
+                error: EncodeError::TooLarge {
+                    what: "part count",
+                    value: MAX_PARTS as u64 + 1,
+                    limit: MAX_PARTS as u64,
+                },
             });
         }
-        self.close_part()
-            .map_err(|e| EncodeError::Invalid(e.to_string()))?;
+        self.close_part()?;
         self.part_number += 1;
         Ok(0)
     }
 
-    fn write_at(&mut self, offset: u64, stored: &[u8]) -> Result<(), WriteError> {
+    /// The current part (opened if none is), zero-filled up to `offset`.
+    pub(super) fn pad_to(&mut self, offset: u64) -> Result<&mut OpenPart, WriteError> {
         if self.part.is_none() {
-            let name = part_file_name(&self.stem, self.part_number);
-            let path = self.temp_path(&name);
-            let file = File::create(&path).map_err(|source| WriteError::Io {
-                path: path.clone(),
-                source,
-            })?;
-            self.written.push((path.clone(), self.final_path(&name)));
-            self.part = Some((BufWriter::with_capacity(1 << 20, file), path));
+            let path = self.final_path(&part_file_name(&self.stem, self.part_number));
+            let file = TempFile::beside(&path).map_err(|cause| io_error(&path, cause))?;
+            self.part = Some(OpenPart {
+                writer: BufWriter::with_capacity(1 << 20, file),
+                path,
+            });
             self.part_len = 0;
         }
-        let (w, path) = self.part.as_mut().expect("part opened above");
         let pad = offset - self.part_len;
-        let result = io::copy(&mut io::repeat(0).take(pad), w).and_then(|_| w.write_all(stored));
-        result.map_err(|source| WriteError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        self.part_len = offset + stored.len() as u64;
-        Ok(())
+        let part = self.part.as_mut().expect("part opened above");
+        io::copy(&mut io::repeat(0).take(pad), &mut part.writer)
+            .map_err(|cause| io_error(&part.path, cause))?;
+        Ok(part)
     }
 
     fn close_part(&mut self) -> Result<(), WriteError> {
-        if let Some((mut w, path)) = self.part.take() {
-            w.flush()
-                .map_err(|source| WriteError::Io { path, source })?;
+        if let Some(OpenPart { writer, path }) = self.part.take() {
+            let file = writer
+                .into_inner()
+                .map_err(|e| io_error(&path, e.into_error()))?;
+            self.closed.push((file, path));
         }
         Ok(())
     }
 
-    fn temp_path(&self, name: &str) -> PathBuf {
-        self.final_path(&format!(".{name}.sylcol-tmp-{}", std::process::id()))
-    }
-
     fn final_path(&self, name: &str) -> PathBuf {
-        self.pak_path.parent().unwrap_or(Path::new("")).join(name)
+        self.pak_path.with_file_name(name)
     }
 
-    /// Writes the index (sorted by hash) and renames every file into place.
-    /// Returns the index entries.
-    pub fn finish(mut self) -> Result<Vec<IndexEntry>, WriteError> {
+    /// Writes the index (sorted by hash), renames every file into place
+    /// (parts first, the index last) and removes the parts of an earlier
+    /// archive of the same name that the new index does not use.
+    pub fn finish(mut self) -> Result<Finished, WriteError> {
         self.close_part()?;
         let mut entries = std::mem::take(&mut self.entries);
         entries.sort_by_key(|e| e.hash);
         for (slot, e) in entries.iter_mut().enumerate() {
             e.slot = slot;
         }
-        let pak_name = self
-            .pak_path
-            .file_name()
-            .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
-        let index_tmp = self.temp_path(&pak_name);
-        std::fs::write(&index_tmp, Index::encode(&entries)).map_err(|source| WriteError::Io {
-            path: index_tmp.clone(),
-            source,
-        })?;
-        self.written.push((index_tmp, self.pak_path.clone()));
-        for (tmp, dest) in std::mem::take(&mut self.written) {
-            std::fs::rename(&tmp, &dest).map_err(|source| WriteError::Io { path: dest, source })?;
+        let pak = self.pak_path.clone();
+        let mut index = TempFile::beside(&pak).map_err(|cause| io_error(&pak, cause))?;
+        index
+            .write_all(&Index::encode(&entries))
+            .map_err(|cause| io_error(&pak, cause))?;
+        let parts_used = self.closed.len();
+        self.closed.push((index, pak));
+        for (file, dest) in std::mem::take(&mut self.closed) {
+            file.persist(&dest)
+                .map_err(|cause| io_error(&dest, cause))?;
         }
-        Ok(entries)
+        let stale_parts_removed = remove_stale_parts(&self.pak_path, &self.stem, parts_used)
+            .map_err(|cause| io_error(&self.pak_path, cause))?;
+        Ok(Finished {
+            entries,
+            stale_parts_removed,
+        })
     }
 }
 
-impl Drop for ArchiveWriter {
-    fn drop(&mut self) {
-        // An archive dropped before `finish` leaves no temporary files behind.
-        for (tmp, _) in &self.written {
-            let _ = std::fs::remove_file(tmp);
+pub(super) fn encode_error(key: &EntryKey, error: EncodeError) -> WriteError {
+    WriteError::Encode {
+        entry: key.display(),
+        error,
+    }
+}
+
+pub(super) fn io_error(path: &Path, cause: io::Error) -> WriteError {
+    WriteError::Io {
+        path: path.to_path_buf(),
+        cause,
+    }
+}
+
+/// Removes `<stem>.pNN` (any letter case) beside `pak` for NN >= `used`.
+fn remove_stale_parts(pak: &Path, stem: &str, used: usize) -> io::Result<Vec<PathBuf>> {
+    let dir = match pak.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut removed = Vec::new();
+    for item in std::fs::read_dir(dir)? {
+        let item = item?;
+        let name = item.file_name();
+        let stale =
+            part_number(stem, &name.to_string_lossy()).is_some_and(|n| usize::from(n) >= used);
+        if stale && item.file_type()?.is_file() {
+            std::fs::remove_file(item.path())?;
+            removed.push(item.path());
         }
     }
+    removed.sort();
+    Ok(removed)
 }
 
 /// Writes an archive of `entries` (data in hash order) to `pak_path` and
@@ -312,5 +379,5 @@ pub fn build_archive(
     for e in &entries {
         writer.add(&e.key, &e.bytes, e.compress)?;
     }
-    writer.finish()
+    Ok(writer.finish()?.entries)
 }

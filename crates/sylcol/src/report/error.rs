@@ -6,7 +6,7 @@ use std::error::Error;
 
 use schemars::JsonSchema;
 use serde::Serialize;
-use sylcol_format::ipfb::ArchiveError;
+use sylcol_format::ipfb::{ArchiveError, WriteError};
 use sylcol_format::{AnyError, DecodeError};
 
 /// What kind of failure an error is; scripts branch on this, not on the
@@ -173,6 +173,8 @@ impl ErrorReport {
             (ErrorKind::Usage, None, None)
         } else if let Some(e) = link.downcast_ref::<ArchiveError>() {
             archive_fields(e)
+        } else if let Some(WriteError::Io { path, .. }) = link.downcast_ref::<WriteError>() {
+            (ErrorKind::Io, Some(path.display().to_string()), None)
         } else if let Some(e) = link.downcast_ref::<DecodeError>() {
             (ErrorKind::Invalid, None, Some(e.offset))
         } else if link.downcast_ref::<std::io::Error>().is_some() {
@@ -190,10 +192,10 @@ impl ErrorReport {
 fn archive_fields(e: &ArchiveError) -> (ErrorKind, Option<String>, Option<u64>) {
     match e {
         ArchiveError::Io { path, .. } => (ErrorKind::Io, Some(path.display().to_string()), None),
-        ArchiveError::Index { path, source } => (
+        ArchiveError::Index { path, error } => (
             ErrorKind::Archive,
             Some(path.display().to_string()),
-            Some(source.offset),
+            Some(error.offset),
         ),
         ArchiveError::Entry { file, error, .. } => {
             (ErrorKind::Archive, Some(file.clone()), Some(error.offset))

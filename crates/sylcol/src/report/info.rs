@@ -382,15 +382,24 @@ impl ArchiveInfo {
     pub fn push(&mut self, path: &str, bytes: &[u8]) {
         match info_of(path, bytes) {
             Ok(info) => self.objects.push(info),
-            Err(ObjectError {
+            Err(e) => self.push_undecoded(e),
+        }
+    }
+
+    /// Adds an entry that did not decode: skipped when no format matched,
+    /// else an error. (An entry the CLI sniffed and never read whole comes
+    /// here directly, with the error decoding it would have given.)
+    pub fn push_undecoded(&mut self, e: ObjectError) {
+        match e {
+            ObjectError {
+                path,
                 error: sylcol_format::AnyError::Unrecognised { magic, .. },
-                ..
-            }) => self.skipped.push(Skipped {
-                path: path.to_string(),
+            } => self.skipped.push(Skipped {
+                path,
                 reason: "not a format sylcol decodes".into(),
                 magic,
             }),
-            Err(e) => self.errors.push(ErrorReport::from_error(&e)),
+            e => self.errors.push(ErrorReport::from_error(&e)),
         }
     }
 

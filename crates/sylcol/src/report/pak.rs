@@ -212,14 +212,24 @@ pub struct PakBuilt {
     pub parts: usize,
     /// Entries stored Z1-compressed.
     pub compressed: usize,
+    /// Part files of the archive this one replaced that the new index does
+    /// not use (`NAME.p01` after a rebuild into one part): removed.
+    pub stale_parts_removed: Vec<String>,
 }
 
 impl PakBuilt {
-    /// The summary line.
+    /// The summary line, and a line per stale part removed.
     pub fn text(&self) -> String {
-        format!(
+        let mut t = format!(
             "{}: {} entries in {} part(s)\n",
             self.output, self.entries, self.parts
-        )
+        );
+        for stale in &self.stale_parts_removed {
+            let _ = writeln!(
+                t,
+                "{stale}: removed, a part of the archive this one replaces (the new index does not use it)"
+            );
+        }
+        t
     }
 }

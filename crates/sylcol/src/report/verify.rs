@@ -123,13 +123,24 @@ impl VerifyRun {
         match verified {
             Ok(Some(v)) => self.objects.push(v),
             Ok(None) => self.skip(path, "verify has no checks for this format", None),
-            Err(AnyError::Unrecognised { magic, .. }) if in_archive => {
-                self.skip(path, "not a format sylcol decodes", magic)
+            Err(error) => {
+                let path = path.to_string();
+                return self.push_undecoded(ObjectError { path, error }, in_archive);
             }
-            Err(error) => self.error(ErrorReport::from_error(&ObjectError {
-                path: path.to_string(),
-                error,
-            })),
+        }
+        self.ok = self.errors.is_empty() && self.objects.iter().all(Verified::ok);
+    }
+
+    /// Adds an input that did not decode: in an archive, skipped when no
+    /// format matched; else an error. (An object the CLI sniffed and never
+    /// read whole comes here directly, with the error decoding would give.)
+    pub fn push_undecoded(&mut self, e: ObjectError, in_archive: bool) {
+        match e {
+            ObjectError {
+                path,
+                error: AnyError::Unrecognised { magic, .. },
+            } if in_archive => self.skip(&path, "not a format sylcol decodes", magic),
+            e => self.error(ErrorReport::from_error(&e)),
         }
         self.ok = self.errors.is_empty() && self.objects.iter().all(Verified::ok);
     }

@@ -1,0 +1,183 @@
+//! `sylcol pak build`: an archive from a folder, the inverse of extract.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, bail};
+use sylcol::report::pak::PakBuilt;
+use sylcol_format::ipfb::names::parse_dollar_hash;
+use sylcol_format::ipfb::{ArchiveWriter, EntryKey, WriteOptions};
+
+use crate::output::{ensure_folder, folder_of};
+use crate::{Context, Outcome, print};
+
+/// Arguments of `sylcol pak build`.
+#[derive(clap::Args)]
+pub(super) struct BuildArgs {
+    /// Folder whose files become the entries (relative paths are the names).
+    dir: PathBuf,
+    /// The archive index to write (`NAME.pak`; parts `NAME.p00`... beside it).
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Store files matching this glob raw instead of Z1 (repeatable).
+    #[arg(long)]
+    store: Vec<String>,
+    /// zlib level for Z1 entries (9 gives the game's `78 DA` header).
+    #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(0..=9))]
+    level: u32,
+    /// Largest part file in bytes (testing aid).
+    #[arg(long, hide = true, default_value_t = u64::from(sylcol_format::ipfb::PART_SIZE))]
+    part_limit: u64,
+}
+
+/// Runs `pak build`.
+pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
+    let store = store_matcher(&a.store)?;
+    let mut files = Vec::new();
+    let root = std::fs::canonicalize(&a.dir)
+        .with_context(|| format!("{}: cannot read the folder", a.dir.display()))?;
+    walk(&root, &a.dir, &a.dir, &mut files)?;
+    let mut keyed: Vec<(EntryKey, PathBuf, String)> = files
+        .into_iter()
+        .map(|(path, rel)| (key_of(&rel), path, rel))
+        .collect();
+    keyed.sort_by_key(|(k, _, _)| k.hash());
+    let options = WriteOptions {
+        part_limit: a.part_limit,
+        level: a.level,
+    };
+    ensure_folder(&folder_of(&a.output))?;
+    let mut writer = ArchiveWriter::create(&a.output, options);
+    let mut compressed = 0usize;
+    for (key, path, rel) in &keyed {
+        let compress = !store.is_match(rel.replace('\\', "/"));
+        compressed += usize::from(add_file(&mut writer, key, path, rel, compress)?);
+    }
+    let done = writer.finish()?;
+    let parts = done
+        .entries
+        .iter()
+        .map(|e| usize::from(e.part) + 1)
+        .max()
+        .unwrap_or(0);
+    let report = PakBuilt {
+        path: a.dir.display().to_string(),
+        output: a.output.display().to_string(),
+        entries: done.entries.len(),
+        parts,
+        compressed,
+        stale_parts_removed: (done.stale_parts_removed.iter())
+            .map(|p| p.display().to_string())
+            .collect(),
+    };
+    print::report(ctx, &report, || report.text())?;
+    Ok(Outcome::Ok)
+}
+
+/// Streams the file at `path` into the archive (fixed buffers whatever its
+/// size); returns whether it was compressed. A file to store raw that
+/// starts with `Z1` is compressed instead: a raw copy would read back as Z1.
+fn add_file(
+    writer: &mut ArchiveWriter,
+    key: &EntryKey,
+    path: &Path,
+    rel: &str,
+    mut compress: bool,
+) -> anyhow::Result<bool> {
+    use std::io::Read;
+    let cannot = || format!("{}: cannot read", path.display());
+    let mut file = std::fs::File::open(path).with_context(cannot)?;
+    let len = file.metadata().with_context(cannot)?.len();
+    let mut head = Vec::with_capacity(2);
+    (&mut file)
+        .take(2)
+        .read_to_end(&mut head)
+        .with_context(cannot)?;
+    if !compress && head.starts_with(b"Z1") {
+        note!("{rel}: starts with \"Z1\", so it is compressed (a raw copy would read back as Z1)");
+        compress = true;
+    }
+    let mut source = (&head[..]).chain(file);
+    writer.add_stream(key, &mut source, len, compress)?;
+    Ok(compress)
+}
+
+/// An entry key for a relative path: `$XXXXXXXX...` keeps its hash.
+fn key_of(rel: &str) -> EntryKey {
+    match parse_dollar_hash(rel) {
+        Some(h) => EntryKey::Hash(h),
+        None => EntryKey::Name(rel.to_string()),
+    }
+}
+
+fn store_matcher(globs: &[String]) -> anyhow::Result<globset::GlobSet> {
+    let mut set = globset::GlobSetBuilder::new();
+    for g in globs {
+        set.add(globset::Glob::new(g).with_context(|| format!("--store {g}: not a glob"))?);
+    }
+    Ok(set.build()?)
+}
+
+/// Collects the files under `dir` with their `\`-separated paths relative
+/// to `top` (whose resolved path is `root`), in name order. A symbolic
+/// link to a file inside the folder is packed under the link's name; any
+/// other link (out of the folder, dangling, to a folder) stops the build.
+fn walk(
+    root: &Path,
+    top: &Path,
+    dir: &Path,
+    out: &mut Vec<(PathBuf, String)>,
+) -> anyhow::Result<()> {
+    let mut items: Vec<_> = std::fs::read_dir(dir)
+        .with_context(|| format!("{}: cannot read the folder", dir.display()))?
+        .collect::<Result<_, _>>()?;
+    items.sort_by_key(|i| i.file_name());
+    for item in items {
+        let path = item.path();
+        let kind = item.file_type()?;
+        let source = if kind.is_dir() {
+            walk(root, top, &path, out)?;
+            continue;
+        } else if kind.is_symlink() {
+            linked_file_inside(root, &path)?
+        } else if kind.is_file() {
+            path.clone()
+        } else {
+            continue;
+        };
+        let rel = path.strip_prefix(top)?;
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts.is_empty() {
+            bail!("{}: no relative name", path.display());
+        }
+        out.push((source, parts.join("\\")));
+    }
+    Ok(())
+}
+
+/// The file a symbolic link in the input folder resolves to, when that is
+/// a regular file inside the folder (`root`, resolved); else a refusal
+/// naming the link and its target.
+fn linked_file_inside(root: &Path, link: &Path) -> anyhow::Result<PathBuf> {
+    let target = std::fs::read_link(link)
+        .with_context(|| format!("{}: cannot read the link", link.display()))?;
+    let refuse = |why: &str| {
+        anyhow::anyhow!(
+            "{}: refused, a symbolic link to {} {why}; copy the file into the folder if it belongs in the archive",
+            link.display(),
+            target.display()
+        )
+    };
+    let Ok(real) = std::fs::canonicalize(link) else {
+        return Err(refuse("which does not exist"));
+    };
+    if !real.starts_with(root) {
+        return Err(refuse("outside the input folder"));
+    }
+    if !real.is_file() {
+        return Err(refuse("(links are followed to files only)"));
+    }
+    Ok(real)
+}

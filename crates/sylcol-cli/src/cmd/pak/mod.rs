@@ -1,0 +1,73 @@
+//! `sylcol pak list | extract | build`: IPFB archives (`.pak` + `.pNN`).
+//! `list` is here; `extract.rs` and `build.rs` hold the other two.
+
+mod build;
+mod extract;
+
+use std::path::PathBuf;
+
+use sylcol::report::ErrorReport;
+use sylcol::report::pak::PakList;
+
+use crate::input::open_archive;
+use crate::{Context, Outcome, print};
+
+use self::build::BuildArgs;
+use self::extract::ExtractArgs;
+
+/// Arguments of `sylcol pak`.
+#[derive(clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// One row per entry: hash, name, part, offset, sizes, compression, magic.
+    List(ListArgs),
+    /// Write entries (all, or those named) into a folder.
+    Extract(ExtractArgs),
+    /// Build an archive from a folder: the inverse of extract.
+    Build(BuildArgs),
+}
+
+#[derive(clap::Args)]
+struct ListArgs {
+    /// The archive index (`NAME.pak`, parts `NAME.p00`... beside it).
+    archive: String,
+    /// A name list: one name a line, `pak+inner` or bare; `#` comments.
+    #[arg(long)]
+    names: Option<PathBuf>,
+    /// Also inflate every entry and check its size and Adler-32 values.
+    #[arg(long)]
+    verify: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    match args.action {
+        Action::List(a) => list(a, ctx),
+        Action::Extract(a) => extract::extract(a, ctx),
+        Action::Build(a) => build::build(a, ctx),
+    }
+}
+
+/// Exit 2 when an entry or the index could not be read, else 0.
+fn outcome(errors: &[ErrorReport], ctx: Context) -> Outcome {
+    print::errors(errors, ctx);
+    if errors.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::InputErrors
+    }
+}
+
+fn list(a: ListArgs, ctx: Context) -> anyhow::Result<Outcome> {
+    let archive = open_archive(&a.archive, a.names.as_deref())?;
+    let report = PakList::new(&a.archive, &archive, a.verify);
+    print::report(ctx, &report, || report.text())?;
+    let mut errors = report.errors.clone();
+    errors.extend(report.entries.iter().filter_map(|e| e.error.clone()));
+    Ok(outcome(&errors, ctx))
+}

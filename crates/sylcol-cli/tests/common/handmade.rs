@@ -1,0 +1,127 @@
+//! Archives written byte by byte, as an attacker or a broken tool would:
+//! any index order, duplicated hashes, entries anywhere in any part, and
+//! Z1 streams of zeros far larger than the disk space they take.
+
+use std::path::{Path, PathBuf};
+
+/// One index entry and the bytes to place at its location.
+pub struct RawEntry {
+    /// The hash the index gives.
+    pub hash: u32,
+    /// Part number (file `STEM.pNN`).
+    pub part: u8,
+    /// Offset in the part.
+    pub offset: u32,
+    /// Stored size the index declares.
+    pub size: u32,
+    /// Bytes written at `offset` (may be shorter or longer than `size`).
+    pub bytes: Vec<u8>,
+}
+
+impl RawEntry {
+    /// An entry whose declared size is its byte count.
+    pub fn new(hash: u32, part: u8, offset: u32, bytes: Vec<u8>) -> RawEntry {
+        RawEntry {
+            hash,
+            part,
+            offset,
+            size: bytes.len() as u32,
+            bytes,
+        }
+    }
+}
+
+/// Writes `dir/STEM.pak` listing `entries` in the order given, and the
+/// part files holding their bytes. Returns the index path.
+pub fn write_archive(dir: &Path, stem: &str, entries: &[RawEntry]) -> PathBuf {
+    let mut index = b"IPFB".to_vec();
+    index.extend((entries.len() as u32).to_be_bytes());
+    index.extend(0x800u32.to_be_bytes());
+    index.extend(0x1000_0000u32.to_be_bytes());
+    let mut parts: Vec<Vec<u8>> = Vec::new();
+    for e in entries {
+        index.extend(e.hash.to_be_bytes());
+        index.extend((u32::from(e.part) << 28 | e.offset).to_be_bytes());
+        index.extend(e.size.to_be_bytes());
+        let part = usize::from(e.part);
+        if parts.len() <= part {
+            parts.resize(part + 1, Vec::new());
+        }
+        let end = e.offset as usize + e.bytes.len();
+        if parts[part].len() < end {
+            parts[part].resize(end, 0);
+        }
+        parts[part][e.offset as usize..end].copy_from_slice(&e.bytes);
+    }
+    for (n, bytes) in parts.iter().enumerate() {
+        std::fs::write(dir.join(format!("{stem}.p{n:02}")), bytes).unwrap();
+    }
+    let pak = dir.join(format!("{stem}.pak"));
+    std::fs::write(&pak, index).unwrap();
+    pak
+}
+
+/// Bits written least significant first, as deflate packs them.
+struct Bits {
+    out: Vec<u8>,
+    acc: u64,
+    n: u32,
+}
+
+impl Bits {
+    /// Appends `len` bits of `value`, least significant first.
+    fn put(&mut self, value: u64, len: u32) {
+        self.acc |= value << self.n;
+        self.n += len;
+        while self.n >= 8 {
+            self.out.push(self.acc as u8);
+            self.acc >>= 8;
+            self.n -= 8;
+        }
+    }
+}
+
+/// A raw deflate stream (one fixed-Huffman block) that inflates to `n`
+/// zero bytes: a literal 0, then copies of 258 bytes at distance 1 (13
+/// bits each, so 1 GiB takes about 6.8 MB), then literals for the rest.
+pub fn deflate_zeros(n: u64) -> Vec<u8> {
+    let mut b = Bits {
+        out: Vec::with_capacity((n / 258 * 13 / 8) as usize + 16),
+        acc: 0,
+        n: 0,
+    };
+    // Fixed Huffman codes are sent most significant bit first, so each is
+    // put here bit-reversed: literal 0 is 00110000, length 258 (symbol 285)
+    // is 11000101, distance 1 is 00000, end of block is 0000000.
+    b.put(1, 1); // BFINAL
+    b.put(1, 2); // BTYPE 01: fixed Huffman
+    let literal_zero = |b: &mut Bits| b.put(0b0000_1100, 8);
+    let mut left = n;
+    if left > 0 {
+        literal_zero(&mut b);
+        left -= 1;
+    }
+    while left >= 258 {
+        b.put(0b1010_0011, 13); // length 258, then distance 1 (five 0 bits)
+        left -= 258;
+    }
+    for _ in 0..left {
+        literal_zero(&mut b);
+    }
+    b.put(0, 7); // end of block (symbol 256)
+    b.put(0, 7); // flush to a byte boundary
+    b.out
+}
+
+/// A Z1 entry declaring `declared` bytes whose stream inflates to `n`
+/// zero bytes (equal for an honest entry; smaller declared: a bomb).
+pub fn z1_zeros(declared: u32, n: u64) -> Vec<u8> {
+    let adler = ((n % 65521) as u32) << 16 | 1;
+    let mut out = b"Z1".to_vec();
+    out.extend(declared.to_be_bytes());
+    out.extend(adler.to_be_bytes());
+    out.extend([0x78, 0xDA]);
+    out.extend(deflate_zeros(n));
+    out.extend(adler.to_be_bytes());
+    out
+}

@@ -1,0 +1,144 @@
+//! Where commands write: folders created, stale parts removed, and
+//! messages that name the user's file once, the OS error once, and never
+//! a temporary file.
+
+mod common;
+
+use std::path::Path;
+
+use common::{fixture, sylcol};
+
+fn write_tree(src: &Path, files: &[(&str, &[u8])]) {
+    for (name, bytes) in files {
+        let path = src.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+fn pak_build(src: &Path, pak: &Path, extra: &[&str]) -> std::process::Output {
+    sylcol()
+        .args(["pak", "build"])
+        .arg(src)
+        .arg("-o")
+        .arg(pak)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_command_that_writes_creates_the_folders() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_tree(&d.join("src"), &[("a.bin", b"a")]);
+    let pak = d.join("mod").join("deep").join("MiscBin.pak");
+    let o = pak_build(&d.join("src"), &pak, &[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(pak.exists() && pak.with_extension("p00").exists());
+    let box_mcol = fixture("box.mcol");
+    for (args, made) in [
+        (vec!["export", &box_mcol, "-o"], "e/f/box.obj"),
+        (vec!["rewrite", &box_mcol, "-o"], "r/s/box.mcol"),
+        (vec!["pak", "extract", pak.to_str().unwrap(), "-o"], "x/y"),
+    ] {
+        let target = d.join(made);
+        let o = sylcol().args(&args).arg(&target).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(target.exists(), "{made}");
+    }
+}
+
+/// Asserts one failure message: exit 2, `needle` in it, the OS error and
+/// the path once, no temporary name.
+fn assert_message(o: &std::process::Output, needle: &str, path: &str) {
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(needle), "{needle:?} in {err}");
+    assert_eq!(err.matches("(os error").count(), 1, "{err}");
+    assert_eq!(err.matches(path).count(), 1, "{path:?} once in {err}");
+    assert!(!err.contains("sylcol-tmp"), "{err}");
+}
+
+#[test]
+fn write_failures_are_said_once_without_temporary_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_tree(&d.join("src"), &[("a.bin", b"a")]);
+    std::fs::write(d.join("blocker"), b"a file").unwrap();
+    let o = pak_build(&d.join("src"), &d.join("blocker").join("x.pak"), &[]);
+    assert_message(&o, "blocker: cannot create the folder: ", "blocker");
+    std::fs::create_dir(d.join("taken.obj")).unwrap();
+    let o = sylcol()
+        .args(["export", &fixture("box.mcol"), "-o"])
+        .arg(d.join("taken.obj"))
+        .output()
+        .unwrap();
+    assert_message(&o, "taken.obj: cannot write: ", "taken.obj");
+    let o = sylcol()
+        .args(["pak", "list"])
+        .arg(d.join("nope.pak"))
+        .output()
+        .unwrap();
+    assert_message(&o, "nope.pak: cannot read: ", "nope.pak");
+    let o = sylcol()
+        .args(["build", "collisionset"])
+        .arg(d.join("nofolder"))
+        .arg("-o")
+        .arg(d.join("lib.bin"))
+        .output()
+        .unwrap();
+    assert_message(&o, "nofolder: cannot read: ", "nofolder");
+    let leftovers: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("sylcol-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn rebuilding_with_fewer_parts_removes_the_stale_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let noise = |seed: u32| -> Vec<u8> {
+        (0..6000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) ^ seed).to_be_bytes()[0])
+            .collect()
+    };
+    let (a, b, c) = (noise(1), noise(2), noise(3));
+    write_tree(
+        &d.join("big"),
+        &[("a.bin", &a), ("b.bin", &b), ("c.bin", &c)],
+    );
+    let pak = d.join("out").join("Mod.pak");
+    let o = pak_build(
+        &d.join("big"),
+        &pak,
+        &["--part-limit", "8192", "--store", "*"],
+    );
+    assert!(o.status.success());
+    assert!(pak.with_extension("p02").exists(), "three parts");
+    write_tree(&d.join("small"), &[("a.bin", b"a")]);
+    let o = pak_build(&d.join("small"), &pak, &[]);
+    assert!(o.status.success());
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        text.contains("Mod.p01: removed, a part of the archive this one replaces")
+            && text.contains("Mod.p02: removed"),
+        "{text}"
+    );
+    let o = pak_build(&d.join("big"), &pak, &["--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["stale_parts_removed"], serde_json::json!([]));
+    let mut left: Vec<String> = std::fs::read_dir(d.join("out"))
+        .unwrap()
+        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["Mod.p00", "Mod.pak"]);
+}

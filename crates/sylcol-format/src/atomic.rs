@@ -1,0 +1,271 @@
+//! Temporary files for atomic writes: `.NAME.sylcol-tmp-PID` beside the
+//! target, renamed over it when complete.
+//!
+//! Every live temporary file is in a process-wide registry, so a signal
+//! handler can remove them all ([`abandon_all`]) and nothing half-written
+//! outlives an interrupted run. A later run removes what a killed one left
+//! ([`sweep_stale`]): only regular files of that exact name pattern whose
+//! process is gone.
+//!
+//! Creating, renaming and abandoning take the registry's lock, so a temporary
+//! file is either registered or absent, and once [`abandon_all`] has begun no
+//! new one appears and none is renamed into place.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+/// What sits between a target's name and the PID in a temporary name.
+pub const TEMP_MARK: &str = ".sylcol-tmp-";
+
+static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+static SWEPT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
+    // The registry stays consistent even if a holder panicked.
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// The temporary path for `target`: `.NAME.sylcol-tmp-PID` in its folder.
+pub fn temp_path(target: &Path) -> PathBuf {
+    let name = target
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    target.with_file_name(format!(".{name}{TEMP_MARK}{}", std::process::id()))
+}
+
+/// Splits a temporary file name into the target's name and the PID that
+/// wrote it; `None` for any other name.
+pub fn parse_temp_name(file_name: &str) -> Option<(&str, u32)> {
+    let rest = file_name.strip_prefix('.')?;
+    let at = rest.rfind(TEMP_MARK)?;
+    let (target, pid) = (&rest[..at], &rest[at + TEMP_MARK.len()..]);
+    let digits_only = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
+    if target.is_empty() || !digits_only || pid.starts_with('0') {
+        return None;
+    }
+    Some((target, pid.parse().ok()?))
+}
+
+/// A registered temporary file; removed on drop unless [`persist`](Self::persist)ed.
+#[derive(Debug)]
+pub struct TempFile {
+    path: PathBuf,
+    file: File,
+    kept: bool,
+}
+
+impl TempFile {
+    /// Creates the temporary file for `target` (its folder must exist). It
+    /// is opened with `create_new`, so an existing file or link of that
+    /// name is never written through: a leftover is removed first.
+    pub fn beside(target: &Path) -> io::Result<TempFile> {
+        let path = temp_path(target);
+        let mut live = lock(&LIVE);
+        if live.contains(&path) {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "this run is already writing the file",
+            ));
+        }
+        let file = match create_new(&path) {
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                // Left by an earlier process with our PID (or planted): the
+                // name itself goes, never what a link points to.
+                std::fs::remove_file(&path)?;
+                create_new(&path)?
+            }
+            other => other?,
+        };
+        live.push(path.clone());
+        Ok(TempFile {
+            path,
+            file,
+            kept: false,
+        })
+    }
+
+    /// Flushes the file to disk, renames it over `target` and forgets it.
+    pub fn persist(mut self, target: &Path) -> io::Result<()> {
+        self.file.sync_all()?;
+        let mut live = lock(&LIVE);
+        std::fs::rename(&self.path, target)?;
+        live.retain(|p| p != &self.path);
+        self.kept = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if self.kept {
+            return;
+        }
+        let mut live = lock(&LIVE);
+        let _ = std::fs::remove_file(&self.path);
+        live.retain(|p| p != &self.path);
+    }
+}
+
+impl Write for TempFile {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.file.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Seek for TempFile {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.file.seek(pos)
+    }
+}
+
+fn create_new(path: &Path) -> io::Result<File> {
+    OpenOptions::new().write(true).create_new(true).open(path)
+}
+
+/// Removes every live temporary file, then runs `then` (typically: exit)
+/// while holding the registry, so none is created or renamed meanwhile.
+pub fn abandon_all<R>(then: impl FnOnce() -> R) -> R {
+    let mut live = lock(&LIVE);
+    for path in live.drain(..) {
+        let _ = std::fs::remove_file(path);
+    }
+    then()
+}
+
+/// Removes, once per folder and run, the temporary files in `dir` that an
+/// interrupted sylcol left: regular files named `.NAME.sylcol-tmp-PID`
+/// whose PID is not a running process (never this one's). Returns the
+/// files removed.
+pub fn sweep_stale(dir: &Path) -> Vec<PathBuf> {
+    {
+        let mut swept = lock(&SWEPT);
+        if swept.iter().any(|d| d == dir) {
+            return Vec::new();
+        }
+        swept.push(dir.to_path_buf());
+    }
+    let Ok(items) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for item in items.flatten() {
+        let name = item.file_name();
+        let Some((_, pid)) = name.to_str().and_then(parse_temp_name) else {
+            continue;
+        };
+        let is_file = item.file_type().is_ok_and(|t| t.is_file());
+        if is_file && pid != std::process::id() && !process_alive(pid) {
+            let path = item.path();
+            if std::fs::remove_file(&path).is_ok() {
+                removed.push(path);
+            }
+        }
+    }
+    removed
+}
+
+/// Whether a process `pid` runs (when in doubt: yes, so its file stays).
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return false;
+    };
+    if pid <= 0 {
+        return false;
+    }
+    // SAFETY: signal 0 only asks whether `pid` exists; nothing is sent.
+    let status = unsafe { libc::kill(pid, 0) };
+    status == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+/// Whether a process `pid` runs (when in doubt: yes, so its file stays).
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> bool {
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn temp_names_parse_back() {
+        let t = temp_path(Path::new("out/a.bin"));
+        let name = t.file_name().unwrap().to_str().unwrap();
+        assert_eq!(parse_temp_name(name), Some(("a.bin", std::process::id())));
+        assert_eq!(
+            parse_temp_name(".x.sylcol-tmp-1.sylcol-tmp-42"),
+            Some(("x.sylcol-tmp-1", 42))
+        );
+        for other in [
+            "a.bin",
+            ".a.bin",
+            "..sylcol-tmp-5",
+            ".a.sylcol-tmp-",
+            ".a.sylcol-tmp-12x",
+            ".a.sylcol-tmp-012",
+            "a.sylcol-tmp-12",
+        ] {
+            assert_eq!(parse_temp_name(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn persist_renames_and_drop_removes() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("x.bin");
+        let mut t = TempFile::beside(&target).unwrap();
+        t.write_all(b"data").unwrap();
+        t.persist(&target).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"data");
+        let dropped = TempFile::beside(&dir.path().join("y.bin")).unwrap();
+        let path = dropped.path.clone();
+        assert!(path.exists());
+        drop(dropped);
+        assert!(!path.exists());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_planted_temp_name_is_replaced_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, b"keep").unwrap();
+        let target = dir.path().join("z.bin");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(&victim, temp_path(&target)).unwrap();
+        let mut t = TempFile::beside(&target).unwrap();
+        t.write_all(b"new").unwrap();
+        t.persist(&target).unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"keep");
+        assert_eq!(std::fs::read(&target).unwrap(), b"new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn sweep_removes_only_dead_writers_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let dead = dir.path().join(".a.bin.sylcol-tmp-2147483646");
+        let alive = dir
+            .path()
+            .join(format!(".b.bin.sylcol-tmp-{}", std::process::id()));
+        let parent = dir.path().join(".c.bin.sylcol-tmp-1"); // init: alive
+        let other = dir.path().join(".d.bin.tmp-2147483646");
+        for p in [&dead, &alive, &parent, &other] {
+            std::fs::write(p, b"x").unwrap();
+        }
+        let folder = dir.path().join(".e.sylcol-tmp-2147483646");
+        std::fs::create_dir(&folder).unwrap();
+        assert_eq!(sweep_stale(dir.path()), vec![dead.clone()]);
+        assert!(!dead.exists() && alive.exists() && parent.exists() && other.exists());
+        assert!(folder.is_dir());
+        std::fs::write(&dead, b"x").unwrap();
+        assert!(sweep_stale(dir.path()).is_empty(), "once per folder");
+    }
+}
