@@ -171,7 +171,7 @@ export function holedMap(dir) {
   const lines = readFileSync(join(dir, 'whole.obj'), 'utf8').split('\n')
     .filter((l) => !l.startsWith('f ') || (face++ < 100 || face > 130));
   writeFileSync(join(dir, 'holed.obj'), lines.join('\n'));
-  sylcol(['build', 'mcol', join(dir, 'holed.obj'), '--grid-from', source, '-o', join(dir, 'holed.mcol')]);
+  sylcol(['build', 'mcol', join(dir, 'holed.obj'), '--grid-from', source, '--allow-open', '-o', join(dir, 'holed.mcol')]);
   const faces = lines.filter((l) => l.startsWith('f ')).map((l) => l.split(' ').slice(1).map(Number));
   const uses = new Map();
   const key = (a, b) => (a < b ? `${a} ${b}` : `${b} ${a}`);
