@@ -91,9 +91,16 @@
     loaded: false,
   };
 
-  let dirty = true;
-  const requestRender = () => { dirty = true; };
+  // Drawn on demand: a change asks for one frame; nothing runs while
+  // nothing changes.
+  let frameAsked = false;
+  function requestRender() {
+    if (frameAsked) return;
+    frameAsked = true;
+    requestAnimationFrame(frame);
+  }
   controls.addEventListener('change', requestRender);
+  new ResizeObserver(requestRender).observe(canvas);
   // A software renderer is bound by pixels: while the camera moves it
   // draws at half resolution, and at full resolution once it stops.
   let moving = false;
@@ -105,7 +112,6 @@
       renderer.setSize(w, h, false);
       camera.aspect = w / Math.max(h, 1);
       camera.updateProjectionMatrix();
-      dirty = true;
     }
   }
   // Renders the scene once: first the sphere layers sort their spheres
@@ -121,11 +127,9 @@
   }
   let spin = null; // {angle per frame} while measuring
   function frame() {
+    frameAsked = false;
     const ratio = software && (moving || (spin && !spin.full)) ? 0.5 : 1;
-    if (software && renderer.getPixelRatio() !== ratio) {
-      renderer.setPixelRatio(ratio);
-      dirty = true;
-    }
+    if (software && renderer.getPixelRatio() !== ratio) renderer.setPixelRatio(ratio);
     resize();
     if (spin) {
       const off = camera.position.clone().sub(controls.target);
@@ -133,17 +137,14 @@
       camera.position.copy(controls.target).add(off);
       camera.lookAt(controls.target);
       spin.frames++;
-      dirty = true;
+      spin.at.push(performance.now());
+      requestRender();
     }
-    if (dirty) {
-      draw();
-      dirty = false;
-      state.frames++;
-      document.body.dataset.frames = String(state.frames);
-    }
-    requestAnimationFrame(frame);
+    draw();
+    state.frames++;
+    document.body.dataset.frames = String(state.frames);
   }
-  requestAnimationFrame(frame);
+  requestRender();
 
   // ---- loading an object ----
   const loader = new THREE.GLTFLoader();
@@ -762,6 +763,12 @@
       const r = canvas.getBoundingClientRect();
       return { world: c.toArray(), x: r.left + (p.x + 1) / 2 * r.width, y: r.top + (1 - p.y) / 2 * r.height, visible: Math.abs(p.x) < 0.9 && Math.abs(p.y) < 0.9 && p.z < 1 };
     },
+    // Moves the camera `factor` times as far from the orbit centre.
+    zoom: (factor) => {
+      camera.position.sub(controls.target).multiplyScalar(factor).add(controls.target);
+      controls.update();
+      requestRender();
+    },
     view: (dir) => {
       const off = new THREE.Vector3(...dir).normalize().multiplyScalar(camera.position.distanceTo(controls.target));
       camera.position.copy(controls.target).add(off);
@@ -769,14 +776,15 @@
       requestRender();
     },
     // Draws `n` frames at once, the camera orbiting, each timed around
-    // renderer.render (the CPU side) and until a pixel can be read back (the
-    // GL work done too, without the page's compositing): the median of
-    // each and what renderer.info counted for the last frame.
+    // draw() (the script's side: level of detail, sphere lists,
+    // renderer.render) and until a pixel can be read back (the GL work
+    // done too, without the page's compositing): the median of each and
+    // what renderer.info counted for the last frame.
     profile: (n = 15, full = true) => {
       const gl = renderer.getContext();
       if (software) renderer.setPixelRatio(full ? 1 : 0.5);
       resize();
-      const cpu = [], done = [], pixel = new Uint8Array(4);
+      const script = [], done = [], pixel = new Uint8Array(4);
       for (let i = 0; i < n; i++) {
         const off = camera.position.clone().sub(controls.target).applyAxisAngle(new THREE.Vector3(0, 1, 0), (2 * Math.PI) / 600);
         camera.position.copy(controls.target).add(off);
@@ -785,26 +793,34 @@
         draw();
         const t1 = performance.now();
         gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
-        cpu.push(t1 - t0);
+        script.push(t1 - t0);
         done.push(performance.now() - t0);
       }
       const median = (a) => a.sort((x, y) => x - y)[a.length >> 1];
       const { calls, triangles, lines, points } = renderer.info.render;
       requestRender();
-      return { cpu_ms: median(cpu), gl_ms: median(done), calls, triangles, lines, points, width: canvas.width, height: canvas.height };
+      return { script_ms: median(script), gl_ms: median(done), calls, triangles, lines, points, width: canvas.width, height: canvas.height };
     },
     // Renders continuously for `ms`, the camera orbiting (as when you drag
     // it; `full` keeps full resolution on a software renderer): frames
-    // drawn and the mean time between them.
+    // drawn, the mean time between them, the median and 90th percentile
+    // of those times, and what the last frame drew (renderer.info).
     measure: (ms, full = false) => new Promise((done) => {
-      spin = { step: (2 * Math.PI) / 600, frames: 0, full };
+      spin = { step: (2 * Math.PI) / 600, frames: 0, full, at: [] };
+      requestRender();
       const t0 = performance.now();
       setTimeout(() => {
         const elapsed = performance.now() - t0;
-        const frames = spin.frames;
+        const { frames, at } = spin;
         spin = null;
         requestRender();
-        done({ software, full, frames, ms: elapsed, frame_ms: elapsed / Math.max(frames, 1), fps: (1000 * frames) / elapsed });
+        const gaps = at.slice(1).map((t, k) => t - at[k]).sort((a, b) => a - b);
+        const pick = (q) => (gaps.length ? gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] : NaN);
+        const { calls, triangles, lines } = renderer.info.render;
+        done({
+          software, full, frames, ms: elapsed, frame_ms: elapsed / Math.max(frames, 1), fps: (1000 * frames) / elapsed,
+          median_ms: pick(0.5), p90_ms: pick(0.9), calls, triangles, lines, width: canvas.width, height: canvas.height,
+        });
       }, ms);
     }),
   };
