@@ -91,7 +91,12 @@ mod tests {
 
     #[test]
     fn every_linked_file_is_embedded_and_inlined() {
-        for link in ["style.css", "vendor/three.bundle.min.js", "draw.js", "app.js"] {
+        for link in [
+            "style.css",
+            "vendor/three.bundle.min.js",
+            "draw.js",
+            "app.js",
+        ] {
             assert!(INDEX.contains(link), "{link}");
             assert!(asset(&format!("/{link}")).is_some(), "{link}");
         }
