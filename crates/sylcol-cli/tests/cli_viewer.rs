@@ -123,7 +123,7 @@ fn without_extras(glb: &[u8]) -> Vec<u8> {
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let bin = &glb[20 + json_len..];
     let mut text = serde_json::to_vec(&json).unwrap();
-    while text.len() % 4 != 0 {
+    while !text.len().is_multiple_of(4) {
         text.push(b' ');
     }
     let mut out = b"glTF".to_vec();
