@@ -32,17 +32,24 @@
   function flatGeometry(positions, index) {
     const n = index ? index.length : positions.length / 3;
     const pos = new Float32Array(3 * n), nor = new Float32Array(3 * n);
-    const a = new THREE.Vector3(), b = new THREE.Vector3(), c = new THREE.Vector3();
     const at = (k) => (index ? index[k] : k);
     for (let t = 0; t + 2 < n; t += 3) {
-      a.fromArray(positions, 3 * at(t));
-      b.fromArray(positions, 3 * at(t + 1));
-      c.fromArray(positions, 3 * at(t + 2));
-      pos.set([a.x, a.y, a.z, b.x, b.y, b.z, c.x, c.y, c.z], 3 * t);
-      c.sub(b);
-      b.sub(a);
-      b.cross(c).normalize();
-      for (let k = 0; k < 3; k++) nor.set([b.x, b.y, b.z], 3 * (t + k));
+      const a = 3 * at(t), b = 3 * at(t + 1), c = 3 * at(t + 2);
+      for (let j = 0; j < 3; j++) {
+        pos[3 * t + j] = positions[a + j];
+        pos[3 * t + 3 + j] = positions[b + j];
+        pos[3 * t + 6 + j] = positions[c + j];
+      }
+      const ux = positions[b] - positions[a], uy = positions[b + 1] - positions[a + 1], uz = positions[b + 2] - positions[a + 2];
+      const vx = positions[c] - positions[b], vy = positions[c + 1] - positions[b + 1], vz = positions[c + 2] - positions[b + 2];
+      let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+      const len = Math.hypot(nx, ny, nz) || 1;
+      nx /= len; ny /= len; nz /= len;
+      for (let k = 0; k < 3; k++) {
+        nor[3 * (t + k)] = nx;
+        nor[3 * (t + k) + 1] = ny;
+        nor[3 * (t + k) + 2] = nz;
+      }
     }
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.BufferAttribute(pos, 3));
@@ -306,22 +313,34 @@
    *  vertex snapped to the mean of the vertices in its cell of a grid of
    *  `cell` units; triangles that collapse, or repeat, are dropped. */
   function cluster(positions, index, cell) {
-    const keys = new Map(), sums = [], remap = new Int32Array(positions.length / 3);
-    for (let i = 0; i < remap.length; i++) {
-      const key = `${Math.floor(positions[3 * i] / cell)},${Math.floor(positions[3 * i + 1] / cell)},${Math.floor(positions[3 * i + 2] / cell)}`;
+    const n = positions.length / 3;
+    const lo = [Infinity, Infinity, Infinity];
+    for (let i = 0; i < 3 * n; i++) lo[i % 3] = Math.min(lo[i % 3], positions[i]);
+    // Cell coordinates from the low corner, packed in one number (2^20 a side).
+    const cellOf = (i) => {
+      const c = [0, 1, 2].map((k) => Math.floor((positions[3 * i + k] - lo[k]) / cell));
+      return (c[0] * 1048576 + c[1]) * 1048576 + c[2];
+    };
+    const keys = new Map(), remap = new Int32Array(n);
+    const sums = [];
+    for (let i = 0; i < n; i++) {
+      const key = cellOf(i);
       let k = keys.get(key);
-      if (k === undefined) { k = sums.length; keys.set(key, k); sums.push([0, 0, 0, 0]); }
-      const s = sums[k];
-      s[0] += positions[3 * i]; s[1] += positions[3 * i + 1]; s[2] += positions[3 * i + 2]; s[3]++;
+      if (k === undefined) { k = sums.length / 4; keys.set(key, k); sums.push(0, 0, 0, 0); }
+      for (let j = 0; j < 3; j++) sums[4 * k + j] += positions[3 * i + j];
+      sums[4 * k + 3]++;
       remap[i] = k;
     }
-    const points = new Float32Array(3 * sums.length);
-    sums.forEach((s, k) => points.set([s[0] / s[3], s[1] / s[3], s[2] / s[3]], 3 * k));
+    const points = new Float32Array((3 * sums.length) / 4);
+    for (let k = 0; k < sums.length / 4; k++) {
+      for (let j = 0; j < 3; j++) points[3 * k + j] = sums[4 * k + j] / sums[4 * k + 3];
+    }
     const tris = [], seen = new Set();
+    const m = sums.length / 4;
     for (let t = 0; t + 2 < index.length; t += 3) {
       const a = remap[index[t]], b = remap[index[t + 1]], c = remap[index[t + 2]];
       if (a === b || b === c || a === c) continue;
-      const key = [a, b, c].sort((x, y) => x - y).join();
+      const key = (Math.min(a, b, c) * m + a + b + c - Math.min(a, b, c) - Math.max(a, b, c)) * m + Math.max(a, b, c);
       if (seen.has(key)) continue;
       seen.add(key);
       tris.push(a, b, c);
@@ -353,22 +372,23 @@
    *  its triangles face, else both. Culling the other side spares a
    *  software renderer a quarter of its work on the library. */
   function visibleSide(positions, index) {
-    const edges = new Map();
+    const n = positions.length / 3;
+    const edges = new Map(); // a * n + b -> uses of the edge a -> b
     let volume = 0;
-    const a = new THREE.Vector3(), b = new THREE.Vector3(), c = new THREE.Vector3();
     for (let t = 0; t + 2 < index.length; t += 3) {
       for (let k = 0; k < 3; k++) {
-        const key = `${index[t + k]},${index[t + (k + 1) % 3]}`;
+        const key = index[t + k] * n + index[t + (k + 1) % 3];
         edges.set(key, (edges.get(key) || 0) + 1);
       }
-      a.fromArray(positions, 3 * index[t]);
-      b.fromArray(positions, 3 * index[t + 1]);
-      c.fromArray(positions, 3 * index[t + 2]);
-      volume += a.dot(b.cross(c));
+      const [a, b, c] = [3 * index[t], 3 * index[t + 1], 3 * index[t + 2]];
+      const p = (i, j) => positions[i + j];
+      volume += p(a, 0) * (p(b, 1) * p(c, 2) - p(b, 2) * p(c, 1))
+        - p(a, 1) * (p(b, 0) * p(c, 2) - p(b, 2) * p(c, 0))
+        + p(a, 2) * (p(b, 0) * p(c, 1) - p(b, 1) * p(c, 0));
     }
-    for (const [key, n] of edges) {
-      const [i, j] = key.split(',');
-      if (n !== 1 || edges.get(`${j},${i}`) !== 1) return THREE.DoubleSide;
+    for (const [key, uses] of edges) {
+      const a = Math.floor(key / n), b = key % n;
+      if (uses !== 1 || edges.get(b * n + a) !== 1) return THREE.DoubleSide;
     }
     if (volume > 0) return THREE.FrontSide;
     return volume < 0 ? THREE.BackSide : THREE.DoubleSide;
@@ -395,7 +415,7 @@
           bucket.vertices += l.index.length;
           return at;
         });
-        const sphere = new THREE.Sphere().setFromPoints(pointsOf(p.positions));
+        const sphere = sphereOf(p.positions);
         return { side, levels, sphere };
       });
       this.draws = new Map();
@@ -413,7 +433,7 @@
      *  ones that cut its triangles by 30 % or more. */
     levels(positions, index) {
       const out = [{ positions, index, edge: 0 }];
-      const box = new THREE.Box3().setFromPoints(pointsOf(positions));
+      const box = new THREE.Box3().setFromArray(positions);
       const size = box.getSize(new THREE.Vector3()).length();
       let triangles = index.length / 3;
       for (const across of LEVELS) {
@@ -455,11 +475,15 @@
     }
   }
 
-  /** The points of a flat position array, as vectors. */
-  function pointsOf(positions) {
-    const out = [];
-    for (let i = 0; i < positions.length; i += 3) out.push(new THREE.Vector3(positions[i], positions[i + 1], positions[i + 2]));
-    return out;
+  /** The sphere about the box of a flat position array that holds it. */
+  function sphereOf(positions) {
+    const centre = new THREE.Box3().setFromArray(positions).getCenter(new THREE.Vector3());
+    let r2 = 0;
+    for (let i = 0; i < positions.length; i += 3) {
+      const dx = positions[i] - centre.x, dy = positions[i + 1] - centre.y, dz = positions[i + 2] - centre.z;
+      r2 = Math.max(r2, dx * dx + dy * dy + dz * dz);
+    }
+    return new THREE.Sphere(centre, Math.sqrt(r2));
   }
 
   /** One geometry of flat chunks ({geometry, color}), with a `tint`
@@ -473,7 +497,11 @@
       const p = geometry.getAttribute('position'), f = geometry.getAttribute('faceNormal');
       pos.set(p.array, 3 * at);
       nor.set(f.array, 3 * at);
-      for (let i = 0; i < p.count; i++) tint.set([color.r, color.g, color.b], 3 * (at + i));
+      for (let i = 3 * at; i < 3 * (at + p.count); i += 3) {
+        tint[i] = color.r;
+        tint[i + 1] = color.g;
+        tint[i + 2] = color.b;
+      }
       at += p.count;
       geometry.dispose();
     }
