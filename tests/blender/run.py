@@ -8,8 +8,9 @@ Blender is a 213 MB download, 732 MB installed, about two minutes).
 
 1. sylcol exports, from samples/MiscBin.pak: the largest map ($DD89A110)
    with every layer; a map with a hole (so its failures layer holds red
-   triangles) with every layer; the 158-part library; $DD89A110 with
-   --scale 0.001; the 500 km box unscaled, at 0.001 and at 0.0001.
+   triangles) with every layer; the 158-part library; $DD89A110 (a
+   +-25 000 map) and $DB066592 (+-50 000) with --scale 0.001; the 500 km
+   box unscaled, at 0.001 and at 0.0001.
 2. Blender (import_check.py) imports each with its own glTF importer,
    checks names, materials, custom properties, layers, bounds and View
    All against the file, and exports some back to GLB, with and without
@@ -81,6 +82,7 @@ def exports(work):
     sylcol(["export", holed, "-o", w("holed.glb"), "--layers", "all"])
     sylcol(["export", f"{SAMPLES}+CollisionSet_Tutorial.bin", "-o", w("library.glb"), "--layers", "hull,failures"])
     sylcol(["export", f"{SAMPLES}+{MAP}", "-o", w("map-scaled.glb"), "--scale", "0.001"])
+    sylcol(["export", f"{SAMPLES}+$DB066592", "-o", w("map50-0.001.glb"), "--scale", "0.001"])
     for scale in ("1", "0.001", "0.0001"):
         sylcol(["export", f"{SAMPLES}+mapmesh_box_500km.col", "-o", w(f"box-{scale}.glb"), "--scale", scale])
     back = lambda name, extras, **kw: {"file": w(name), "extras": extras, **kw}  # noqa: E731
@@ -93,6 +95,7 @@ def exports(work):
             {"file": w("library.glb"), "exports": [back("library.props.glb", True), back("library.bare.glb", False)]},
             {"file": w("map-scaled.glb"), "exports": [
                 back("map-scaled.props.glb", True), back("map-scaled.cleared.glb", True, clear_root_scale=True)]},
+            {"file": w("map50-0.001.glb")},
             *({"file": w(f"box-{s}.glb")} for s in ("1", "0.001", "0.0001")),
         ],
         "report": w("blender-report.json"),
@@ -200,7 +203,8 @@ def main():
                f"{figs.get('custom properties', 0)} custom properties, materials {figs['materials']}, layers {figs['layers']}"
                + (f" -- {f['failures'][:4]}" if f["failures"] else ""))
     view = {os.path.basename(f["file"]): f["figures"]["view all"] for f in report["files"]}
-    for name, shown in [("map.glb", False), ("map-scaled.glb", True), ("box-1.glb", False), ("box-0.001.glb", False), ("box-0.0001.glb", True)]:
+    for name, shown in [("map.glb", False), ("map-scaled.glb", True), ("map50-0.001.glb", True),
+                        ("box-1.glb", False), ("box-0.001.glb", False), ("box-0.0001.glb", True)]:
         v = view[name]
         expect(v["whole hull in view"] == shown,
                f"{name}: View All {'shows' if shown else 'cannot show'} the whole hull within the default clip range "
