@@ -1,9 +1,9 @@
 //! The viewer's files, embedded in the binary, and the one-file page
 //! `sylcol view` writes.
 //!
-//! `viewer/` holds the page (`index.html`, `app.js`, `draw.js`, `style.css`) and
-//! three.js, vendored (`viewer/vendor/`, built from the npm package: see
-//! its README). Nothing is fetched at run time.
+//! `viewer/` holds the page (`index.html`, `app.js`, `scene.js`, `draw.js`,
+//! `style.css`) and three.js, vendored (`viewer/vendor/`, built from the npm
+//! package: see its README). Nothing is fetched at run time.
 
 use serde_json::{Map, json};
 use sylcol::export::gltf::base64;
@@ -13,6 +13,7 @@ use crate::catalog::Catalog;
 const INDEX: &str = include_str!("../viewer/index.html");
 const APP: &str = include_str!("../viewer/app.js");
 const DRAW: &str = include_str!("../viewer/draw.js");
+const SCENE: &str = include_str!("../viewer/scene.js");
 const STYLE: &str = include_str!("../viewer/style.css");
 const THREE: &str = include_str!("../viewer/vendor/three.bundle.min.js");
 const THREE_LICENSE: &str = include_str!("../viewer/vendor/LICENSE");
@@ -23,6 +24,7 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
         "/" | "/index.html" => ("text/html; charset=utf-8", INDEX.as_bytes()),
         "/app.js" => ("text/javascript; charset=utf-8", APP.as_bytes()),
         "/draw.js" => ("text/javascript; charset=utf-8", DRAW.as_bytes()),
+        "/scene.js" => ("text/javascript; charset=utf-8", SCENE.as_bytes()),
         "/style.css" => ("text/css; charset=utf-8", STYLE.as_bytes()),
         "/vendor/three.bundle.min.js" => ("text/javascript; charset=utf-8", THREE.as_bytes()),
         "/vendor/LICENSE" => ("text/plain; charset=utf-8", THREE_LICENSE.as_bytes()),
@@ -79,6 +81,10 @@ pub fn standalone_html(catalog: &Catalog) -> Result<String, String> {
             &inline("script", "", DRAW),
         )
         .replace(
+            r#"<script src="scene.js"></script>"#,
+            &inline("script", "", SCENE),
+        )
+        .replace(
             r#"<script src="app.js"></script>"#,
             &inline("script", "", APP),
         );
@@ -95,6 +101,7 @@ mod tests {
             "style.css",
             "vendor/three.bundle.min.js",
             "draw.js",
+            "scene.js",
             "app.js",
         ] {
             assert!(INDEX.contains(link), "{link}");
@@ -104,6 +111,7 @@ mod tests {
         let page = standalone_html(&catalog).unwrap();
         assert!(!page.contains(r#"src="app.js""#) && !page.contains("style.css"));
         assert!(!page.contains(r#"src="draw.js""#) && page.contains("SylcolDraw"));
+        assert!(!page.contains(r#"src="scene.js""#) && page.contains("SylcolScene"));
         assert!(page.contains(r#"id="sylcol-data""#));
         let data_start = page.find(r#"type="application/json">"#).unwrap();
         let rest = &page[data_start..];
