@@ -30,7 +30,7 @@ test('the whole sample archive as GLB, every layer: 0 errors, 0 warnings', async
   const out = mkdtempSync(join(tmpdir(), 'sylcol-gltf-'));
   sylcol(['export', SAMPLES, '-o', out, '--format', 'glb', '--layers', 'all']);
   const files = readdirSync(out).filter((f) => f.endsWith('.glb'));
-  assert.equal(files.length, 12, `11 maps and the library: ${files}`);
+  assert.equal(files.length, 23, `11 maps, 11 REGN point clouds and the library: ${files}`);
   for (const f of files) {
     const report = await validate(join(out, f));
     assert.ok(report.info.totalVertexCount > 0, f);

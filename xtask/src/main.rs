@@ -1,7 +1,8 @@
 //! `cargo xtask`: repository chores.
 //!
 //! `cargo xtask samples [--out DIR] [--full-copies]` regenerates the
-//! synthetic sample corpus (`samples/MiscBin.pak` + `MiscBin.p00`); see
+//! synthetic sample corpus (`samples/MiscBin.pak` + `MiscBin.p00`,
+//! `samples/Tables.pak` + `Tables.p00`); see
 //! `samples/README.md`. The output is the same, byte for byte, on every run.
 //!
 //! `cargo xtask screenshots [--out DIR]` regenerates the viewer pictures in
@@ -10,9 +11,11 @@
 mod library;
 mod maps;
 mod names;
+mod regions;
 mod samples;
 mod screenshots;
 mod shapes;
+mod tables;
 
 use std::path::PathBuf;
 
@@ -40,7 +43,10 @@ fn main() -> anyhow::Result<()> {
                 }
             }
             samples::write_archive(&out, full_copies)?;
-            eprintln!("wrote {}/MiscBin.pak and MiscBin.p00", out.display());
+            eprintln!(
+                "wrote {0}/MiscBin.pak, MiscBin.p00, {0}/Tables.pak and Tables.p00",
+                out.display()
+            );
             Ok(())
         }
         Some("screenshots") => {

@@ -1,4 +1,5 @@
-//! The sample corpus: what goes into `samples/MiscBin.pak` + `.p00`.
+//! The sample corpus: what goes into `samples/MiscBin.pak` + `.p00` and
+//! `samples/Tables.pak` + `.p00`.
 
 use std::path::Path;
 
@@ -9,8 +10,8 @@ use sylcol_format::ipfb::names::BUILTIN_NAMES;
 use sylcol_format::ipfb::{ArchiveWriter, EntryKey, Index, IndexEntry, WriteOptions};
 use sylcol_format::mcol;
 
-use crate::library;
 use crate::maps::{self, MAPS, MapSpec};
+use crate::{library, regions, tables};
 
 /// The eighteen names the game gives the CollisionSet library (one file,
 /// stored eighteen times): the `CollisionSet_` names of the archive
@@ -53,29 +54,43 @@ pub fn collisionset() -> anyhow::Result<Vec<u8>> {
 }
 
 /// One map's MCOL object, built by sylcol's MCOL builder on the map's grid
-/// (bbox -half..half, the seed's cell size), then encoded.
-pub fn mcol(spec: &MapSpec) -> anyhow::Result<Vec<u8>> {
+/// (bbox -half..half, the seed's cell size).
+pub fn mcol_model(spec: &MapSpec) -> anyhow::Result<mcol::Mcol> {
     let mesh = maps::generate(spec);
     let options = McolBuildOptions {
         bbox: Some(([-spec.half; 3], [spec.half; 3])),
         cell: Some(spec.cell),
     };
-    let model = build_mcol(&mesh, &options).with_context(|| format!("map {:08X}", spec.id))?;
-    Ok(mcol::encode(&model)?)
+    build_mcol(&mesh, &options).with_context(|| format!("map {:08X}", spec.id))
 }
 
-/// Every entry of the sample archive: (key, bytes), the eleven maps under
-/// their hashes, then the library once under its first name.
+/// Every entry of `MiscBin.pak`: (key, bytes): the eleven maps under their
+/// seed ids, each followed by its REGN ([`regions::MAP_NAMES`]), then the
+/// library once under its first name.
 pub fn payloads() -> anyhow::Result<Vec<(EntryKey, Vec<u8>)>> {
     let mut out = Vec::new();
     for spec in &MAPS {
-        out.push((EntryKey::Hash(spec.id), mcol(spec)?));
+        let model = mcol_model(spec)?;
+        out.push((EntryKey::Hash(spec.id), mcol::encode(&model)?));
+        let key = regions::regn_key(spec.id).context("a REGN key per map")?;
+        out.push((key, regions::regn(&model)?));
     }
     out.push((
         EntryKey::Name(collisionset_names()[0].to_string()),
         collisionset()?,
     ));
     Ok(out)
+}
+
+/// Writes `Tables.pak` + `Tables.p00` into `dir`: the two string tables,
+/// Z1-compressed, under their names.
+pub fn write_tables(dir: &Path) -> anyhow::Result<()> {
+    let mut writer = ArchiveWriter::create(&dir.join("Tables.pak"), WriteOptions::default());
+    for (name, bytes) in tables::tables()? {
+        writer.add(&EntryKey::Name(name.to_string()), &bytes, true)?;
+    }
+    writer.finish()?;
+    Ok(())
 }
 
 /// Writes `MiscBin.pak` + `MiscBin.p00` into `dir`. Every entry is Z1
@@ -99,8 +114,9 @@ pub fn write_archive(dir: &Path, full_copies: bool) -> anyhow::Result<()> {
             writer.add(&EntryKey::Name(name.to_string()), &bytes, true)?;
         }
         writer.finish()?;
-        return Ok(());
+        return write_tables(dir);
     }
+    write_tables(dir)?;
     let mut entries = writer.finish()?.entries;
     for name in &collisionset_names()[1..] {
         entries.push(IndexEntry {
@@ -135,7 +151,7 @@ mod tests {
         let pak = Path::new(env!("CARGO_MANIFEST_DIR")).join("../samples/MiscBin.pak");
         let archive = Archive::open(&pak).unwrap();
         let fresh = payloads().unwrap();
-        assert_eq!(fresh.len(), 12);
+        assert_eq!(fresh.len(), 23);
         for (key, bytes) in &fresh {
             let entry = archive
                 .index
@@ -148,7 +164,8 @@ mod tests {
                 key.display()
             );
         }
-        for ((key, bytes), spec) in fresh.iter().zip(&MAPS) {
+        for (pair, spec) in fresh.chunks(2).zip(&MAPS) {
+            let (key, bytes) = &pair[0];
             assert_eq!(*key, EntryKey::Hash(spec.id));
             let m = mcol::decode(bytes).unwrap();
             assert_eq!(
@@ -157,8 +174,9 @@ mod tests {
             );
             let dims = (2.0 * spec.half / spec.cell) as usize;
             assert_eq!(m.header.dims(), [dims; 3]);
+            regions::tests::check_partner(&m, &pair[1].1);
         }
-        let library = &fresh[11].1;
+        let library = &fresh[22].1;
         assert_eq!(library.len() as u64, library::BYTES);
         let set = collisionset::decode(library).unwrap();
         assert_eq!(set.records.len(), library::RECORDS);
@@ -175,6 +193,15 @@ mod tests {
                 .expect(name);
             assert_eq!(e.location(), first.unwrap().location(), "{name}");
         }
-        assert_eq!(archive.entries().len(), 29);
+        assert_eq!(archive.entries().len(), 40);
+        let tables = Archive::open(&pak.with_file_name("Tables.pak")).unwrap();
+        for (name, bytes) in tables::tables().unwrap() {
+            let entry = tables
+                .index
+                .find(EntryKey::Name(name.into()).hash())
+                .expect(name);
+            let stored = tables.read_entry(&tables.probe(entry).unwrap()).unwrap();
+            assert!(stored == bytes, "{name} differs from a fresh generation");
+        }
     }
 }

@@ -31,6 +31,11 @@ pub struct Cli {
     /// `{"error": {...}}` lines on standard error).
     #[arg(long, global = true)]
     json: bool,
+    /// A name list for every archive opened (one name a line, `pak+inner`
+    /// or bare; `#` comments), as `names harvest -o` writes it; a
+    /// `names.txt` beside an archive is read too.
+    #[arg(long, global = true, value_name = "FILE")]
+    names: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -54,6 +59,11 @@ enum Command {
     /// Collision queries (ray, segment, inside, sphere, closest, batch)
     /// through the map's own grid.
     Query(cmd::query::Args),
+    /// Recover entry names: harvest them from the disc's strings, or test
+    /// a naming pattern.
+    Names(cmd::names::Args),
+    /// Pair each REGN with its MCOL (by name, else by an identical grid).
+    Pairs(cmd::pairs::Args),
     /// The viewer and its JSON API on a local web server (127.0.0.1).
     Serve(cmd::serve::Args),
     /// The viewer as one self-contained HTML file that opens offline.
@@ -92,6 +102,7 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve(_)) {
         signals::clean_up_on_signals();
     }
+    input::set_names_file(cli.names);
     let ctx = Context { json: cli.json };
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a, ctx),
@@ -106,6 +117,8 @@ fn main() -> ExitCode {
         Command::View(a) => cmd::view::run(a),
         Command::Completions(a) => cmd::meta::completions(a, Cli::command()),
         Command::Man => cmd::meta::man(Cli::command()),
+        Command::Names(a) => cmd::names::run(a, ctx),
+        Command::Pairs(a) => cmd::pairs::run(a, ctx),
     };
     match result {
         Ok(Outcome::Ok) => ExitCode::SUCCESS,

@@ -136,12 +136,12 @@ fn probe_finds_the_header_pointers_and_the_runs() {
 fn probe_works_on_an_unknown_chunk() {
     // The box with another magic: sylcol cannot decode it, probe still reads it.
     let mut d = std::fs::read(fixture("box.mcol")).unwrap();
-    d[..4].copy_from_slice(b"REGN");
+    d[..4].copy_from_slice(b"UNKN");
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("x.regn");
+    let p = dir.path().join("x.unkn");
     std::fs::write(&p, &d).unwrap();
     let j = json_of(&["probe", p.to_str().unwrap(), "--json"]);
-    assert_eq!(j["magic"], "REGN");
+    assert_eq!(j["magic"], "UNKN");
     assert_eq!(j["relocations"], 980);
     sylcol()
         .args(["info", p.to_str().unwrap()])

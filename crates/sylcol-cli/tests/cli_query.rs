@@ -98,19 +98,25 @@ fn derived_grid_gives_the_same_answers() {
     assert_eq!(g["missing_entries"], 0);
 }
 
+/// `sylcol query box.mcol batch PATH`: its exit code and its JSON lines.
+fn batch_rows(path: &std::path::Path) -> (Option<i32>, Vec<Value>) {
+    let out = query(&["batch", path.to_str().unwrap()]);
+    let rows = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (out.status.code(), rows)
+}
+
 #[test]
 fn batch_answers_in_order_and_flags_bad_lines() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("q.txt");
     let lines = "ray 0,0,0 1,0,0\n# a comment\ninside 1,2,3\nsegment 0,0,0 1,1,1\nfly 1,2,3\nclosest 0,0,0\nsphere 0,0,0 10 0,0,-300000\nray 0,0,0 0,0,0\n";
     std::fs::write(&path, lines).unwrap();
-    let out = query(&["batch", path.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(2));
-    let rows: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let (status, rows) = batch_rows(&path);
+    assert_eq!(status, Some(2));
     assert_eq!(rows.len(), 7);
     assert_eq!(rows[0]["query"], "ray");
     assert_eq!(rows[0]["time_of_impact"], 250000.0);
@@ -130,6 +136,64 @@ fn batch_answers_in_order_and_flags_bad_lines() {
     let good = dir.path().join("good.txt");
     std::fs::write(&good, "inside 0,0,0\n").unwrap();
     assert!(query(&["batch", good.to_str().unwrap()]).status.success());
+}
+
+/// A batch of thousands of lines is answered on every core in blocks,
+/// still one answer a line in order, each the single query's answer.
+#[test]
+fn large_batch_answers_every_line_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("many.txt");
+    let n = 5_000;
+    let text: String = (0..n)
+        .map(|i| match i % 3 {
+            0 => format!("ray {},0,0 1,0,0\n", 10 * i),
+            1 => format!("inside 0,0,{}\n", 100 * i),
+            _ if i == 2_000 => "ray 0,0,0 0,0,0\n".to_string(),
+            _ => format!("closest {},0,0\n", -7 * i as i64),
+        })
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    let (status, rows) = batch_rows(&path);
+    assert_eq!(status, Some(2));
+    assert_eq!(rows.len(), n);
+    // t and distances carry f32 rounding (~0.03 at this 250 000 scale).
+    let near = |v: &Value, want: f64| (v.as_f64().unwrap() - want).abs() < 0.1;
+    for (i, row) in rows.iter().enumerate() {
+        match i % 3 {
+            0 => assert!(near(&row["time_of_impact"], 250_000.0 - 10.0 * i as f64)),
+            1 => assert_eq!(row["inside"], json!(100 * i <= 250_000)),
+            _ if i == 2_000 => assert_eq!(row["line"], 2_001),
+            _ => assert!(near(&row["distance"], 250_000.0 - 7.0 * i as f64)),
+        }
+    }
+}
+
+/// Fed a line at a time on standard input, `batch -` answers each line
+/// before the next arrives (it does not wait for a full block).
+#[test]
+fn batch_on_stdin_answers_each_line_as_it_comes() {
+    use std::io::{BufRead, BufReader, Write};
+    let file = fixture("box.mcol");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sylcol"))
+        .args(["query", file.as_str(), "batch", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for x in [0, 1000, 2000] {
+        writeln!(stdin, "ray {x},0,0 1,0,0").unwrap();
+        stdin.flush().unwrap();
+        let mut line = String::new();
+        stdout.read_line(&mut line).unwrap();
+        let row: Value = serde_json::from_str(&line).unwrap();
+        let t = row["time_of_impact"].as_f64().unwrap();
+        assert!((t - (250_000.0 - f64::from(x))).abs() < 0.1, "{row}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
 }
 
 #[test]

@@ -85,7 +85,11 @@ fn extracted(dir: &std::path::Path) -> (Vec<std::path::PathBuf>, std::path::Path
     let mut maps: Vec<_> = std::fs::read_dir(&out)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| !p.to_string_lossy().contains("CollisionSet_"))
+        .filter(|p| {
+            // The maps: not the library, not the REGN beside each map.
+            let name = p.to_string_lossy();
+            !name.contains("CollisionSet_") && !name.ends_with(".REGN") && !name.ends_with(".rgn")
+        })
         .collect();
     maps.sort();
     (maps, out.join("CollisionSet_S01.bin"))

@@ -202,7 +202,16 @@ fn a_whole_archive_exports_one_glb_per_map_and_one_library() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     files.sort();
-    assert_eq!(files.len(), 12, "{files:?}");
+    assert_eq!(
+        files.len(),
+        23,
+        "{files:?}: 11 maps, 11 REGN point clouds, the library"
+    );
+    assert_eq!(
+        files.iter().filter(|f| f.ends_with(".REGN.glb")).count(),
+        10,
+        "one REGN is shown by its built-in name, mapmesh_box_500km.rgn"
+    );
     assert_eq!(
         files.iter().filter(|f| f.ends_with(".MCOL.glb")).count(),
         10

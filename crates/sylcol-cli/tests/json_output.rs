@@ -56,7 +56,7 @@ fn info_verify_probe_and_query_match_their_schemas() {
         validated("info", &["info", &file], 0);
     }
     let archive = validated("info", &["info", &samples()], 0);
-    assert_eq!(archive["objects"].as_array().unwrap().len(), 29);
+    assert_eq!(archive["objects"].as_array().unwrap().len(), 40);
     let run = validated(
         "verify",
         &["verify", &fixture("box.mcol"), &fixture("twin.mcol"), &s01],
@@ -134,7 +134,7 @@ fn writing_commands_report_json_matching_their_schemas() {
         0,
     );
     let list = validated("pak-list", &["pak", "list", &samples()], 0);
-    assert_eq!(list["entries"].as_array().unwrap().len(), 29);
+    assert_eq!(list["entries"].as_array().unwrap().len(), 40);
     let x = validated(
         "pak-extract",
         &[
@@ -234,4 +234,63 @@ fn every_schema_is_exercised() {
             );
         }
     }
+}
+
+#[test]
+fn names_and_pairs_match_their_schemas() {
+    let folder = format!("{}/../../samples", env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let names = tmp.path().join("names.txt");
+    let harvest = validated(
+        "names-harvest",
+        &["names", "harvest", &folder, "-o", path(&names)],
+        0,
+    );
+    assert_eq!(harvest["archives"].as_array().unwrap().len(), 2);
+    let pattern = "S{01..16}{,_p1,_p2}_AsteroidVolume_wp.{col,rgn}";
+    validated(
+        "names-guess",
+        &["names", "guess", pattern, "--archive", &folder],
+        0,
+    );
+    validated("pairs", &["pairs", &samples(), "--names", path(&names)], 0);
+    validated("pairs", &["pairs", &samples()], 1);
+}
+
+#[test]
+fn regn_and_table_reports_match_their_schemas() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in [
+        fixture("twin.regn"),
+        fixture("quirks.regn"),
+        fixture("names.ixud"),
+    ] {
+        validated("info", &["info", &file], 0);
+    }
+    validated("verify", &["verify", &fixture("quirks.regn")], 1);
+    validated("verify", &["verify", &fixture("names.idxd")], 0);
+    let txt = dir.path().join("t.txt");
+    validated(
+        "export",
+        &["export", &fixture("names.idxd"), "-o", path(&txt)],
+        0,
+    );
+    let back = dir.path().join("t.idxd");
+    let built = validated(
+        "build-idxd",
+        &["build", "idxd", path(&txt), "-o", path(&back)],
+        0,
+    );
+    assert_eq!(built["format"], "IDXD");
+    let ply = dir.path().join("t.ply");
+    validated(
+        "export",
+        &["export", &fixture("twin.regn"), "-o", path(&ply)],
+        0,
+    );
+    validated(
+        "rewrite",
+        &["rewrite", &fixture("twin.regn"), "-o", path(&back)],
+        0,
+    );
 }

@@ -3,7 +3,7 @@
 //!
 //! | step | what is tried | on failure |
 //! |---|---|---|
-//! | 1 | magic `MCOL` at 0x00 | the MCOL decoder's error is final ([`AnyError::Invalid`]) |
+//! | 1 | magic `MCOL`, `REGN`, `IDXD` or `IXUD` at 0x00 | that decoder's error is final ([`AnyError::Invalid`]) |
 //! | 2 | the CollisionSet record walk (no magic: the walk must consume the input) | kept as the CollisionSet attempt |
 //! | 3 | nothing matched | [`AnyError::Unrecognised`] with the magic and what the walk said, at its offset |
 //!
@@ -12,12 +12,14 @@
 //! offset and invariant as a damaged later record. A library whose first
 //! record frames correctly but breaks later is [`AnyError::Invalid`].
 //!
-//! New formats (REGN, IDXD) add a variant to [`Object`] and [`Kind`], a
-//! line in [`decode_any`] and one in [`Kind::name`].
+//! A new format adds a variant to [`Object`] and [`Kind`], a line in
+//! [`decode_any`] and one in [`Kind::name`].
 
 use crate::collisionset::{self, CollisionSet};
 use crate::error::DecodeError;
+use crate::idxd::{self, Flavour, StringTable};
 use crate::mcol::{self, Mcol};
+use crate::regn::{self, Regn};
 
 /// The formats [`decode_any`] decodes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -27,14 +29,24 @@ pub enum Kind {
     Mcol,
     /// A CollisionSet part library.
     CollisionSet,
+    /// A REGN object (decoded as far as it is known).
+    Regn,
+    /// A UTF-8 string table.
+    Idxd,
+    /// A UTF-16BE string table.
+    Ixud,
 }
 
 impl Kind {
-    /// The format's name as reports print it (`MCOL`, `CollisionSet`).
+    /// The format's name as reports print it (`MCOL`, `CollisionSet`,
+    /// `REGN`, `IDXD`, `IXUD`).
     pub fn name(self) -> &'static str {
         match self {
             Kind::Mcol => "MCOL",
             Kind::CollisionSet => "CollisionSet",
+            Kind::Regn => "REGN",
+            Kind::Idxd => "IDXD",
+            Kind::Ixud => "IXUD",
         }
     }
 }
@@ -53,6 +65,10 @@ pub enum Object {
     Mcol(Box<Mcol>),
     /// A part library.
     CollisionSet(CollisionSet),
+    /// A REGN object: its header, sections and every byte.
+    Regn(Box<Regn>),
+    /// An IDXD or IXUD string table.
+    StringTable(StringTable),
 }
 
 impl Object {
@@ -61,6 +77,11 @@ impl Object {
         match self {
             Object::Mcol(_) => Kind::Mcol,
             Object::CollisionSet(_) => Kind::CollisionSet,
+            Object::Regn(_) => Kind::Regn,
+            Object::StringTable(t) => match t.flavour {
+                Flavour::Idxd => Kind::Idxd,
+                Flavour::Ixud => Kind::Ixud,
+            },
         }
     }
 }
@@ -109,13 +130,25 @@ impl AnyError {
 
 /// Decodes `data` as whichever format it is (see the module table).
 pub fn decode_any(data: &[u8]) -> Result<Object, AnyError> {
-    if data.get(..4) == Some(b"MCOL") {
-        return mcol::decode(data)
-            .map(|m| Object::Mcol(Box::new(m)))
-            .map_err(|error| AnyError::Invalid {
-                kind: Kind::Mcol,
-                error,
-            });
+    let invalid = |kind| move |error| AnyError::Invalid { kind, error };
+    match data.get(..4) {
+        Some(b"MCOL") => {
+            return mcol::decode(data)
+                .map(|m| Object::Mcol(Box::new(m)))
+                .map_err(invalid(Kind::Mcol));
+        }
+        Some(b"REGN") => {
+            return regn::decode(data)
+                .map(|r| Object::Regn(Box::new(r)))
+                .map_err(invalid(Kind::Regn));
+        }
+        Some(m @ (b"IDXD" | b"IXUD")) => {
+            let kind = if m == b"IDXD" { Kind::Idxd } else { Kind::Ixud };
+            return idxd::decode(data)
+                .map(Object::StringTable)
+                .map_err(invalid(kind));
+        }
+        _ => {}
     }
     match collisionset::decode(data) {
         Ok(set) => Ok(Object::CollisionSet(set)),
@@ -127,6 +160,17 @@ pub fn decode_any(data: &[u8]) -> Result<Object, AnyError> {
             magic: crate::bytes::printable_magic(data, 0),
             collisionset,
         }),
+    }
+}
+
+/// Encodes an object of any format (the inverse of [`decode_any`]: a
+/// decoded object encodes to the bytes it came from).
+pub fn encode_any(object: &Object) -> Result<Vec<u8>, crate::EncodeError> {
+    match object {
+        Object::Mcol(m) => mcol::encode(m),
+        Object::CollisionSet(set) => collisionset::encode(set),
+        Object::Regn(r) => regn::encode(r),
+        Object::StringTable(t) => idxd::encode(t),
     }
 }
 
@@ -175,6 +219,33 @@ mod tests {
         assert_eq!(err.kind(), Some(Kind::CollisionSet));
         assert_eq!(err.offset(), second as u64);
         assert!(err.to_string().starts_with("invalid CollisionSet at byte"));
+    }
+
+    #[test]
+    fn regn_and_string_tables_by_magic() {
+        let fixture = |n: &str| {
+            std::fs::read(format!(
+                "{}/../../tests/fixtures/{n}",
+                env!("CARGO_MANIFEST_DIR")
+            ))
+            .unwrap()
+        };
+        assert_eq!(
+            decode_any(&fixture("twin.regn")).unwrap().kind(),
+            Kind::Regn
+        );
+        assert_eq!(
+            decode_any(&fixture("names.idxd")).unwrap().kind(),
+            Kind::Idxd
+        );
+        assert_eq!(
+            decode_any(&fixture("names.ixud")).unwrap().kind().name(),
+            "IXUD"
+        );
+        let err = decode_any(&fixture("twin.regn")[..0x90]).unwrap_err();
+        assert_eq!(err.kind(), Some(Kind::Regn));
+        let err = decode_any(b"IXUD\xff\xff\xff\xff").unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (Some(Kind::Ixud), 4));
     }
 
     #[test]

@@ -138,6 +138,20 @@ impl<'a> Chunk<'a> {
     }
 }
 
+/// Cells along one axis of a grid over `min..max` at `cell` size (the
+/// header prefix MCOL and REGN share): ceil((max - min) / cell), with a
+/// relative tolerance of 1e-6 for float rounding; `None` when the cell size
+/// is not a positive finite number or the result is not at least 1.
+pub fn axis_cells(min: f32, max: f32, cell: f32) -> Option<u64> {
+    let cell = f64::from(cell);
+    let cells = (f64::from(max) - f64::from(min)) / cell;
+    if !(cell.is_finite() && cell > 0.0 && cells.is_finite()) {
+        return None;
+    }
+    let n = (cells - 1e-6 * cells.max(1.0)).ceil();
+    (n >= 1.0 && n <= u32::MAX as f64).then_some(n as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,6 +186,16 @@ mod tests {
         let e = c.resolve_base(&d).unwrap_err();
         assert_eq!(e.offset, 0x18);
         assert!(e.to_string().contains("0x4010"), "{e}");
+    }
+
+    #[test]
+    fn axis_cells_rounds_up_with_a_tolerance() {
+        assert_eq!(axis_cells(-25_000.0, 25_000.0, 10_000.0), Some(5));
+        assert_eq!(axis_cells(-250_000.0, 250_000.0, 50_000.0), Some(10));
+        assert_eq!(axis_cells(0.0, 1.000_000_1, 0.5), Some(2));
+        assert_eq!(axis_cells(0.0, 0.0, 1.0), None);
+        assert_eq!(axis_cells(0.0, 1.0, 0.0), None);
+        assert_eq!(axis_cells(0.0, f32::INFINITY, 1.0), None);
     }
 
     #[test]

@@ -9,10 +9,13 @@
 //! | module | format | spec |
 //! |---|---|---|
 //! | [`any`] | whichever of the formats below an object is: [`decode_any`] | — |
+//! | [`naming`] | finding entry names: string runs, variants, patterns, harvest | `docs/names.md` |
 //! | [`pof0`] | POF0 relocation tables | `docs/formats/pof0.md` |
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
 //! | [`mcol`] | MCOL map collision hulls | `docs/formats/mcol.md` |
+//! | [`regn`] | REGN, the map's other object (header, sections, checked assumptions) | `docs/formats/regn.md` |
 //! | [`collisionset`] | CollisionSet per-part collision library | `docs/formats/collisionset.md` |
+//! | [`idxd`] | IDXD / IXUD string tables | `docs/formats/idxd.md` |
 //! | [`ipfb`] | IPFB archives (`.pak` + `.pNN`), Z1 compression, names | `docs/formats/ipfb.md` |
 //!
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
@@ -27,13 +30,16 @@ pub mod bytes;
 pub mod chunk;
 pub mod collisionset;
 pub mod error;
+pub mod idxd;
 pub mod ipfb;
 pub mod mcol;
+pub mod naming;
 pub mod pof0;
 pub mod probe;
+pub mod regn;
 pub mod text;
 
-pub use any::{AnyError, Kind, Object, decode_any};
+pub use any::{AnyError, Kind, Object, decode_any, encode_any};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// What an object's bytes look like, decided from its first bytes.
@@ -50,7 +56,7 @@ pub enum Format {
 /// The magics of the formats sylcol decodes: [`sniff`] reads this list,
 /// [`decode_any`] tries each (a test ties the two), and a new format with a
 /// magic joins both.
-pub const DECODED_MAGICS: &[&[u8; 4]] = &[b"MCOL"];
+pub const DECODED_MAGICS: &[&[u8; 4]] = &[b"MCOL", b"REGN", b"IDXD", b"IXUD"];
 
 /// How many leading bytes of an object [`sniff`] looks at: an object that
 /// is not worth decoding is never held whole.

@@ -12,6 +12,7 @@ pub mod grid;
 pub mod import;
 pub mod mesh;
 pub mod orientation;
+pub mod pairs;
 pub mod query;
 pub mod report;
 pub mod topology;

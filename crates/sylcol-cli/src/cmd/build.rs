@@ -1,4 +1,5 @@
-//! `sylcol build`: game files from a modder's meshes.
+//! `sylcol build`: game files from a modder's meshes (and string tables
+//! from their text form).
 
 use std::path::PathBuf;
 
@@ -16,6 +17,7 @@ use crate::output::{is_stdout, write_output};
 use crate::{Context, Outcome, print};
 
 mod collisionset;
+mod idxd;
 
 /// Arguments of `sylcol build`.
 #[derive(clap::Args)]
@@ -30,6 +32,8 @@ enum What {
     Mcol(McolArgs),
     /// Build a CollisionSet library from meshes, or edit one in place.
     Collisionset(collisionset::Args),
+    /// Build an IDXD / IXUD string table from its text form (`export` writes it).
+    Idxd(idxd::Args),
 }
 
 /// Arguments of `sylcol build mcol`.
@@ -82,6 +86,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     match args.what {
         What::Mcol(a) => run_mcol(a, ctx),
         What::Collisionset(a) => collisionset::run(a, ctx),
+        What::Idxd(a) => idxd::run(a, ctx),
     }
 }
 

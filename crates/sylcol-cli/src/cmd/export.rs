@@ -23,6 +23,8 @@ use sylcol_format::{AnyError, Object};
 
 use crate::input::{Input, Item, inputs, is_archive, read_object};
 use crate::output::{OutputDir, is_stdout, safe_components, write_atomic_with, write_output};
+
+mod other;
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol export`.
@@ -237,6 +239,8 @@ fn export_object(
             Ok(())
         }
         Object::CollisionSet(set) => export_library(input, set, args, output, report),
+        Object::Regn(r) => other::export_regn(input, r, args, output, report),
+        Object::StringTable(t) => other::export_table(input, t, args, output, report),
         _ => anyhow::bail!(Unsupported {
             path: input.name.clone(),
             detail: "export does not write this format".into(),
@@ -321,6 +325,8 @@ fn export_entry(
                 entry.clone()
             }
         }
+        Object::Regn(_) => other::archive_name(&entry, true, format),
+        Object::StringTable(_) => other::archive_name(&entry, false, format),
         _ => format!("{entry}.{}", format.extension()),
     };
     let target = out

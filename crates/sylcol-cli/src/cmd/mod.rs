@@ -4,6 +4,8 @@ pub mod build;
 pub mod export;
 pub mod info;
 pub mod meta;
+pub mod names;
+pub mod pairs;
 pub mod pak;
 pub mod probe;
 pub mod query;

@@ -1,7 +1,7 @@
 //! `sylcol query FILE <ray|segment|inside|sphere|closest|batch|grid>`:
 //! runtime collision queries through the map's own grid.
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 
 use anyhow::{Context as _, bail};
 use glam::Vec3;
@@ -190,49 +190,46 @@ fn load(input: &Input, mesh: Option<&str>, grid: &str) -> anyhow::Result<Collide
         .with_context(|| format!("{}: cannot derive a grid", input.name))
 }
 
-/// Answers every line of `path`; a bad line becomes `{"line": N, "error":
-/// {...}}` in its place and the exit status is 2 at the end.
+/// Lines answered together at most (one call of `answer_many`).
+const BATCH_BLOCK: usize = 65_536;
+
+/// Answers every line of `path` in order, in blocks answered on every
+/// core (`Collider::answer_many`); a bad line becomes `{"line": N,
+/// "error": {...}}` in its place and the exit status is 2 at the end. A
+/// block ends when the input has no more lines ready, so a caller feeding
+/// standard input a line at a time gets each answer at once.
 fn batch(c: &Collider, path: &str, ctx: Context) -> anyhow::Result<Outcome> {
-    let reader: Box<dyn BufRead> = if path == "-" {
-        Box::new(std::io::stdin().lock())
+    let source: Box<dyn Read> = if path == "-" {
+        Box::new(std::io::stdin())
     } else {
-        let f = std::fs::File::open(path).map_err(|error| ReadError {
+        Box::new(std::fs::File::open(path).map_err(|error| ReadError {
             path: path.to_string(),
             error,
-        })?;
-        Box::new(std::io::BufReader::new(f))
+        })?)
     };
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, source);
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("{path}: cannot read line {}", i + 1))?;
-        let text = line.trim();
-        if text.is_empty() || text.starts_with('#') {
-            continue;
+    let mut block = Block::default();
+    let mut line = String::new();
+    let mut number = 0usize;
+    loop {
+        line.clear();
+        let read = reader
+            .read_line(&mut line)
+            .with_context(|| format!("{path}: cannot read line {}", number + 1))?;
+        if read > 0 {
+            number += 1;
+            block.push(number, line.trim());
         }
-        let answer = text
-            .parse::<Query>()
-            .map_err(|e| e.to_string())
-            .and_then(|q| c.answer(&q).map_err(|e| e.to_string()));
-        let line = match answer {
-            Ok(a) => BatchLine::Answer(a),
-            Err(message) => {
-                bad += 1;
-                BatchLine::Error {
-                    line: i + 1,
-                    error: ErrorReport {
-                        message,
-                        path: Some(path.to_string()),
-                        offset: None,
-                        kind: ErrorKind::Query,
-                    },
-                }
-            }
-        };
-        serde_json::to_writer(&mut out, &line)?;
-        writeln!(out)?;
+        if read == 0 || block.len() >= BATCH_BLOCK || reader.buffer().is_empty() {
+            bad += block.answer(c, path, &mut out)?;
+            out.flush()?;
+        }
+        if read == 0 {
+            break;
+        }
     }
-    out.flush()?;
     if bad > 0 {
         print::errors(
             &[ErrorReport {
@@ -248,4 +245,58 @@ fn batch(c: &Collider, path: &str, ctx: Context) -> anyhow::Result<Outcome> {
         return Ok(Outcome::InputErrors);
     }
     Ok(Outcome::Ok)
+}
+
+/// Lines read but not yet answered: the parsed queries, and per line
+/// (number, parse error or index into the queries).
+#[derive(Default)]
+struct Block {
+    queries: Vec<Query>,
+    lines: Vec<(usize, Result<usize, String>)>,
+}
+
+impl Block {
+    fn len(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// Takes line `number`; blank lines and `#` comments are skipped.
+    fn push(&mut self, number: usize, text: &str) {
+        if text.is_empty() || text.starts_with('#') {
+            return;
+        }
+        let entry = text.parse::<Query>().map(|q| {
+            self.queries.push(q);
+            self.queries.len() - 1
+        });
+        self.lines.push((number, entry.map_err(|e| e.to_string())));
+    }
+
+    /// Answers the block in order, one JSON object a line; empties it and
+    /// returns how many lines were bad.
+    fn answer(&mut self, c: &Collider, path: &str, out: &mut impl Write) -> anyhow::Result<usize> {
+        let answers = c.answer_many(&self.queries);
+        let mut bad = 0;
+        for (number, entry) in self.lines.drain(..) {
+            let line = match entry.and_then(|i| answers[i].map_err(|e| e.to_string())) {
+                Ok(a) => BatchLine::Answer(a),
+                Err(message) => {
+                    bad += 1;
+                    BatchLine::Error {
+                        line: number,
+                        error: ErrorReport {
+                            message,
+                            path: Some(path.to_string()),
+                            offset: None,
+                            kind: ErrorKind::Query,
+                        },
+                    }
+                }
+            };
+            serde_json::to_writer(&mut *out, &line)?;
+            writeln!(out)?;
+        }
+        self.queries.clear();
+        Ok(bad)
+    }
 }

@@ -6,9 +6,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use sylcol::report::error::Unsupported;
 use sylcol::report::files::RewriteReport;
-use sylcol_format::{Object, collisionset, mcol};
+use sylcol_format::encode_any;
 
 use crate::input::read_object;
 use crate::output::{is_stdout, write_output};
@@ -32,15 +31,8 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         ));
     }
     let (input, object) = read_object(&args.file)?.decode()?;
-    let encoded = match &object {
-        Object::Mcol(m) => mcol::encode(m),
-        Object::CollisionSet(set) => collisionset::encode(set),
-        _ => anyhow::bail!(Unsupported {
-            path: input.name.clone(),
-            detail: "rewrite does not encode this format".into(),
-        }),
-    }
-    .with_context(|| format!("{}: cannot re-encode", input.name))?;
+    let encoded =
+        encode_any(&object).with_context(|| format!("{}: cannot re-encode", input.name))?;
     write_output(&args.output, &encoded)?;
     let report = RewriteReport::new(
         &input.name,

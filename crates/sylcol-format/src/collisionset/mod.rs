@@ -8,7 +8,7 @@
 //! | record offset | size | field | status |
 //! |---|---|---|---|
 //! | +0 | 4 | u32 size: bytes after this 8-byte prefix = name_len + 8 + 12 nv + 12 nt | seed |
-//! | +4 | 4 | u32 name_len: a multiple of 8 (16, 24, 32 seen) | seed |
+//! | +4 | 4 | u32 name_len: a non-zero multiple of 8 (16, 24, 32 seen) | seed |
 //! | +8 | name_len | name, NUL-padded (the padding bytes are kept verbatim) | seed; padding rule **open** |
 //! | +8 + name_len | 4 | u32 vertex count nv | seed |
 //! | +12 + name_len | 4 | u32 triangle count nt | seed |

@@ -164,12 +164,12 @@ fn read_framing_in(
             ),
         ));
     }
-    if !name_len.is_multiple_of(8) || name_len + 8 > size {
+    if name_len == 0 || !name_len.is_multiple_of(8) || name_len + 8 > size {
         return Err(bad(
             offset + 4,
             "record name_len",
             format!(
-                "record {index} ({e}-endian walk): name_len {name_len} must be a multiple of 8 and leave room for the two counts in size {size}"
+                "record {index} ({e}-endian walk): name_len {name_len} must be a non-zero multiple of 8 (a record has a name) and leave room for the two counts in size {size}"
             ),
         ));
     }

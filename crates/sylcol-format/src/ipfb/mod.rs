@@ -35,8 +35,8 @@ mod write_stream;
 pub mod z1;
 
 pub use index::{Index, IndexEntry};
-pub use names::{NameBook, make_entry_id};
-pub use read::{Archive, ArchiveError, EntryInfo, EntryReader};
+pub use names::{EntryIdPiece, EntryIdState, NameBook, make_entry_id};
+pub use read::{Archive, ArchiveError, EntryInfo, EntryReader, split_archive_path};
 pub use write::{
     ArchiveWriter, EntryKey, Finished, NewEntry, WriteError, WriteOptions, build_archive,
 };

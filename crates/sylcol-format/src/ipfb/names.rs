@@ -9,16 +9,94 @@ use std::collections::HashMap;
 /// part of the name. Callers that accept `/` convert it first
 /// ([`normalise_inner`]).
 pub fn make_entry_id(name: &str) -> u32 {
-    let mut v2: u32 = 0;
-    let mut v3: u32 = 0;
-    for c in name.bytes().map(|c| c.to_ascii_lowercase()) {
-        v3 = v3.wrapping_add(u32::from(c));
-        v2 = (v2 << 8).wrapping_add(u32::from(c));
-        if v2 & 0xFF80_0000 != 0 {
-            v2 %= 0x00FF_F9D7;
+    EntryIdState::new().feed(name.as_bytes()).finish()
+}
+
+/// The modulus of MakeEntryID's first accumulator.
+const ENTRY_ID_MODULUS: u32 = 0x00FF_F9D7;
+
+/// MakeEntryID part-way through a name: feed bytes in pieces, copy the
+/// state to try several endings of one prefix (`names guess`, `names
+/// harvest` hash millions of candidates that share prefixes).
+///
+/// From the empty state, `v2` stays below the modulus M = 0xFFF9D7 after
+/// every byte (256 v2 + c < 2^32, and a value under 2^23 is under M, so the
+/// conditional reduction is exactly `mod M`): MakeEntryID's `v2` is the
+/// base-256 value of the lower-cased name mod M. A fixed string can
+/// therefore be appended in one step ([`EntryIdPiece`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct EntryIdState {
+    v2: u32,
+    v3: u32,
+}
+
+/// A fixed string prepared for [`EntryIdState::append`]: 256^len mod M,
+/// its base-256 value mod M, and its byte sum (all lower-cased).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryIdPiece {
+    power: u32,
+    value: u32,
+    sum: u32,
+}
+
+impl EntryIdPiece {
+    /// Prepares `bytes`.
+    pub const fn new(bytes: &[u8]) -> Self {
+        let m = ENTRY_ID_MODULUS as u64;
+        let (mut power, mut value, mut sum) = (1u64, 0u64, 0u32);
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i].to_ascii_lowercase();
+            power = power * 256 % m;
+            value = (value * 256 + c as u64) % m;
+            sum = sum.wrapping_add(c as u32);
+            i += 1;
+        }
+        EntryIdPiece {
+            power: power as u32,
+            value: value as u32,
+            sum,
         }
     }
-    v2 | (v3 << 24)
+}
+
+impl EntryIdState {
+    /// The state before the first byte.
+    pub const fn new() -> Self {
+        EntryIdState { v2: 0, v3: 0 }
+    }
+
+    /// The state after `bytes` more (lower-cased as ASCII).
+    #[inline]
+    pub fn feed(mut self, bytes: &[u8]) -> Self {
+        for &b in bytes {
+            let c = u32::from(b.to_ascii_lowercase());
+            self.v3 = self.v3.wrapping_add(c);
+            self.v2 = (self.v2 << 8).wrapping_add(c);
+            if self.v2 & 0xFF80_0000 != 0 {
+                self.v2 %= ENTRY_ID_MODULUS;
+            }
+        }
+        self
+    }
+
+    /// The state after a prepared piece: the same as feeding its bytes,
+    /// in one multiply and one remainder.
+    #[inline]
+    pub fn append(self, piece: &EntryIdPiece) -> Self {
+        let v2 = (u64::from(self.v2) * u64::from(piece.power) + u64::from(piece.value))
+            % u64::from(ENTRY_ID_MODULUS);
+        EntryIdState {
+            v2: v2 as u32,
+            v3: self.v3.wrapping_add(piece.sum),
+        }
+    }
+
+    /// The hash of everything fed.
+    #[inline]
+    pub fn finish(self) -> u32 {
+        self.v2 | (self.v3 << 24)
+    }
 }
 
 /// An inner path as the game writes it: `/` replaced by `\`.
@@ -97,6 +175,35 @@ impl NameBook {
         added
     }
 
+    /// Adds the names of a list found beside an archive named `archive`
+    /// (its file name, e.g. `MiscBin.pak`): bare lines, and `pak+inner`
+    /// lines whose `pak` ends in that file name (any letter case, `\` or
+    /// `/`); lines for other archives are skipped. Returns how many lines
+    /// named something here.
+    pub fn add_list_for(&mut self, text: &str, archive: &str) -> usize {
+        let mut added = 0;
+        for line in text.lines().map(str::trim) {
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let inner = match line.split_once('+') {
+                Some((pak, inner)) => {
+                    let file = pak.rsplit(['\\', '/']).next().unwrap_or(pak);
+                    if !file.eq_ignore_ascii_case(archive) {
+                        continue;
+                    }
+                    inner
+                }
+                None => line,
+            };
+            if !inner.is_empty() {
+                self.insert(inner);
+                added += 1;
+            }
+        }
+        added
+    }
+
     /// The known name of `hash`.
     pub fn get(&self, hash: u32) -> Option<&str> {
         self.by_hash.get(&hash).map(String::as_str)
@@ -167,6 +274,22 @@ mod tests {
         assert_eq!(make_entry_id("eng\\GP_TITLE.tbl"), 0x5EE7_0E0A);
         assert_eq!(inner_hash("eng/GP_TITLE.tbl"), 0x5EE7_0E0A);
         assert_eq!(make_entry_id(""), 0);
+        let eng = EntryIdState::new().feed(b"ENG\\");
+        assert_eq!(eng.feed(b"gp_title.tbl").finish(), 0x5EE7_0E0A);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn appending_a_piece_is_feeding_its_bytes(
+            head in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+            tail in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..40),
+        ) {
+            let state = EntryIdState::new().feed(&head);
+            proptest::prop_assert_eq!(
+                state.append(&EntryIdPiece::new(&tail)),
+                state.feed(&tail)
+            );
+        }
     }
 
     #[test]
@@ -192,6 +315,12 @@ mod tests {
         assert_eq!(book.display(0x2CF7_EB47, None), "$2CF7EB47");
         assert_eq!(unknown_display(0x2CF7_EB47, Some("a/..")), "$2CF7EB47");
         assert_eq!(unknown_display(1, Some("RGN_")), "$00000001.RGN_");
+        let mut beside = NameBook::new();
+        let text = "MiscBin.pak+a.col\nhidden\\MISCBIN.PAK+b.col\nTables.pak+c.col\nd.col\n";
+        assert_eq!(beside.add_list_for(text, "MiscBin.pak"), 3);
+        assert!(beside.get(make_entry_id("b.col")).is_some());
+        assert!(beside.get(make_entry_id("c.col")).is_none());
+        assert!(beside.get(make_entry_id("d.col")).is_some());
         let id = make_entry_id("CollisionSet_S01.bin");
         assert_eq!(book.get(id), Some("CollisionSet_S01.bin"));
     }

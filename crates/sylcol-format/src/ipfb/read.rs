@@ -356,6 +356,17 @@ impl Read for EntryReader {
     }
 }
 
+/// Splits the game's `ARCHIVE.pak+INNER` notation into its two halves
+/// (`None` for a plain path, including an existing file whose name happens
+/// to contain `.pak+`). The `.pak` is matched in any letter case.
+pub fn split_archive_path(path: &str) -> Option<(&str, &str)> {
+    let at = path.to_ascii_lowercase().find(".pak+")?;
+    if Path::new(path).is_file() {
+        return None;
+    }
+    Some((&path[..at + 4], &path[at + 5..]))
+}
+
 /// Reads the index header and at most the entry table its count declares
 /// (a huge file behind a small count is not read whole).
 fn read_index_bytes(path: &Path) -> io::Result<Vec<u8>> {

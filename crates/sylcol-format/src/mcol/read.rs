@@ -400,16 +400,11 @@ fn header_model(h: &HeaderRaw, data_size: u32) -> Header {
 /// The grid bytes at 0x70 must be ceil((max - min) / cell size) per axis.
 pub(super) fn check_grid(h: &Header) -> Result<(), DecodeError> {
     for k in 0..3 {
-        let span = f64::from(h.bbox_max[k]) - f64::from(h.bbox_min[k]);
-        let cell = f64::from(h.cell_size[k]);
         let n = h.grid[k];
-        let expected = span / cell;
-        let fits = cell.is_finite()
-            && cell > 0.0
-            && expected.is_finite()
-            && n >= 1
-            && (expected - 1e-6 * expected.max(1.0)).ceil() == f64::from(n);
-        if !fits {
+        let expected =
+            (f64::from(h.bbox_max[k]) - f64::from(h.bbox_min[k])) / f64::from(h.cell_size[k]);
+        let cells = crate::chunk::axis_cells(h.bbox_min[k], h.bbox_max[k], h.cell_size[k]);
+        if cells != Some(u64::from(n)) {
             return Err(err(
                 0x70 + k as u64,
                 DecodeErrorKind::BadCount {

@@ -24,13 +24,13 @@ use glam::{DVec3, Vec3};
 use sylcol_format::mcol::{Cell, CellLink, Header, ListRecord, Mcol};
 
 use super::BuildError;
-use super::plan::{GridPlan, f32_at_least, plan_grid};
+use super::plan::{GridPlan, MeshStats, f32_at_least, plan_grid};
 use crate::geom::{Aabb, enclosing_radius, sphere_reaches_box, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
 use crate::import::check_mesh;
 use crate::mesh::TriMesh;
 
-pub use super::plan::{MAX_CELLS, TARGET_CELLS};
+pub use super::plan::{MAX_CELLS, MAX_DEFAULT_CELLS};
 
 /// MCOL stores vertex and triangle counts as u16.
 pub const MAX_COUNT: usize = u16::MAX as usize;
@@ -45,7 +45,8 @@ pub struct McolBuildOptions {
     /// The grid box (min, max); default: the mesh bounds rounded out to
     /// whole cells.
     pub bbox: Option<([f32; 3], [f32; 3])>,
-    /// The cell size; default: the round rule of [`super::plan`].
+    /// The cell size; default: the round cell the cost model of
+    /// [`super::plan`] prefers.
     pub cell: Option<f32>,
 }
 
@@ -71,7 +72,14 @@ pub fn build_mcol(mesh: &TriMesh, options: &McolBuildOptions) -> Result<Mcol, Bu
             vertices: 0,
             triangles: mesh.triangles.len(),
         }))?;
-    let plan = plan_grid(lo.to_array(), hi.to_array(), options.bbox, options.cell)?;
+    let stats = MeshStats::of(mesh);
+    let plan = plan_grid(
+        lo.to_array(),
+        hi.to_array(),
+        &stats,
+        options.bbox,
+        options.cell,
+    )?;
     let header = header_for(&plan);
     let spec = GridSpec::from_header(&header);
     check_inside(mesh, &spec)?;

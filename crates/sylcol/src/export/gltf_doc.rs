@@ -35,6 +35,8 @@ const ARRAY_BUFFER: u32 = 34962;
 const ELEMENT_ARRAY_BUFFER: u32 = 34963;
 const FLOAT: u32 = 5126;
 const UNSIGNED_INT: u32 = 5125;
+/// Primitive mode: points.
+pub const POINTS: u32 = 0;
 /// Primitive mode: line segments (pairs of indices).
 pub const LINES: u32 = 1;
 /// Primitive mode: triangles.

@@ -6,6 +6,7 @@ mod layers;
 mod library_gltf;
 mod map_gltf;
 pub mod obj;
+pub mod points;
 mod scene;
 
 /// The name an object gets in exported scenes and in the viewer: the last

@@ -14,15 +14,14 @@ use std::path::Path;
 use glam::{DMat4, Mat4, Vec3};
 use gltf::mesh::Mode;
 
+use super::gltf_guard as guard;
 use super::{ImportErrorKind, MeshFormat};
 use crate::export::gltf::{LAYER_KEY, Layer};
 use crate::mesh::TriMesh;
 
 /// Reads a glTF or GLB file into one mesh.
 pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportErrorKind> {
-    let parse = |e: gltf::Error| ImportErrorKind::parse(MeshFormat::Gltf, e);
-    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(bytes).map_err(parse)?;
-    let buffers = gltf::import_buffers(&document, base, blob).map_err(parse)?;
+    let (document, buffers) = guard::open(bytes, base)?;
     let mut mesh = TriMesh::default();
     let scene = document
         .default_scene()
@@ -101,6 +100,7 @@ pub(super) fn append_mesh(
     let mirrored = world.determinant() < 0.0;
     for prim in mesh.primitives() {
         let at = format!("mesh {} primitive {}", mesh.index(), prim.index());
+        guard::check_accessors(&prim).map_err(|d| unsupported(format!("{at}: {d}")))?;
         let reader = prim.reader(|b| buffers.get(b.index()).map(|d| d.0.as_slice()));
         let positions = reader
             .read_positions()

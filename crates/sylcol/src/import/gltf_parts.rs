@@ -53,9 +53,7 @@ pub fn import_parts_file(path: &Path) -> Result<SceneParts, ImportError> {
 
 /// Reads the parts of a glTF or GLB document (see the module docs).
 pub fn read_parts(bytes: &[u8], base: Option<&Path>) -> Result<SceneParts, ImportErrorKind> {
-    let parse = |e: gltf::Error| ImportErrorKind::parse(MeshFormat::Gltf, e);
-    let gltf::Gltf { document, blob } = gltf::Gltf::from_slice(bytes).map_err(parse)?;
-    let buffers = gltf::import_buffers(&document, base, blob).map_err(parse)?;
+    let (document, buffers) = super::gltf_guard::open(bytes, base)?;
     let scene = document
         .default_scene()
         .or_else(|| document.scenes().next())

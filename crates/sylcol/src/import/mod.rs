@@ -23,6 +23,7 @@
 
 mod check;
 mod gltf;
+mod gltf_guard;
 mod gltf_parts;
 mod obj;
 mod ply;

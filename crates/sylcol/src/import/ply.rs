@@ -3,8 +3,8 @@
 //! each face a polygon cut into triangles on its plane ([`super::polygon`]).
 
 use glam::Vec3;
-use ply_rs_bw::parser::Parser;
-use ply_rs_bw::ply::{DefaultElement, Property};
+use ply_rs_bw::parser::{Parser, Reader};
+use ply_rs_bw::ply::{DefaultElement, Encoding, Property, PropertyType, ScalarType};
 
 use super::polygon::Triangulator;
 use super::{ImportErrorKind, MeshFormat};
@@ -12,6 +12,7 @@ use crate::mesh::TriMesh;
 
 /// Reads the vertices and faces of a PLY file.
 pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
+    check_counts(bytes)?;
     let ply = Parser::<DefaultElement>::new()
         .read_ply(&mut std::io::Cursor::new(bytes))
         .map_err(|e| ImportErrorKind::parse(MeshFormat::Ply, e))?;
@@ -55,4 +56,55 @@ pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
             })?;
     }
     Ok(mesh)
+}
+
+/// Refuses a header whose element counts cannot fit in the bytes after
+/// it, before the parser loops (and allocates) over them: every element
+/// takes at least one byte in ASCII (its line) and at least its scalars
+/// and list lengths in binary. Without this, `element vertex 800000000`
+/// with no properties makes the binary parser build 800 million empty
+/// elements from no bytes at all.
+fn check_counts(bytes: &[u8]) -> Result<(), ImportErrorKind> {
+    let mut reader = Reader::new(std::io::Cursor::new(bytes));
+    let header = Parser::<DefaultElement>::new()
+        .read_header(&mut reader)
+        .map_err(|e| ImportErrorKind::parse(MeshFormat::Ply, e))?;
+    let header_len = reader.get_ref().position();
+    let mut left = bytes.len() as u64 - header_len.min(bytes.len() as u64);
+    for element in header.elements.values() {
+        let least = match header.encoding {
+            Encoding::Ascii => 1,
+            Encoding::BinaryBigEndian | Encoding::BinaryLittleEndian => element
+                .properties
+                .values()
+                .map(|p| match &p.data_type {
+                    PropertyType::Scalar(t) | PropertyType::List(t, _) => scalar_size(t),
+                })
+                .sum::<u64>()
+                .max(1),
+        };
+        let needed = (element.count as u64).saturating_mul(least);
+        if needed > left {
+            return Err(ImportErrorKind::parse(
+                MeshFormat::Ply,
+                format!(
+                    "element `{}` declares {} items of at least {least} bytes each, \
+                     but only {left} bytes follow (the header ends at byte {header_len})",
+                    element.name, element.count
+                ),
+            ));
+        }
+        left -= needed;
+    }
+    Ok(())
+}
+
+/// Bytes of one binary scalar.
+fn scalar_size(t: &ScalarType) -> u64 {
+    match t {
+        ScalarType::Char | ScalarType::UChar => 1,
+        ScalarType::Short | ScalarType::UShort => 2,
+        ScalarType::Int | ScalarType::UInt | ScalarType::Float => 4,
+        ScalarType::Double => 8,
+    }
 }

@@ -45,6 +45,8 @@ pub struct Collider {
     pub(crate) spheres: Vec<Vec4>,
     /// Unit normal per triangle, by winding.
     pub(crate) normals: Vec<Vec3>,
+    /// The box of the mesh's vertices (the ray kernel's error bounds).
+    pub(crate) bounds: (Vec3, Vec3),
     pub(crate) mesh: TriMesh,
     source: GridSource,
     spheres_replaced: usize,
@@ -398,7 +400,8 @@ fn assemble(
     let normals = (0..mesh.triangles.len())
         .map(|t| {
             let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
-            (b - a).cross(c - a).normalize_or_zero().as_vec3()
+            // Adding +0 turns a -0 component into +0 (printed as "0").
+            (b - a).cross(c - a).normalize_or_zero().as_vec3() + Vec3::ZERO
         })
         .collect();
     Collider {
@@ -413,6 +416,7 @@ fn assemble(
         all_packets: pack(&all, pad, corners),
         spheres: spheres.into_iter().map(Vec4::from_array).collect(),
         normals,
+        bounds: mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO)),
         mesh,
         source,
         spheres_replaced: 0,

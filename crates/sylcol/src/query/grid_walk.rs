@@ -51,34 +51,6 @@ impl WalkFrame {
             strides: [1, dims.x as isize, dims.x as isize * dims.y as isize],
         }
     }
-
-    /// Where to start the walks that together visit every cell a ray
-    /// touches: the origin itself and, for each axis the ray does not move
-    /// along whose coordinate lies exactly on an interior cell face, the
-    /// same origin moved half a cell down into the layer on the face's
-    /// other side (the walk picks the upper one). A moved start changes
-    /// nothing but the layer: along a still axis no crossing time depends
-    /// on it. Returns up to four starts (the origin first) and how many.
-    #[inline(always)]
-    pub fn face_plane_starts(&self, origin: DVec3, dir: DVec3) -> ([DVec3; 4], usize) {
-        let mut starts = [origin; 4];
-        let mut n = 1;
-        for k in 0..3 {
-            if dir[k] != 0.0 {
-                continue;
-            }
-            let q = (origin[k] - self.origin[k]) / self.cell[k];
-            if q.fract() != 0.0 || q <= 0.0 || q >= f64::from(self.dims[k]) {
-                continue;
-            }
-            for i in 0..n {
-                starts[n + i] = starts[i];
-                starts[n + i][k] -= 0.5 * self.cell[k];
-            }
-            n *= 2;
-        }
-        (starts, n)
-    }
 }
 
 /// Cells along a ray, in order.

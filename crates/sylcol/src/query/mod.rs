@@ -16,28 +16,38 @@
 //! | sphere overlap | [`Collider::intersects_sphere`] | touches the surface |
 //! | nearest surface point | [`Collider::closest_point`] | unsigned distance |
 //!
+//! Batches of each ([`Collider::cast_rays`], [`Collider::inside_many`],
+//! [`Collider::closest_many`], [`Collider::answer_many`]) run on every core.
+//!
 //! The hull is a surface: rays and segments report the first crossing with
 //! t > 0 even from inside a solid; containment is `contains_point`'s answer.
 //! See `docs/queries.md` for the algorithms, their exactness and the
 //! benchmark.
 
+mod batch;
 mod closest_point;
 mod collider;
 mod error;
+mod exact;
 pub mod fixtures;
 mod grid_walk;
 mod mailbox;
 pub(crate) mod point_inside;
 mod ray_cast;
 mod ray_triangle;
+#[cfg(target_arch = "x86_64")]
+mod ray_triangle_avx;
 pub mod script;
 mod sphere_sweep;
 mod sub_grid;
 mod visited;
 
 #[cfg(test)]
+mod kernel_tests;
+#[cfg(test)]
 mod tests;
 
+pub use batch::{BatchError, CHUNK, SERIAL_BATCH};
 pub use collider::{COARSE_MEAN_LIST, Collider, GridSource, GridStats, MAX_DERIVED_CELLS};
 pub use error::{ColliderError, QueryError};
 pub use script::{Answer, ParseError, Query};

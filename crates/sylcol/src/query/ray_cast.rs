@@ -7,8 +7,8 @@ use super::collider::RayCell;
 use super::grid_walk::GridWalk;
 use super::mailbox::{Visits, with_visits};
 #[cfg(target_arch = "x86_64")]
-use super::ray_triangle::RayKernel8;
-use super::ray_triangle::{Kernel, NO_TRIANGLE, Packet, RayKernel};
+use super::ray_triangle::Avx;
+use super::ray_triangle::{Cast as Exact, Kernel, NO_TRIANGLE, Packet, Portable, RayFrame};
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
 /// Meshes with at most this many triangles are cast against without the
@@ -21,7 +21,7 @@ impl Collider {
     /// the ray leaves it. Ties at one t go to the lowest triangle index.
     pub fn cast_ray(&self, ray: &Ray, max_toi: f32) -> Result<Option<RayHit>, QueryError> {
         check_ray(ray, max_toi)?;
-        Ok(self.first_hit(ray, max_toi))
+        Ok(self.first_hit(ray, max_toi, Cast::Ray))
     }
 
     /// The first crossing of the segment `from -> to`; `time_of_impact`
@@ -33,7 +33,7 @@ impl Collider {
         if dir == Vec3::ZERO {
             return Err(QueryError::ZeroDirection("segment"));
         }
-        Ok(self.first_hit(&Ray::new(from, dir), 1.0))
+        Ok(self.first_hit(&Ray::new(from, dir), 1.0, Cast::Segment(to)))
     }
 
     /// Whether the segment `from -> to` crosses the surface at t in (0, 1].
@@ -41,80 +41,119 @@ impl Collider {
         self.cast_segment(from, to).map(|h| h.is_some())
     }
 
-    /// The walk for validated input. A hit found in one cell is kept only
-    /// while no later cell can hold a nearer one: the walk stops once a
-    /// cell is entered beyond the best t.
-    pub(crate) fn first_hit(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
-        if self.triangle_count() <= SMALL_MESH {
-            // A handful of packets: testing them all beats walking.
-            return self.every_triangle(ray, max_toi);
-        }
-        self.walk_hit(ray, max_toi)
+    /// The first hit for validated input, through the grid (or, for a
+    /// small mesh, every triangle).
+    pub(crate) fn first_hit(&self, ray: &Ray, max_toi: f32, cast: Cast) -> Option<RayHit> {
+        self.cast_with(ray, max_toi, cast, self.triangle_count() <= SMALL_MESH)
+    }
+
+    /// The first hit through the grid walk, whatever the mesh's size.
+    #[cfg(test)]
+    pub(crate) fn walked(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
+        self.cast_with(ray, max_toi, Cast::Ray, false)
+    }
+
+    /// The first hit by the walk or, with `scan_all`, over every packet. A
+    /// direction far from unit length is scaled by a power of two first
+    /// (exactly; t scales back exactly), which keeps the kernel's f32
+    /// depths in range.
+    fn cast_with(&self, ray: &Ray, max_toi: f32, cast: Cast, scan_all: bool) -> Option<RayHit> {
+        let scale = direction_scale(ray.dir);
+        let (dir, max) = if scale == 1.0 {
+            (ray.dir, max_toi)
+        } else {
+            (ray.dir * scale, max_toi / scale)
+        };
+        let exact = match cast {
+            Cast::Ray => Exact::Ray {
+                o: ray.origin,
+                d: dir,
+                limit: max,
+            },
+            Cast::Segment(to) => Exact::Segment {
+                from: ray.origin,
+                to,
+                scale,
+            },
+        };
+        let frame = RayFrame::new(ray.origin, dir, max, &exact, self.bounds);
+        let best = if scan_all {
+            self.every_triangle(&frame, max)
+        } else {
+            // A segment's cells are those of its exact direction (its f32
+            // direction may end a hair short of the cell of its end).
+            let d = match cast {
+                Cast::Ray => dir.as_dvec3(),
+                Cast::Segment(to) => (to.as_dvec3() - ray.origin.as_dvec3()) * f64::from(scale),
+            };
+            self.walk_hit(&frame, &Line::new(ray.origin.as_dvec3(), d), max)
+        };
+        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0 * scale, best.1))
     }
 
     /// The grid walk proper, with the widest kernel this CPU runs.
-    pub(crate) fn walk_hit(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
+    pub(crate) fn walk_hit(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
         // One spare mailbox slot for the packets' unused lanes.
-        let best = with_visits(self.triangle_count() + 1, |seen| {
+        with_visits(self.triangle_count() + 1, |seen| {
             #[cfg(target_arch = "x86_64")]
             if self.avx {
                 // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
-                return unsafe { self.walk_avx(ray, max_toi, seen) };
+                return unsafe { self.walk_avx(f, ray, max_toi, seen) };
             }
-            self.walk::<RayKernel>(ray, max_toi, seen)
-        });
-        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
+            self.walk::<Portable>(f, ray, max_toi, seen)
+        })
     }
 
     /// The walk compiled for AVX and AVX2, eight lanes a packet.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
-    fn walk_avx(&self, ray: &Ray, max_toi: f32, seen: &mut Visits<'_>) -> (f32, u32) {
-        self.walk::<RayKernel8>(ray, max_toi, seen)
+    fn walk_avx(
+        &self,
+        f: &RayFrame<'_>,
+        ray: &Line,
+        max_toi: f32,
+        seen: &mut Visits<'_>,
+    ) -> (f32, u32) {
+        self.walk::<Avx>(f, ray, max_toi, seen)
     }
 
     /// The walk with kernel `K`: the nearest (time, triangle) found.
     #[inline(always)]
     pub(crate) fn walk<K: Kernel>(
         &self,
-        ray: &Ray,
+        f: &RayFrame<'_>,
+        ray: &Line,
         max_toi: f32,
         seen: &mut Visits<'_>,
     ) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
-        let k = K::new(ray.origin, ray.dir);
-        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+        let (o, d) = (ray.o, ray.d);
         let t_max = f64::from(max_toi);
         if d.cmpeq(DVec3::ZERO).any() {
-            self.walk_still_axis(&k, ray, t_max, seen, &mut best);
+            self.walk_still_axis::<K>(f, ray, t_max, seen, &mut best);
         } else if let Some(walk) = GridWalk::moving(&self.frame, o, d, 0.0, t_max) {
             walk.visit_masked(|cell, t_enter| {
-                self.visit_cell(&k, cell, t_enter, ray, seen, &mut best)
+                self.visit_cell::<K>(f, cell, t_enter, ray, seen, &mut best)
             });
         }
         best
     }
 
-    /// The walk of a ray with a still axis, out of the main path. A ray
-    /// lying exactly in an interior cell-face plane touches the cells on
-    /// both sides; the lists of a file grid without margin may hold a
-    /// triangle on one side only, so every such layer is walked (one
-    /// mailbox, one best hit).
+    /// The walk of a ray with a still axis, out of the main path. (A ray
+    /// lying exactly in an interior cell-face plane walks one layer: any
+    /// triangle it crosses has its crossing point in the plane, so it
+    /// touches the cells on both sides and is listed in both.)
     #[inline(never)]
     fn walk_still_axis<K: Kernel>(
         &self,
-        k: &K,
-        ray: &Ray,
+        k: &RayFrame<'_>,
+        ray: &Line,
         t_max: f64,
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) {
-        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
-        let (starts, n) = self.frame.face_plane_starts(o, d);
-        for &start in &starts[..n] {
-            if let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, t_max) {
-                walk.visit(|cell, t_enter| self.visit_cell(k, cell, t_enter, ray, seen, best));
-            }
+        if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
+            walk.visit(|cell, t_enter| self.visit_cell::<K>(k, cell, t_enter, ray, seen, best));
         }
     }
 
@@ -125,10 +164,10 @@ impl Collider {
     #[inline(always)]
     fn visit_cell<K: Kernel>(
         &self,
-        k: &K,
+        k: &RayFrame<'_>,
         cell: usize,
         t_enter: f64,
-        ray: &Ray,
+        ray: &Line,
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) -> bool {
@@ -141,9 +180,9 @@ impl Collider {
         }
         match self.ray_cells[cell] {
             RayCell::Packets { first, end } => {
-                k.test_packets(&self.packets[first as usize..end as usize], seen, best)
+                K::test_packets(k, &self.packets[first as usize..end as usize], seen, best)
             }
-            RayCell::SubGrid(sub) => self.walk_sub_grid(k, sub as usize, ray, seen, best),
+            RayCell::SubGrid(sub) => self.walk_sub_grid::<K>(k, sub as usize, ray, seen, best),
         }
         true
     }
@@ -153,13 +192,13 @@ impl Collider {
     #[inline(never)]
     fn walk_sub_grid<K: Kernel>(
         &self,
-        k: &K,
+        k: &RayFrame<'_>,
         sub: usize,
-        ray: &Ray,
+        ray: &Line,
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) {
-        let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
+        let (o, d) = (ray.o, ray.d);
         let g = &self.sub_grids[sub];
         if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
             inner.visit(|s, t_sub| {
@@ -168,7 +207,7 @@ impl Collider {
                 }
                 let packets = g.packets(s);
                 if !packets.is_empty() {
-                    k.test_packets(packets, seen, best);
+                    K::test_packets(k, packets, seen, best);
                 }
                 true
             });
@@ -193,40 +232,71 @@ impl Collider {
         max_toi: f32,
     ) -> Result<Option<RayHit>, QueryError> {
         check_ray(ray, max_toi)?;
-        Ok(self.every_triangle(ray, max_toi))
+        Ok(self.cast_with(ray, max_toi, Cast::Ray, true))
     }
 
     /// Every packet in index order, each triangle once.
-    fn every_triangle(&self, ray: &Ray, max_toi: f32) -> Option<RayHit> {
+    fn every_triangle(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
         #[cfg(target_arch = "x86_64")]
-        let best = if self.avx {
+        if self.avx {
             // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
-            unsafe { self.scan_avx(ray, max_toi) }
-        } else {
-            self.scan::<RayKernel>(ray, max_toi)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let best = self.scan::<RayKernel>(ray, max_toi);
-        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0, best.1))
+            return unsafe { self.scan_avx(f, max_toi) };
+        }
+        self.scan::<Portable>(f, max_toi)
     }
 
     /// The scan compiled for AVX and AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
-    fn scan_avx(&self, ray: &Ray, max_toi: f32) -> (f32, u32) {
-        self.scan::<RayKernel8>(ray, max_toi)
+    fn scan_avx(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
+        self.scan::<Avx>(f, max_toi)
     }
 
     /// Every packet with kernel `K`: the nearest (time, triangle).
     #[inline(always)]
-    pub(crate) fn scan<K: Kernel>(&self, ray: &Ray, max_toi: f32) -> (f32, u32) {
-        let k = K::new(ray.origin, ray.dir);
+    pub(crate) fn scan<K: Kernel>(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
         for p in &self.all_packets {
-            take_nearest(&k, p, u32::MAX, &mut best);
+            take_nearest::<K>(f, p, u32::MAX, &mut best);
         }
         best
     }
+}
+
+/// The line a walk follows, in f64.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Line {
+    o: DVec3,
+    d: DVec3,
+}
+
+impl Line {
+    fn new(o: DVec3, d: DVec3) -> Self {
+        Line { o, d }
+    }
+}
+
+/// What a cast is: a ray (its f32 direction is exact) or a segment to an
+/// end point (its exact direction is `end - origin`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Cast {
+    Ray,
+    Segment(Vec3),
+}
+
+/// The power of two that brings `d`'s largest component into [1, 2)
+/// when it lies outside [2^-8, 2^8] (else 1).
+fn direction_scale(d: Vec3) -> f32 {
+    const LOW: u32 = 119 << 23; // 2^-8
+    const HIGH: u32 = (137 << 23) - 1; // just below 2^9
+    let bits = d.abs().max_element().to_bits();
+    if bits.wrapping_sub(LOW) <= HIGH - LOW || bits == 0 || bits >= 0x7f80_0000 {
+        return 1.0;
+    }
+    // 2^-e for the exponent e of the largest component (a subnormal one
+    // takes 2^126, nearly enough).
+    let e = ((bits >> 23) as i32 - 127).clamp(-126, 127);
+    f32::from_bits(((127 - e) as u32) << 23)
 }
 
 /// Tests a list's packets, each lane whose triangle is new to this ray
@@ -234,7 +304,7 @@ impl Collider {
 /// [`Kernel::test_packets`].
 #[inline(always)]
 pub(crate) fn test_packets<K: Kernel>(
-    k: &K,
+    f: &RayFrame<'_>,
     packets: &[Packet],
     seen: &mut Visits<'_>,
     best: &mut (f32, u32),
@@ -242,7 +312,7 @@ pub(crate) fn test_packets<K: Kernel>(
     for p in packets {
         let fresh = K::fresh(seen, &p.ids);
         if fresh != 0 {
-            take_nearest(k, p, fresh, best);
+            take_nearest::<K>(f, p, fresh, best);
         }
     }
 }
@@ -250,9 +320,13 @@ pub(crate) fn test_packets<K: Kernel>(
 /// Tests the `lanes` of packet `p` and keeps the nearest hit in `best`
 /// (time, triangle); a tie in time goes to the lower triangle index.
 #[inline(always)]
-pub(crate) fn take_nearest<K: Kernel>(k: &K, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
-    let (t, mut mask) = k.hits(p, best.0);
-    mask &= lanes;
+pub(crate) fn take_nearest<K: Kernel>(
+    f: &RayFrame<'_>,
+    p: &Packet,
+    lanes: u32,
+    best: &mut (f32, u32),
+) {
+    let (t, mut mask) = K::hits(f, p, best.0, lanes);
     while mask != 0 {
         let lane = mask.trailing_zeros() as usize;
         mask &= mask - 1;

@@ -1,30 +1,38 @@
-//! The ray/triangle kernel: Möller–Trumbore on eight triangles at once.
+//! The ray/triangle kernel: a watertight test of eight triangles at once
+//! whose every decision is exact.
 //!
 //! Each cell's list is stored as packets of eight triangles in
-//! structure-of-arrays form (x, y, z lanes of the first corner, of the two
-//! edges from it and of their cross product, the normal, precomputed), so
-//! one pass of SIMD arithmetic tests eight triangles: one 8-lane pass on
-//! AVX, two 4-lane halves elsewhere, bit-identical. With the normal
-//! stored, the determinant and t are dot products with it and u, v dot
-//! products with s x d, one cross product per packet instead of two. A
-//! short list is padded with empty lanes. Barycentric coordinates are
-//! accepted within [`BARY_EPS`] of the triangle, so a ray through a shared
-//! edge or vertex of a closed hull hits at least one of the triangles
-//! meeting there and cannot slip between them. A ray (nearly) in a
-//! triangle's plane misses it: the determinant is then rounding noise
-//! ([`PARALLEL_EPS`]).
+//! structure-of-arrays form: the three corners as they are in the mesh
+//! (x, y, z rows of eight f32 each), a size bound per lane and the ids.
+//! A ray is first put in its own frame (Woop, Benthin & Wald 2013): the
+//! axis along which it moves fastest becomes z and the other two are
+//! sheared so that the ray runs along z from the origin. Each corner is
+//! moved into that frame on its own (so a corner shared by two triangles
+//! lands on the same point in both), and the triangle is crossed when the
+//! three 2-D edge functions of its projected corners have one sign.
+//!
+//! The f32 arithmetic rounds; [`RayFrame`] carries a bound on how far an
+//! edge function and the depth can be from their exact values (derived in
+//! `docs/queries.md`, "Exactness"). A lane whose signs clear the bound is
+//! decided by them; the few that do not (a ray within rounding of an edge,
+//! a vertex, the triangle's plane or the limit) are decided by the exact
+//! predicates of [`super::exact`], with the tie-break of Simulation of
+//! Simplicity for exact zeros. So every crossing decision is that of exact
+//! arithmetic on the f32 input: no ray slips between the triangles around
+//! an edge or a vertex, none is counted twice, none is dropped for being
+//! nearly parallel, and a ray from inside a closed mesh always leaves it.
+//!
+//! One generic kernel ([`lanes`]) is instantiated for four lanes (glam's
+//! SSE2 `Vec4`, or scalar) and, in `ray_triangle_avx`, for eight (AVX).
+//! Both perform the same IEEE operations lane by lane (no fused
+//! multiply-add), so they answer bit for bit alike.
 
-use glam::{Vec3, Vec4};
+use std::ops::{BitAnd, BitOr, Not};
 
+use glam::{BVec4A, Vec3, Vec4};
+
+use super::exact::ExactRay;
 use super::mailbox::Visits;
-
-/// Barycentric tolerance: a hit may lie this fraction of the triangle
-/// outside an edge (2^-20 ~ 9.5e-7).
-pub const BARY_EPS: f32 = 1.0 / 1_048_576.0;
-
-/// |det| at or below this times |d| |e1| |e2| counts as a ray parallel to
-/// the triangle (16 f32 epsilons, above the determinant's rounding error).
-pub const PARALLEL_EPS: f32 = 16.0 * f32::EPSILON;
 
 /// "No triangle" (no hit yet).
 pub const NO_TRIANGLE: u32 = u32::MAX;
@@ -32,23 +40,41 @@ pub const NO_TRIANGLE: u32 = u32::MAX;
 /// Triangles per packet.
 pub const LANES: usize = 8;
 
-/// Eight triangles in structure-of-arrays form (448 bytes, 32-byte
-/// aligned so each lane row is one AVX register).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// The unit roundoff of f32, 2^-24.
+const U: f32 = 1.0 / 16_777_216.0;
+/// Edge-function bound: C_SQ M^2 + C_LIN M R + C_ZZ R^2, with M a bound on
+/// the lane's 2-D corner coordinates and R on its corners' depths along
+/// the frame's z (`docs/queries.md`, "Exactness": 12 u M^2 + 28 u M R to
+/// first order; the rest is margin).
+const C_SQ: f32 = 20.0 * U;
+const C_LIN: f32 = 40.0 * U;
+const C_ZZ: f32 = 1024.0 * U * U;
+/// How far a corner's computed 2-D coordinates can be from the exact
+/// ones, three times over, per unit of the largest vertex distance:
+/// 3 u (2 + 7) with margin.
+const PAD: f32 = 27.1 * U;
+/// Depth bound: max |z_i| (3 err + C_DEPTH |sum e_i|).
+const C_DEPTH: f32 = 9.0 * U;
+/// An absolute term for products that underflow (2^-120).
+const TINY: f32 = 7.523_164e-37;
+/// Limits at or above this count as none (2^100; no crossing of the
+/// supported domain lies that far along a normalised direction).
+pub const OPEN: f32 = 1.267_650_6e30;
+
+/// Eight triangles in structure-of-arrays form (352 bytes, 32-byte
+/// aligned so each row is one AVX register).
+#[derive(Debug, Clone, Copy)]
 #[repr(C, align(32))]
 pub struct Packet {
-    /// First corner, x / y / z lanes.
-    v0: [[f32; LANES]; 3],
-    /// Corner 1 - corner 0.
-    e1: [[f32; LANES]; 3],
-    /// Corner 2 - corner 0.
-    e2: [[f32; LANES]; 3],
-    /// e1 x e2 (computed in f64 from the f32 edges, then rounded).
-    n: [[f32; LANES]; 3],
-    /// PARALLEL_EPS * |e1| * |e2| per lane.
-    flat: [f32; LANES],
+    /// Corner, axis, lane. An unused lane's corners are NaN: every
+    /// comparison on it is false, so it can never hit.
+    v: [[[f32; LANES]; 3]; 3],
+    /// Per lane, 2 (1 + 2^-20) times the largest coordinate difference
+    /// between two corners: a bound on the spread of its corners' 2-D
+    /// coordinates in any ray's frame (NaN for an unused lane).
+    size: [f32; LANES],
     /// Triangle ids; an unused lane holds the mesh's triangle count (a
-    /// spare mailbox slot) and can never hit.
+    /// spare mailbox slot).
     pub ids: [u32; LANES],
 }
 
@@ -57,34 +83,40 @@ impl Packet {
     /// unused lanes get the id `pad`.
     pub fn new(tris: &[(u32, [Vec3; 3])], pad: u32) -> Self {
         let mut p = Packet {
-            v0: [[0.0; LANES]; 3],
-            e1: [[0.0; LANES]; 3],
-            e2: [[0.0; LANES]; 3],
-            n: [[0.0; LANES]; 3],
-            // An empty lane: zero edges give det = 0, never above this.
-            flat: [f32::INFINITY; LANES],
+            v: [[[f32::NAN; LANES]; 3]; 3],
+            size: [f32::NAN; LANES],
             ids: [pad; LANES],
         };
         for (lane, (id, c)) in tris.iter().take(LANES).enumerate() {
-            let (e1, e2) = (c[1] - c[0], c[2] - c[0]);
-            let n = e1.as_dvec3().cross(e2.as_dvec3()).as_vec3();
-            for k in 0..3 {
-                p.v0[k][lane] = c[0][k];
-                p.e1[k][lane] = e1[k];
-                p.e2[k][lane] = e2[k];
-                p.n[k][lane] = n[k];
+            for (corner, v) in c.iter().enumerate() {
+                for k in 0..3 {
+                    p.v[corner][k][lane] = v[k];
+                }
             }
-            p.flat[lane] = PARALLEL_EPS * e1.length() * e2.length();
+            let spread =
+                |i: usize, j: usize| (c[i].as_dvec3() - c[j].as_dvec3()).abs().max_element();
+            let m = spread(0, 1).max(spread(1, 2)).max(spread(2, 0));
+            p.size[lane] = round_up(2.0 * m * (1.0 + 1.0 / 1_048_576.0));
             p.ids[lane] = *id;
         }
         p
     }
 
-    /// Lanes `4 * half .. 4 * half + 4` of row `r`.
-    #[inline(always)]
-    fn quad(r: &[f32; LANES], half: usize) -> Vec4 {
-        Vec4::from_slice(&r[4 * half..4 * half + 4])
+    /// Corner `c` of lane `lane`.
+    pub fn corner(&self, c: usize, lane: usize) -> Vec3 {
+        Vec3::new(self.v[c][0][lane], self.v[c][1][lane], self.v[c][2][lane])
     }
+
+    /// The three corners of lane `lane`.
+    pub fn corners(&self, lane: usize) -> [Vec3; 3] {
+        [0, 1, 2].map(|c| self.corner(c, lane))
+    }
+}
+
+/// `x` as the nearest f32 not below it.
+fn round_up(x: f64) -> f32 {
+    let f = x as f32;
+    if f64::from(f) < x { f.next_up() } else { f }
 }
 
 /// Packs triangle ids into packets, [`LANES`] at a time; unused lanes get
@@ -98,15 +130,348 @@ pub fn pack(ids: &[u32], pad: u32, corners: impl Fn(u32) -> [Vec3; 3]) -> Vec<Pa
         .collect()
 }
 
+/// A ray prepared for the kernels: its frame, the error-bound constants
+/// and its exact form for the lanes the bounds leave open. Made once per
+/// query by scalar code, so every kernel sees the same numbers.
+#[derive(Debug, Clone, Copy)]
+pub struct RayFrame<'a> {
+    /// The rows the frame's x, y and z axes read (z: the axis of the
+    /// direction's largest component; x, y: the next two, cyclically).
+    axes: [Axis; 3],
+    /// The origin (world order).
+    o: [f32; 3],
+    /// d_x / d_z, d_y / d_z, 1 / d_z (frame order; the first two as
+    /// d_x (1 / d_z), within 4u of the exact quotient for a segment).
+    shear: [f32; 3],
+    /// C_LIN times the largest distance of a vertex from the origin along
+    /// any axis (which bounds every depth), plus TINY.
+    lin: f32,
+    /// C_ZZ times its square, plus TINY.
+    zz: f32,
+    /// PAD times that distance, plus TINY (see [`lanes`]).
+    pad: f32,
+    /// The largest t reported; infinite when the ray has no limit.
+    limit: f32,
+    /// The ray as given, for the exact predicates.
+    cast: &'a Cast,
+}
+
+/// What the exact predicates need of a ray, kept in its f32 form (the
+/// exact form is made only for the few lanes that need it).
+#[derive(Debug, Clone, Copy)]
+pub enum Cast {
+    /// `o + t d`, t in (0, limit].
+    Ray { o: Vec3, d: Vec3, limit: f32 },
+    /// From `from` to `to` along the exact `to - from` scaled by `scale`
+    /// (a power of two), so t in (0, 1 / scale].
+    Segment { from: Vec3, to: Vec3, scale: f32 },
+}
+
+impl Cast {
+    /// The ray for the exact predicates.
+    pub fn exact(&self) -> ExactRay {
+        match *self {
+            Cast::Ray { o, d, limit } => ExactRay::ray(o, d, limit),
+            Cast::Segment { from, to, scale } => ExactRay::segment(from, to).scaled(scale),
+        }
+    }
+}
+
+impl<'a> RayFrame<'a> {
+    /// The frame of `o + t d`, t in (0, `limit`], over a mesh whose
+    /// vertices lie in the box `bounds`; `cast` is the same ray (a
+    /// segment's exact direction may differ from the f32 `d` by its
+    /// rounding). `d` must be non-zero and finite.
+    #[inline]
+    pub fn new(o: Vec3, d: Vec3, limit: f32, cast: &'a Cast, bounds: (Vec3, Vec3)) -> Self {
+        const AXES: [Axis; 4] = [Axis::X, Axis::Y, Axis::Z, Axis::X];
+        const NEXT: [[usize; 4]; 2] = [[1, 2, 0, 0], [2, 0, 1, 0]];
+        // The frame's (x, y, z) read the world's axes in cyclic order, z
+        // the direction's largest component (ties: the lower axis). No
+        // branches: a random ray's axis is as good as random.
+        let a = d.abs();
+        let not_x = usize::from(!((a.x >= a.y) & (a.x >= a.z)));
+        let z = (not_x * (1 + usize::from(a.y < a.z))) & 3;
+        let (x, y) = (NEXT[0][z], NEXT[1][z]);
+        // The largest distance of a vertex from the origin along any axis.
+        let reach = (bounds.0 - o).abs().max((bounds.1 - o).abs()).max_element();
+        let reach = reach * (1.0 + 1.0 / 65_536.0);
+        let d = d.to_array();
+        // d_x / d_z is rounded as d_x * (1 / d_z), d_y likewise.
+        let inv = 1.0 / d[z];
+        RayFrame {
+            axes: [AXES[x], AXES[y], AXES[z]],
+            o: o.to_array(),
+            shear: [d[x] * inv, d[y] * inv, inv],
+            lin: C_LIN * reach + TINY,
+            zz: C_ZZ * reach * reach + TINY,
+            pad: PAD * reach + TINY,
+            limit: if limit < OPEN { limit } else { f32::INFINITY },
+            cast,
+        }
+    }
+
+    /// The ray for the exact predicates.
+    pub fn exact(&self) -> ExactRay {
+        self.cast.exact()
+    }
+}
+
+/// A world axis (the frame's rows; an enum so that indexing by it needs
+/// no bounds check).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Axis {
+    X = 0,
+    Y = 1,
+    Z = 2,
+}
+
+/// SIMD lanes of f32, as the kernel uses them: four (glam's `Vec4`) or
+/// eight (AVX). Every operation is one IEEE operation per lane.
+pub trait Lanes: Copy {
+    /// A per-lane condition.
+    type Mask: Copy + BitAnd<Output = Self::Mask> + BitOr<Output = Self::Mask>;
+    /// `x` in every lane.
+    fn splat(x: f32) -> Self;
+    /// Lanes `at..` of `row`.
+    fn load(row: &[f32; LANES], at: usize) -> Self;
+    /// Writes the lanes to `out[at..]`.
+    fn store(self, out: &mut [f32; LANES], at: usize);
+    fn add(self, b: Self) -> Self;
+    fn sub(self, b: Self) -> Self;
+    fn mul(self, b: Self) -> Self;
+    fn div(self, b: Self) -> Self;
+    fn min(self, b: Self) -> Self;
+    fn max(self, b: Self) -> Self;
+    fn abs(self) -> Self;
+    /// `self` negated in the lanes where `s` is negative.
+    fn sign_of(self, s: Self) -> Self;
+    fn ge(self, b: Self) -> Self::Mask;
+    fn gt(self, b: Self) -> Self::Mask;
+    fn le(self, b: Self) -> Self::Mask;
+    fn lt(self, b: Self) -> Self::Mask;
+    /// `!a & b`.
+    fn and_not(a: Self::Mask, b: Self::Mask) -> Self::Mask;
+    /// One bit per lane.
+    fn bits(m: Self::Mask) -> u32;
+}
+
+/// What [`lanes`] found: t per lane, the lanes hit, and the lanes the
+/// error bounds leave to the exact predicates.
+pub struct LaneHits<V> {
+    pub t: V,
+    pub hit: u32,
+    pub unsure: u32,
+}
+
+/// The test of packet lanes `at..` (as many as `V` holds) against the ray
+/// of `f`, keeping hits with t <= `t_max`. Exact where `hit` says so;
+/// `unsure` lanes need [`RayFrame::exact`]. `None`: no lane is near.
+#[inline(always)]
+pub fn lanes<V: Lanes>(f: &RayFrame<'_>, p: &Packet, at: usize, t_max: f32) -> Option<LaneHits<V>> {
+    // Each corner in the ray's frame, on its own.
+    let (xa, ya, za) = corner::<V>(f, &p.v[0], at);
+    let (xb, yb, zb) = corner::<V>(f, &p.v[1], at);
+    let (xc, yc, zc) = corner::<V>(f, &p.v[2], at);
+    // 2-D edge functions: e0 of edge bc, e1 of ca, e2 of ab.
+    let e0 = xb.mul(yc).sub(yb.mul(xc));
+    let e1 = xc.mul(ya).sub(yc.mul(xa));
+    let e2 = xa.mul(yb).sub(ya.mul(xb));
+    let (lo, hi) = (e0.min(e1).min(e2), e0.max(e1).max(e2));
+    // Every corner's 2-D coordinates, computed or exact, are within
+    // `m` of the origin: the first corner's, plus the lane's spread, plus
+    // the rounding of both. The edge functions are within `err` of their
+    // exact values.
+    let spread = V::load(&p.size, at).add(V::splat(f.pad));
+    let m = xa.abs().max(ya.abs()).add(spread);
+    let err = V::splat(C_SQ)
+        .mul(m)
+        .mul(m)
+        .add(V::splat(f.lin).mul(m).add(V::splat(f.zz)));
+    let neg_err = V::splat(0.0).sub(err);
+    let near = lo.ge(neg_err) | hi.le(err);
+    if V::bits(near) == 0 {
+        return None;
+    }
+    // On a near lane the edges agree within the bound; they are sure when
+    // they agree beyond it. (A near lane is never clearly missed.)
+    let sure = lo.gt(err) | hi.lt(neg_err);
+    let mut unsure = V::and_not(sure, near);
+    // t = sum e_i z_i / sum e_i, z_i the corners' ray parameters; the
+    // sum of the edges has their common sign on a sure lane.
+    let sz = V::splat(f.shear[2]);
+    let z = [sz.mul(za), sz.mul(zb), sz.mul(zc)];
+    let sum = e0.add(e1).add(e2);
+    let t_num = e0
+        .mul(z[0])
+        .add(e1.mul(z[1]))
+        .add(e2.mul(z[2]))
+        .sign_of(sum);
+    let den = sum.abs();
+    // Ahead for certain when every corner is (a computed z_i > 0 has the
+    // exact sign; one that underflows to 0 takes the long way), behind
+    // when none is; otherwise the sign of T decides where the bound
+    // allows (for every lane: a branch would be mispredicted often).
+    let zero = V::splat(0.0);
+    let (z_lo, z_hi) = (z[0].min(z[1]).min(z[2]), z[0].max(z[1]).max(z[2]));
+    let (all_ahead, all_behind) = (z_lo.gt(zero), z_hi.lt(zero));
+    let straddle = V::and_not(all_ahead | all_behind, sure);
+    let err_t = depth_err(err, z_hi.max(zero.sub(z_lo)), den);
+    let (pos, neg) = (t_num.gt(err_t), t_num.lt(zero.sub(err_t)));
+    let mut ahead = sure & (all_ahead | (straddle & pos));
+    unsure = unsure | V::and_not(pos | neg, straddle);
+    let mut t = t_num.div(den).max(V::splat(f32::from_bits(1)));
+    if f.limit.is_finite() {
+        // t <= L  <=>  T - L sum e_i <= 0 (sign-adjusted).
+        let l = V::splat(f.limit);
+        let gap = t_num.sub(l.mul(den));
+        let err_gap = err_t
+            .add(l.mul(V::splat(3.0).mul(err).add(V::splat(3.0 * U).mul(den))))
+            .add(V::splat(2.0 * U).mul(gap.abs()));
+        let within = gap.le(zero.sub(err_gap));
+        let beyond = gap.gt(err_gap);
+        unsure = unsure | V::and_not(within | beyond, ahead);
+        ahead = ahead & within;
+        t = t.min(l);
+    }
+    // t <= t_max without waiting for the division (the caller compares
+    // the t it reports again).
+    let hit = ahead & t_num.le(V::splat(t_max).mul(den));
+    Some(LaneHits {
+        t,
+        hit: V::bits(hit),
+        unsure: V::bits(unsure),
+    })
+}
+
+/// The bound on the depth numerator T = sum e_i z_i of a sure lane, from
+/// the edge bound `err`, the largest |z_i| and |sum e_i| (the edges share
+/// a sign, so sum |e_i z_i| <= |sum e_i| max |z_i|).
+#[inline(always)]
+fn depth_err<V: Lanes>(err: V, z_max: V, den: V) -> V {
+    z_max
+        .mul(V::splat(3.0).mul(err).add(V::splat(C_DEPTH).mul(den)))
+        .add(V::splat(TINY).mul(den).add(V::splat(TINY)))
+}
+
+/// Lanes `at..` of one corner row in the ray's frame: sheared x, y and
+/// the (unscaled) depth along the frame's z axis. A function, not a
+/// closure: closures do not take the caller's target features, so AVX
+/// intrinsics in one would not be inlined.
+#[inline(always)]
+fn corner<V: Lanes>(f: &RayFrame<'_>, r: &[[f32; LANES]; 3], at: usize) -> (V, V, V) {
+    let [kx, ky, kz] = f.axes.map(|a| a as usize);
+    let ax = V::load(&r[kx], at).sub(V::splat(f.o[kx]));
+    let ay = V::load(&r[ky], at).sub(V::splat(f.o[ky]));
+    let az = V::load(&r[kz], at).sub(V::splat(f.o[kz]));
+    (
+        ax.sub(V::splat(f.shear[0]).mul(az)),
+        ay.sub(V::splat(f.shear[1]).mul(az)),
+        az,
+    )
+}
+
+/// Decides the `unsure` lanes of `p` exactly, adding those hit with
+/// t <= `t_max` to `hit` with their t.
+#[cold]
+#[inline(never)]
+pub fn settle(f: &RayFrame<'_>, p: &Packet, unsure: u32, t_max: f32, t: &mut [f32; LANES]) -> u32 {
+    let exact = f.exact();
+    let mut hit = 0;
+    let mut rest = unsure;
+    while rest != 0 {
+        let lane = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if let Some(tl) = exact.hit(p.corners(lane))
+            && tl <= t_max
+        {
+            t[lane] = tl;
+            hit |= 1 << lane;
+        }
+    }
+    hit
+}
+
+impl Lanes for Vec4 {
+    type Mask = BVec4A;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        Vec4::splat(x)
+    }
+    #[inline(always)]
+    fn load(row: &[f32; LANES], at: usize) -> Self {
+        Vec4::from_slice(&row[at..at + 4])
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [f32; LANES], at: usize) {
+        self.write_to_slice(&mut out[at..at + 4]);
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        self + b
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        self - b
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        self * b
+    }
+    #[inline(always)]
+    fn div(self, b: Self) -> Self {
+        self / b
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        Vec4::min(self, b)
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        Vec4::max(self, b)
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Vec4::abs(self)
+    }
+    #[inline(always)]
+    fn sign_of(self, s: Self) -> Self {
+        // Multiplying by +-1 is exact: the AVX kernel's sign-bit flip.
+        self * Vec4::ONE.copysign(s)
+    }
+    #[inline(always)]
+    fn ge(self, b: Self) -> BVec4A {
+        self.cmpge(b)
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> BVec4A {
+        self.cmpgt(b)
+    }
+    #[inline(always)]
+    fn le(self, b: Self) -> BVec4A {
+        self.cmple(b)
+    }
+    #[inline(always)]
+    fn lt(self, b: Self) -> BVec4A {
+        self.cmplt(b)
+    }
+    #[inline(always)]
+    fn and_not(a: BVec4A, b: BVec4A) -> BVec4A {
+        a.not() & b
+    }
+    #[inline(always)]
+    fn bits(m: BVec4A) -> u32 {
+        m.bitmask()
+    }
+}
+
 /// A ray/packet test: the ray parameter per lane and a bit mask of the
-/// lanes hit with 0 < t <= `t_max`. Every implementation performs the
-/// same IEEE operations lane by lane (no fused multiply-add), so all give
-/// bit-identical answers.
+/// lanes of `lanes` hit with 0 < t <= `t_max`. Every implementation
+/// gives bit-identical answers.
 pub trait Kernel: Copy {
-    /// Prepares a ray; `d` must be non-zero and finite.
-    fn new(o: Vec3, d: Vec3) -> Self;
-    /// Möller–Trumbore on a packet.
-    fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32);
+    /// The packet test.
+    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes: u32) -> ([f32; LANES], u32);
     /// The lanes of `ids` new to this query ([`Visits::fresh`]), marking
     /// them seen.
     #[inline(always)]
@@ -116,251 +481,43 @@ pub trait Kernel: Copy {
     /// Tests a cell's packets, each lane new to this query, keeping the
     /// nearest (time, triangle) in `best`.
     #[inline(always)]
-    fn test_packets(&self, packets: &[Packet], seen: &mut Visits<'_>, best: &mut (f32, u32)) {
-        super::ray_cast::test_packets(self, packets, seen, best);
-    }
-}
-
-/// A ray broadcast to four lanes (SSE2 through glam, or scalar): a packet
-/// is tested as two halves.
-#[derive(Debug, Clone, Copy)]
-pub struct RayKernel {
-    o: [Vec4; 3],
-    d: [Vec4; 3],
-    len: Vec4,
-}
-
-/// `a * b - c * d` lane-wise.
-#[inline(always)]
-fn msub(a: Vec4, b: Vec4, c: Vec4, d: Vec4) -> Vec4 {
-    a * b - c * d
-}
-
-/// Lane-wise dot product of two x/y/z triples.
-#[inline(always)]
-fn dot(a: &[Vec4; 3], b: &[Vec4; 3]) -> Vec4 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-/// Lane-wise cross product.
-#[inline(always)]
-fn cross(a: &[Vec4; 3], b: &[Vec4; 3]) -> [Vec4; 3] {
-    [
-        msub(a[1], b[2], a[2], b[1]),
-        msub(a[2], b[0], a[0], b[2]),
-        msub(a[0], b[1], a[1], b[0]),
-    ]
-}
-
-impl RayKernel {
-    /// Möller–Trumbore on lanes `4 * half ..` of a packet.
-    #[inline(always)]
-    fn hits4(&self, p: &Packet, half: usize, t_max: f32) -> (Vec4, u32) {
-        let row = |r: &[[f32; LANES]; 3]| r.each_ref().map(|x| Packet::quad(x, half));
-        let (v0, e1, e2, n) = (row(&p.v0), row(&p.e1), row(&p.e2), row(&p.n));
-        let s = [self.o[0] - v0[0], self.o[1] - v0[1], self.o[2] - v0[2]];
-        // Möller–Trumbore through the normal: det = e1 . (d x e2) = -d . n,
-        // u = s . (d x e2) = e2 . (s x d), v = d . (s x e1) = -e1 . (s x d),
-        // t = e2 . (s x e1) = s . n; all scaled by |det|, the sign of det
-        // moved onto them (a multiply by +-1 is exact).
-        let dn = dot(&self.d, &n);
-        let q = cross(&s, &self.d);
-        let sign = dn.signum();
-        let adet = dn.abs();
-        let u = dot(&e2, &q) * -sign;
-        let v = dot(&e1, &q) * sign;
-        let t = dot(&s, &n) * -sign;
-        let lo = adet * -BARY_EPS;
-        let ok = u.cmpge(lo)
-            & v.cmpge(lo)
-            & (u + v).cmple(adet * (1.0 + BARY_EPS))
-            & t.cmpgt(Vec4::ZERO)
-            & adet.cmpgt(Packet::quad(&p.flat, half) * self.len);
-        let mask = ok.bitmask();
-        if mask == 0 {
-            return (t, 0);
-        }
-        let t = t / adet;
-        (t, mask & t.cmple(Vec4::splat(t_max)).bitmask())
-    }
-}
-
-impl Kernel for RayKernel {
-    fn new(o: Vec3, d: Vec3) -> Self {
-        RayKernel {
-            o: [o.x, o.y, o.z].map(Vec4::splat),
-            d: [d.x, d.y, d.z].map(Vec4::splat),
-            len: Vec4::splat(d.length()),
-        }
-    }
-
-    #[inline(always)]
-    fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32) {
-        let (t0, m0) = self.hits4(p, 0, t_max);
-        let (t1, m1) = self.hits4(p, 1, t_max);
-        let mut t = [0.0; LANES];
-        t[..4].copy_from_slice(&t0.to_array());
-        t[4..].copy_from_slice(&t1.to_array());
-        (t, m0 | (m1 << 4))
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-pub use avx::RayKernel8;
-
-/// The same kernel eight lanes wide on AVX, with an AVX2 gather for the
-/// mailbox. Its methods may only run where [`avx_available`] is true.
-#[cfg(target_arch = "x86_64")]
-mod avx {
-    use std::arch::x86_64::*;
-
-    use glam::Vec3;
-
-    use super::{BARY_EPS, Kernel, LANES, Packet, Visits};
-
-    /// A ray for eight lanes: its scalars, broadcast where a packet is
-    /// tested (a broadcast from memory costs what a load does, and the
-    /// walk carrying the kernel keeps no eight-lane registers alive).
-    #[derive(Debug, Clone, Copy)]
-    pub struct RayKernel8 {
-        o: [f32; 3],
-        d: [f32; 3],
-        len: f32,
-    }
-
-    /// `x` in all eight lanes.
-    #[inline(always)]
-    fn splat(x: &f32) -> __m256 {
-        // SAFETY: AVX is enabled in every caller, see `load`.
-        unsafe { _mm256_broadcast_ss(x) }
-    }
-
-    /// One row of a packet.
-    #[inline(always)]
-    fn load(r: &[f32; LANES]) -> __m256 {
-        // SAFETY: a row is 8 f32 at a 32-byte boundary (the packet is
-        // align(32) and every row a multiple of 32 bytes in); AVX is
-        // enabled in every caller (the kernel runs only inside
-        // `#[target_feature(enable = "avx,avx2")]` code).
-        unsafe { _mm256_load_ps(r.as_ptr()) }
-    }
-
-    #[inline(always)]
-    fn row(r: &[[f32; LANES]; 3]) -> [__m256; 3] {
-        [load(&r[0]), load(&r[1]), load(&r[2])]
-    }
-
-    #[inline(always)]
-    fn dot(a: &[__m256; 3], b: &[__m256; 3]) -> __m256 {
-        // SAFETY (all intrinsics below): AVX is enabled, see `load`.
-        unsafe {
-            _mm256_add_ps(
-                _mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])),
-                _mm256_mul_ps(a[2], b[2]),
-            )
-        }
-    }
-
-    #[inline(always)]
-    fn msub(a: __m256, b: __m256, c: __m256, d: __m256) -> __m256 {
-        unsafe { _mm256_sub_ps(_mm256_mul_ps(a, b), _mm256_mul_ps(c, d)) }
-    }
-
-    #[inline(always)]
-    fn cross(a: &[__m256; 3], b: &[__m256; 3]) -> [__m256; 3] {
-        [
-            msub(a[1], b[2], a[2], b[1]),
-            msub(a[2], b[0], a[0], b[2]),
-            msub(a[0], b[1], a[1], b[0]),
-        ]
-    }
-
-    impl Kernel for RayKernel8 {
-        #[inline(always)]
-        fn new(o: Vec3, d: Vec3) -> Self {
-            RayKernel8 {
-                o: o.to_array(),
-                d: d.to_array(),
-                len: d.length(),
-            }
-        }
-
-        #[inline(always)]
-        fn hits(&self, p: &Packet, t_max: f32) -> ([f32; LANES], u32) {
-            unsafe {
-                let (v0, e1, e2, n) = (row(&p.v0), row(&p.e1), row(&p.e2), row(&p.n));
-                let o = [splat(&self.o[0]), splat(&self.o[1]), splat(&self.o[2])];
-                let d = [splat(&self.d[0]), splat(&self.d[1]), splat(&self.d[2])];
-                let s = [
-                    _mm256_sub_ps(o[0], v0[0]),
-                    _mm256_sub_ps(o[1], v0[1]),
-                    _mm256_sub_ps(o[2], v0[2]),
-                ];
-                // The portable kernel's formulas; a sign flip by xor is
-                // its multiply by -1.
-                let dn = dot(&d, &n);
-                let q = cross(&s, &d);
-                let sign_bit = _mm256_set1_ps(-0.0);
-                let sign = _mm256_and_ps(dn, sign_bit);
-                let flip = _mm256_xor_ps(sign, sign_bit);
-                let adet = _mm256_andnot_ps(sign_bit, dn);
-                let u = _mm256_xor_ps(dot(&e2, &q), flip);
-                let v = _mm256_xor_ps(dot(&e1, &q), sign);
-                let t = _mm256_xor_ps(dot(&s, &n), flip);
-                let lo = _mm256_mul_ps(adet, _mm256_set1_ps(-BARY_EPS));
-                let hi = _mm256_mul_ps(adet, _mm256_set1_ps(1.0 + BARY_EPS));
-                let flat = _mm256_mul_ps(load(&p.flat), splat(&self.len));
-                let ok = _mm256_and_ps(
-                    _mm256_and_ps(
-                        _mm256_cmp_ps::<_CMP_GE_OQ>(u, lo),
-                        _mm256_cmp_ps::<_CMP_GE_OQ>(v, lo),
-                    ),
-                    _mm256_and_ps(
-                        _mm256_and_ps(
-                            _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_add_ps(u, v), hi),
-                            _mm256_cmp_ps::<_CMP_GT_OQ>(t, _mm256_setzero_ps()),
-                        ),
-                        _mm256_cmp_ps::<_CMP_GT_OQ>(adet, flat),
-                    ),
-                );
-                let mask = _mm256_movemask_ps(ok) as u32;
-                let mut out = [0.0f32; LANES];
-                if mask == 0 {
-                    return (out, 0);
-                }
-                let t = _mm256_div_ps(t, adet);
-                let near = _mm256_cmp_ps::<_CMP_LE_OQ>(t, _mm256_set1_ps(t_max));
-                _mm256_storeu_ps(out.as_mut_ptr(), t);
-                (out, mask & _mm256_movemask_ps(near) as u32)
-            }
-        }
-
-        #[inline(always)]
-        fn fresh(seen: &mut Visits<'_>, ids: &[u32; LANES]) -> u32 {
-            // SAFETY: AVX2 is enabled wherever this kernel runs.
-            unsafe { seen.fresh8_avx2(ids) }
-        }
-
-        #[inline(always)]
-        fn test_packets(&self, packets: &[Packet], seen: &mut Visits<'_>, best: &mut (f32, u32)) {
-            // SAFETY: AVX and AVX2 are there wherever this kernel runs.
-            unsafe { test_packets_avx(self, packets, seen, best) }
-        }
-    }
-
-    /// [`Kernel::test_packets`] out of line, compiled for AVX2: the walk
-    /// calling it keeps its loop state in registers.
-    #[inline(never)]
-    #[target_feature(enable = "avx,avx2")]
-    fn test_packets_avx(
-        k: &RayKernel8,
+    fn test_packets(
+        f: &RayFrame<'_>,
         packets: &[Packet],
         seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) {
-        crate::query::ray_cast::test_packets(k, packets, seen, best);
+        super::ray_cast::test_packets::<Self>(f, packets, seen, best);
     }
 }
+
+/// The kernel on four lanes (SSE2 through glam, or scalar): a packet is
+/// tested as two halves.
+#[derive(Debug, Clone, Copy)]
+pub struct Portable;
+
+impl Kernel for Portable {
+    #[inline(always)]
+    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
+        let mut t = [0.0; LANES];
+        let (mut hit, mut unsure) = (0, 0);
+        for at in [0, 4] {
+            if let Some(h) = lanes::<Vec4>(f, p, at, t_max) {
+                h.t.store(&mut t, at);
+                hit |= h.hit << at;
+                unsure |= h.unsure << at;
+            }
+        }
+        unsure &= lanes_on;
+        if unsure != 0 {
+            hit |= settle(f, p, unsure, t_max, &mut t);
+        }
+        (t, hit & lanes_on)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub use super::ray_triangle_avx::Avx;
 
 /// Whether the eight-lane AVX kernel (and its AVX2 mailbox) can run on
 /// this CPU.
@@ -372,87 +529,5 @@ pub fn avx_available() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     {
         false
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::{Rng, SeedableRng};
-    use rand_chacha::ChaCha8Rng;
-
-    fn packet() -> Packet {
-        let c = [Vec3::ZERO, Vec3::X, Vec3::Y];
-        let far = c.map(|v| v + Vec3::splat(10.0));
-        Packet::new(&[(7, c), (9, far)], 2)
-    }
-
-    fn hits_and_misses<K: Kernel>() {
-        let p = packet();
-        assert_eq!(p.ids, [7, 9, 2, 2, 2, 2, 2, 2]);
-        let down = K::new(Vec3::new(0.25, 0.25, 2.0), Vec3::new(0.0, 0.0, -2.0));
-        let (t, m) = down.hits(&p, f32::INFINITY);
-        assert_eq!((m, t[0]), (0b1, 1.0));
-        assert_eq!(down.hits(&p, 0.5).1, 0);
-        assert_eq!(down.hits(&p, 1.0).1, 1);
-        let beside = K::new(Vec3::new(0.8, 0.8, 2.0), -Vec3::Z);
-        assert_eq!(beside.hits(&p, f32::INFINITY).1, 0);
-        let parallel = K::new(Vec3::new(-1.0, 0.2, 0.0), Vec3::X);
-        assert_eq!(parallel.hits(&p, f32::INFINITY).1, 0);
-        let away = K::new(Vec3::new(0.25, 0.25, 2.0), Vec3::Z);
-        assert_eq!(away.hits(&p, f32::INFINITY).1, 0);
-        // Through a vertex: accepted.
-        let corner = K::new(Vec3::new(1.0, 0.0, 1.0), -Vec3::Z);
-        assert_eq!(corner.hits(&p, f32::INFINITY).1, 1);
-        let both = K::new(Vec3::new(10.2, 10.2, 20.0), -Vec3::Z);
-        let (t, m) = both.hits(&p, f32::INFINITY);
-        assert_eq!((m, t[1]), (0b10, 10.0));
-    }
-
-    #[test]
-    fn portable_hits_and_misses() {
-        hits_and_misses::<RayKernel>();
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx,avx2")]
-    fn avx_hits_and_misses() {
-        hits_and_misses::<RayKernel8>();
-    }
-
-    /// The AVX kernel answers bit for bit like the portable one.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx,avx2")]
-    fn avx_matches_portable() {
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let mut v = || Vec3::from_array(std::array::from_fn(|_| rng.random_range(-4.0f32..4.0)));
-        for round in 0..2000 {
-            let tris: Vec<(u32, [Vec3; 3])> = (0..1 + round % LANES as u32)
-                .map(|i| (i, [v(), v(), v()]))
-                .collect();
-            let p = Packet::new(&tris, 99);
-            let (o, d) = (v(), v());
-            let t_max = if round % 3 == 0 { 1.0 } else { f32::INFINITY };
-            let (ta, ma) = RayKernel::new(o, d).hits(&p, t_max);
-            let (tb, mb) = RayKernel8::new(o, d).hits(&p, t_max);
-            assert_eq!(ma, mb, "round {round}");
-            for lane in 0..LANES {
-                if ma & (1 << lane) != 0 {
-                    assert_eq!(ta[lane].to_bits(), tb[lane].to_bits(), "round {round}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn avx_kernel() {
-        if avx_available() {
-            // SAFETY: the CPU has AVX and AVX2.
-            unsafe {
-                avx_hits_and_misses();
-                avx_matches_portable();
-            }
-        }
     }
 }

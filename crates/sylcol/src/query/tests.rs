@@ -100,7 +100,7 @@ fn close(a: f32, b: f32, scale: f32) -> bool {
 /// two may differ only in that.
 fn check_ray(case: &Case, ray: &Ray, max: f32) -> Result<(), TestCaseError> {
     let want = case.collider.cast_ray_brute_force(ray, max).unwrap();
-    let walked = case.collider.walk_hit(ray, max);
+    let walked = case.collider.walked(ray, max);
     let cast = case.collider.cast_ray(ray, max).unwrap();
     for got in [walked, cast] {
         match (got, want) {
@@ -499,10 +499,11 @@ fn an_empty_mesh_answers_nothing() {
 }
 
 /// Rays running exactly in an interior cell-face plane of a file grid
-/// whose lists have no margin, from inside and from 20 units outside: the
-/// walk must look at the cells on both sides of the plane, as brute force
-/// does. (A 40 x 24 UV sphere on a 4 x 4 x 4 map showed rays accepted, by
-/// f32 rounding, only by a triangle listed across the face.)
+/// whose lists have no margin, from inside and from 20 units outside,
+/// answer as brute force does. (With the former barycentric tolerance, a
+/// 40 x 24 UV sphere on a 4 x 4 x 4 map had rays accepted only by a
+/// triangle listed across the face, and the walk had to visit both sides;
+/// an exact crossing lies in the plane, so its triangle is listed on both.)
 #[test]
 fn rays_in_cell_face_planes_see_both_sides() {
     let mesh = uv_sphere(Vec3::ZERO, 6.0, 40, 24);
@@ -595,4 +596,23 @@ fn doubled_lists(name: &'static str, mesh: &TriMesh, cell: f32, n: u8) -> Case {
         name,
         collider: Collider::from_mcol(&map).unwrap(),
     }
+}
+
+/// A segment ending on a vertex just past a cell face: its f32 direction
+/// rounds the end onto the face (x = 0 instead of 0.00019), so a walk
+/// along it stopped short of the cell listing the triangles at the end.
+/// The walk follows the exact direction.
+#[test]
+fn a_segment_ending_past_a_cell_face_reaches_that_cell() {
+    let mesh = uv_sphere(Vec3::ZERO, 20_000.0, 32, 17);
+    let map = map_from_mesh(&mesh, Vec3::splat(-20_000.0), Vec3::splat(5_000.0), [8; 3]);
+    let c = Collider::from_mcol(&map).unwrap();
+    let a = Vec3::new(-11490.037, 7326.3555, 3915.668);
+    let b = Vec3::new(0.000_190_325_21, -15960.346, 12052.692);
+    assert_eq!(mesh.corners(369)[0], b);
+    let hit = c
+        .cast_segment(a, b)
+        .unwrap()
+        .expect("the end is on the surface");
+    assert_eq!((hit.triangle, hit.time_of_impact), (369, 1.0));
 }

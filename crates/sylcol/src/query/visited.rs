@@ -1,9 +1,8 @@
 //! The cells a ray's grid walk visits — what the viewer draws beside a
 //! ray's answer. The same walk [`Collider::cast_ray`] takes (the DDA over
-//! the collider's grid, with the extra layers of a ray lying in a cell
-//! face), stopped at the hit or at `max`.
-
-use glam::DVec3;
+//! the collider's grid; a ray lying in a cell face walks one layer, as
+//! the crossings it can meet there are listed on both sides), stopped at
+//! the hit or at `max`.
 
 use super::grid_walk::GridWalk;
 use super::{Collider, QueryError, Ray};
@@ -25,24 +24,13 @@ impl Collider {
             return Ok(Vec::new());
         }
         let (o, d) = (ray.origin.as_dvec3(), ray.dir.as_dvec3());
-        let t_max = f64::from(max);
-        let (starts, n) = if d.cmpeq(DVec3::ZERO).any() {
-            self.frame.face_plane_starts(o, d)
-        } else {
-            ([o; 4], 1)
-        };
-        let mut seen = Vec::new();
-        for &start in &starts[..n] {
-            let Some(walk) = GridWalk::new(&self.frame, start, d, 0.0, t_max) else {
-                continue;
-            };
-            for step in walk {
-                if !seen.contains(&step.cell) {
-                    seen.push(step.cell);
-                }
-            }
-        }
-        Ok(seen.into_iter().map(|c| self.spec.coords(c)).collect())
+        let walk = GridWalk::new(&self.frame, o, d, 0.0, f64::from(max));
+        // A DDA visits each cell once.
+        Ok(walk
+            .into_iter()
+            .flatten()
+            .map(|step| self.spec.coords(step.cell))
+            .collect())
     }
 }
 

@@ -139,3 +139,51 @@ impl CollisionSetBuilt {
         t
     }
 }
+
+/// What `build idxd` wrote: a string table from its text form.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct TableBuilt {
+    /// The text form read.
+    pub path: String,
+    /// Where the table was written.
+    pub output: String,
+    /// `IDXD` or `IXUD`.
+    pub format: &'static str,
+    /// The table's length.
+    pub bytes: usize,
+    /// Records of the first kind.
+    pub records: usize,
+    /// Records of the second kind.
+    pub pairs: usize,
+    /// Strings in the pool.
+    pub strings: usize,
+}
+
+impl TableBuilt {
+    /// The report of `table`, read from `path` and encoded as `bytes` bytes at `output`.
+    pub fn new(
+        path: &str,
+        output: &str,
+        table: &sylcol_format::idxd::StringTable,
+        bytes: usize,
+    ) -> Self {
+        TableBuilt {
+            path: path.to_string(),
+            output: output.to_string(),
+            format: table.flavour.name(),
+            bytes,
+            records: table.records.len(),
+            pairs: table.pairs.len(),
+            strings: table.pool().strings.len(),
+        }
+    }
+
+    /// The human-readable form.
+    pub fn text(&self) -> String {
+        format!(
+            "wrote {} ({} bytes)\n  {}       {} records, {} pairs, {} strings\n",
+            self.output, self.bytes, self.format, self.records, self.pairs, self.strings
+        )
+    }
+}

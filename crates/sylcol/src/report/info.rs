@@ -10,6 +10,8 @@ use sylcol_format::mcol::Mcol;
 use sylcol_format::{DecodeError, DecodeErrorKind, Object, decode_any};
 
 use super::error::{ErrorReport, ObjectError};
+use super::idxd::StringTableInfo;
+use super::regn::RegnInfo;
 use super::{GridSummary, Skipped, vec3_text};
 
 /// One object's summary; `format` says which fields follow.
@@ -21,6 +23,15 @@ pub enum Info {
     Mcol(McolInfo),
     /// A part library.
     CollisionSet(CollisionSetInfo),
+    /// A REGN object, as far as it is known.
+    #[serde(rename = "REGN")]
+    Regn(RegnInfo),
+    /// A UTF-8 string table.
+    #[serde(rename = "IDXD")]
+    Idxd(StringTableInfo),
+    /// A UTF-16BE string table.
+    #[serde(rename = "IXUD")]
+    Ixud(StringTableInfo),
 }
 
 /// The summary of an MCOL.
@@ -138,6 +149,14 @@ pub fn info(path: &str, bytes: &[u8], object: &Object) -> Result<Info, DecodeErr
     Ok(match object {
         Object::Mcol(m) => Info::Mcol(mcol_info(path, bytes, m)?),
         Object::CollisionSet(set) => Info::CollisionSet(collisionset_info(path, bytes.len(), set)),
+        Object::Regn(r) => Info::Regn(RegnInfo::of(path, bytes.len(), r)),
+        Object::StringTable(t) => {
+            let info = StringTableInfo::of(path, bytes.len(), t);
+            match t.flavour {
+                sylcol_format::idxd::Flavour::Idxd => Info::Idxd(info),
+                sylcol_format::idxd::Flavour::Ixud => Info::Ixud(info),
+            }
+        }
         _ => {
             return Err(DecodeError::new(
                 0,
@@ -236,6 +255,9 @@ impl Info {
         match self {
             Info::Mcol(_) => "MCOL",
             Info::CollisionSet(_) => "CollisionSet",
+            Info::Regn(_) => "REGN",
+            Info::Idxd(_) => "IDXD",
+            Info::Ixud(_) => "IXUD",
         }
     }
 
@@ -244,6 +266,8 @@ impl Info {
         match self {
             Info::Mcol(i) => i.text(),
             Info::CollisionSet(i) => i.text(),
+            Info::Regn(i) => i.text(),
+            Info::Idxd(i) | Info::Ixud(i) => i.text(self.format()),
         }
     }
 
@@ -255,6 +279,13 @@ impl Info {
                 "{} records, {} vertices, {} triangles",
                 i.records, i.vertices, i.triangles
             ),
+            Info::Regn(i) => format!("counts {:?}", i.counts),
+            Info::Idxd(i) | Info::Ixud(i) => format!(
+                "{} records, {} pairs, {} strings",
+                i.records.len(),
+                i.pairs.len(),
+                i.strings.len()
+            ),
         }
     }
 
@@ -262,6 +293,8 @@ impl Info {
         match self {
             Info::Mcol(i) => &i.path,
             Info::CollisionSet(i) => &i.path,
+            Info::Regn(i) => &i.path,
+            Info::Idxd(i) | Info::Ixud(i) => &i.path,
         }
     }
 }
@@ -341,7 +374,11 @@ impl CollisionSetInfo {
             let _ = writeln!(
                 text,
                 "  {:#8x}  {:>8}  {:>9}  {}",
-                m.offset, m.vertices, m.triangles, m.name
+                m.offset,
+                m.vertices,
+                m.triangles,
+                // A record name is the file's bytes: one line, escaped.
+                sylcol_format::text::escape(&m.name)
             );
         }
         text

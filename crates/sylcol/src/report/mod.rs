@@ -9,7 +9,7 @@
 //!
 //! | key | meaning |
 //! |---|---|
-//! | `format` | `MCOL`, `CollisionSet` or `IPFB` |
+//! | `format` | `MCOL`, `CollisionSet`, `REGN`, `IDXD`, `IXUD` or `IPFB` |
 //! | `path` | the input as named: a file or `ARCHIVE.pak+ENTRY` |
 //! | `output` | where a command wrote (`-` for standard output) |
 //! | `bytes` | an object's length in bytes (`output_bytes`, `stored_bytes` for other lengths) |
@@ -22,10 +22,13 @@
 pub mod build;
 pub mod error;
 pub mod files;
+pub mod idxd;
 pub mod info;
+pub mod names;
 pub mod pak;
 pub mod probe;
 pub mod query;
+pub mod regn;
 pub mod schema;
 pub mod verify;
 

@@ -5,10 +5,11 @@
 use schemars::{JsonSchema, Schema, schema_for};
 use serde::Serialize;
 
-use super::build::{CollisionSetBuilt, McolBuilt};
+use super::build::{CollisionSetBuilt, McolBuilt, TableBuilt};
 use super::error::{ErrorDocument, ErrorReport};
 use super::files::{ExportReport, RewriteReport};
 use super::info::{ArchiveInfo, Info};
+use super::names::{Guess, Harvest, Pairs};
 use super::pak::{PakBuilt, PakExtract, PakList};
 use super::probe::ProbeReport;
 use super::query::GridFit;
@@ -49,6 +50,7 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("rewrite", schema_for!(RewriteReport)),
         ("build-mcol", schema_for!(McolBuilt)),
         ("build-collisionset", schema_for!(CollisionSetBuilt)),
+        ("build-idxd", schema_for!(TableBuilt)),
         ("query", schema_for!(Answer)),
         ("query-batch", schema_for!(BatchLine)),
         ("query-grid", schema_for!(GridFit)),
@@ -56,6 +58,9 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("pak-extract", schema_for!(PakExtract)),
         ("pak-build", schema_for!(PakBuilt)),
         ("probe", schema_for!(ProbeReport)),
+        ("names-harvest", schema_for!(Harvest)),
+        ("names-guess", schema_for!(Guess)),
+        ("pairs", schema_for!(Pairs)),
         ("error", schema_for!(ErrorDocument)),
     ]
 }

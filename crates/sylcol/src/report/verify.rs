@@ -6,7 +6,7 @@ use sylcol_format::{AnyError, Object, decode_any};
 
 use super::Skipped;
 use super::error::{ErrorReport, ObjectError};
-use crate::verify::{Check, collisionset, mcol, text};
+use crate::verify::{Check, collisionset, idxd, mcol, regn, text};
 
 /// One verified object; `format` says which report follows.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -29,6 +29,33 @@ pub enum Verified {
         #[serde(flatten)]
         report: collisionset::CollisionSetReport,
     },
+    /// A REGN object: the assumptions sylcol checks.
+    #[serde(rename = "REGN")]
+    Regn {
+        /// The input as named.
+        path: String,
+        /// Its checks.
+        #[serde(flatten)]
+        report: regn::RegnReport,
+    },
+    /// A UTF-8 string table.
+    #[serde(rename = "IDXD")]
+    Idxd {
+        /// The input as named.
+        path: String,
+        /// Its checks.
+        #[serde(flatten)]
+        report: idxd::StringTableReport,
+    },
+    /// A UTF-16BE string table.
+    #[serde(rename = "IXUD")]
+    Ixud {
+        /// The input as named.
+        path: String,
+        /// Its checks.
+        #[serde(flatten)]
+        report: idxd::StringTableReport,
+    },
 }
 
 impl Verified {
@@ -37,6 +64,9 @@ impl Verified {
         match self {
             Verified::Mcol { .. } => "MCOL",
             Verified::CollisionSet { .. } => "CollisionSet",
+            Verified::Regn { .. } => "REGN",
+            Verified::Idxd { .. } => "IDXD",
+            Verified::Ixud { .. } => "IXUD",
         }
     }
 
@@ -45,6 +75,8 @@ impl Verified {
         match self {
             Verified::Mcol { report, .. } => &report.checks,
             Verified::CollisionSet { report, .. } => &report.checks,
+            Verified::Regn { report, .. } => &report.checks,
+            Verified::Idxd { report, .. } | Verified::Ixud { report, .. } => &report.checks,
         }
     }
 
@@ -53,6 +85,8 @@ impl Verified {
         match self {
             Verified::Mcol { report, .. } => report.ok,
             Verified::CollisionSet { report, .. } => report.ok,
+            Verified::Regn { report, .. } => report.ok,
+            Verified::Idxd { report, .. } | Verified::Ixud { report, .. } => report.ok,
         }
     }
 
@@ -61,6 +95,11 @@ impl Verified {
         match self {
             Verified::Mcol { path, report } => text::mcol_text(path, report),
             Verified::CollisionSet { path, report } => text::collisionset_text(path, report),
+            Verified::Regn { path, .. }
+            | Verified::Idxd { path, .. }
+            | Verified::Ixud { path, .. } => {
+                text::checks_text(path, self.format(), self.ok(), self.checks())
+            }
         }
     }
 }
@@ -83,6 +122,17 @@ pub fn verify_object(
             path: path.to_string(),
             report: collisionset::verify_library(bytes, set, resource_ids, seed),
         },
+        Object::Regn(r) => Verified::Regn {
+            path: path.to_string(),
+            report: regn::verify(r, seed),
+        },
+        Object::StringTable(t) => {
+            let (path, report) = (path.to_string(), idxd::verify(t, seed));
+            match t.flavour {
+                sylcol_format::idxd::Flavour::Idxd => Verified::Idxd { path, report },
+                sylcol_format::idxd::Flavour::Ixud => Verified::Ixud { path, report },
+            }
+        }
         _ => return None,
     })
 }
@@ -167,7 +217,7 @@ impl VerifyRun {
             out.push('\n');
             out.push_str(&o.text());
         }
-        for format in ["MCOL", "CollisionSet"] {
+        for format in ["MCOL", "CollisionSet", "REGN", "IDXD", "IXUD"] {
             let of_format: Vec<&[Check]> = self
                 .objects
                 .iter()

@@ -5,6 +5,8 @@
 //!   broad phase);
 //! - [`collisionset`]: the per-part collision library (walk, indices, mesh
 //!   topology, families, resource ids);
+//! - [`regn`]: a REGN (the assumptions of docs/formats/regn.md, its vertices);
+//! - [`idxd`]: an IDXD / IXUD string table (offsets, sizes);
 //! - [`orientation`]: winding and facing, for both;
 //! - [`report`]: the [`Check`] every test reports.
 //!
@@ -14,8 +16,10 @@ mod chunk;
 pub mod collisionset;
 pub mod flags;
 mod geometry;
+pub mod idxd;
 pub mod mcol;
 pub mod orientation;
+pub mod regn;
 pub mod report;
 #[doc(hidden)]
 pub mod testmaps;

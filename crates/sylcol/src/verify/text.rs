@@ -36,12 +36,19 @@ pub fn check_table(checks: &[Check]) -> String {
             );
         }
         if let Some(note) = &c.note {
-            let _ = write!(line, "  [{note}]");
+            // A note may quote a name from the file: one line, escaped.
+            let _ = write!(line, "  [{}]", sylcol_format::text::escape(note));
         }
         out.push_str(line.trim_end());
         out.push('\n');
     }
     out
+}
+
+/// The report of an object whose checks are its whole report (REGN, string
+/// tables): a heading and the check table.
+pub fn checks_text(path: &str, format: &str, ok: bool, checks: &[Check]) -> String {
+    format!("{path}: {format}, {}\n{}", verdict(ok), check_table(checks))
 }
 
 /// One line of topology figures.

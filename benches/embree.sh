@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
+# parry3d 0.31, from one run with interleaved rounds (docs/queries.md).
+#
+#   benches/embree.sh [rays|batch|count|sweep|all]     (default: all)
+#
+# rays   the single-thread table: ns per ray, hits, disagreements, ratios
+# batch  rays per second at 1 and 2 threads (sylcol cast_rays, Embree
+#        rtcIntersect1 / rtcIntersect8)
+# count  instructions per ray under callgrind, on one map and one sphere
+# sweep  the grid sweep of `build mcol` (no Embree needed)
+#
+# Environment: RAYS (default 1000000 a scene), ROUNDS (default 3), SCENE
+# (substring of the scene names), COUNT_RAYS (default 100000).
+# Installs libembree-dev (and valgrind for `count`) when missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-all}
+
+need() {
+    if ! dpkg -s "$1" >/dev/null 2>&1; then
+        local sudo=""
+        [ "$(id -u)" = 0 ] || sudo=sudo
+        $sudo apt-get update -qq
+        $sudo apt-get install -y -qq "$1" >/dev/null
+    fi
+}
+
+need libembree-dev
+cargo build --release -q -p sylcol-bench --features embree
+bin=target/release/sylcol-bench
+
+count() {
+    need valgrind
+    local rays=${COUNT_RAYS:-100000} out
+    out=$(mktemp -d)
+    echo "| scene | method | instructions / ray ($rays rays, callgrind) |"
+    echo "|---|---|---|"
+    for scene in "map d84a95fb" "sphere 4k"; do
+        for m in sylcol-own sylcol-derived embree1 embree1-robust; do
+            RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q \
+                --callgrind-out-file="$out/cg" --collect-atstart=no \
+                --toggle-collect='*run_method*' "$bin" count "$m" >/dev/null
+            ir=$(callgrind_annotate "$out/cg" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
+            echo "| $scene | $m | $((ir / rays)) |"
+        done
+    done
+    rm -rf "$out"
+}
+
+case $mode in
+    rays) "$bin" rays ;;
+    batch) "$bin" batch ;;
+    count) count ;;
+    sweep) "$bin" sweep ;;
+    all)
+        "$bin" rays
+        echo
+        "$bin" batch
+        echo
+        count
+        ;;
+    *) echo "usage: benches/embree.sh [rays|batch|count|sweep|all]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,131 @@
+//! The batch table: rays per second of sylcol's `cast_rays_into` (rayon)
+//! and of Embree's `rtcIntersect1` / `rtcIntersect8` (the rays split
+//! into one contiguous run per thread), at 1 and 2 threads.
+
+use std::ops::Range;
+
+use sylcol::query::{Collider, RayHit};
+
+use crate::methods::Prepared;
+
+/// A method of the batch table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchMethod {
+    /// `Collider::cast_rays_into` through the file's own grid.
+    Own,
+    /// The same through the derived grid.
+    Derived,
+    /// Embree `rtcIntersect1` (robust flag on).
+    Embree1,
+    /// Embree `rtcIntersect8` (robust flag on).
+    Embree8,
+}
+
+impl BatchMethod {
+    /// The methods this build has.
+    pub fn all() -> Vec<BatchMethod> {
+        let mut m = vec![BatchMethod::Own, BatchMethod::Derived];
+        if cfg!(feature = "embree") {
+            m.extend([BatchMethod::Embree1, BatchMethod::Embree8]);
+        }
+        m
+    }
+
+    /// Its name in the table.
+    pub fn name(self) -> &'static str {
+        match self {
+            BatchMethod::Own => "sylcol-own cast_rays",
+            BatchMethod::Derived => "sylcol-derived cast_rays",
+            BatchMethod::Embree1 => "embree rtcIntersect1",
+            BatchMethod::Embree8 => "embree rtcIntersect8",
+        }
+    }
+}
+
+/// Reusable output buffers and thread pools.
+pub struct BatchRunner {
+    pools: Vec<rayon::ThreadPool>,
+    hits: Vec<Option<RayHit>>,
+    #[cfg_attr(not(feature = "embree"), allow(dead_code))]
+    t: Vec<f32>,
+    #[cfg_attr(not(feature = "embree"), allow(dead_code))]
+    id: Vec<u32>,
+}
+
+impl BatchRunner {
+    /// Pools of 1 ..= `max_threads` threads, buffers for `rays` rays.
+    pub fn new(max_threads: usize, rays: usize) -> Self {
+        let pools = (1..=max_threads)
+            .map(|n| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build()
+                    .expect("pool")
+            })
+            .collect();
+        BatchRunner {
+            pools,
+            hits: vec![None; rays],
+            t: vec![0.0; rays],
+            id: vec![0; rays],
+        }
+    }
+
+    /// Runs `m` over the scene's rays `range` on `threads` threads; how
+    /// many rays hit.
+    pub fn run(
+        &mut self,
+        m: BatchMethod,
+        p: &Prepared<'_>,
+        threads: usize,
+        range: Range<usize>,
+    ) -> usize {
+        match m {
+            BatchMethod::Own => self.sylcol(&p.own, p, threads, range),
+            BatchMethod::Derived => self.sylcol(&p.derived, p, threads, range),
+            BatchMethod::Embree1 | BatchMethod::Embree8 => {
+                self.embree(p, m == BatchMethod::Embree8, threads, range)
+            }
+        }
+    }
+
+    fn sylcol(
+        &mut self,
+        c: &Collider,
+        p: &Prepared<'_>,
+        threads: usize,
+        range: Range<usize>,
+    ) -> usize {
+        let out = &mut self.hits[range.clone()];
+        self.pools[threads - 1]
+            .install(|| c.cast_rays_into(&p.scene.rays[range], f32::INFINITY, out))
+            .expect("valid rays");
+        out.iter().filter(|h| h.is_some()).count()
+    }
+
+    #[cfg(feature = "embree")]
+    fn embree(
+        &mut self,
+        p: &Prepared<'_>,
+        packets: bool,
+        threads: usize,
+        range: Range<usize>,
+    ) -> usize {
+        let rays = &p.scene.flat[range.clone()];
+        let (t, id) = (&mut self.t[range.clone()], &mut self.id[range]);
+        let n = rays.len().div_ceil(threads).next_multiple_of(8);
+        std::thread::scope(|s| {
+            let parts = rays.chunks(n).zip(t.chunks_mut(n).zip(id.chunks_mut(n)));
+            for (rays, (t, id)) in parts {
+                let scene = &p.embree_robust;
+                s.spawn(move || scene.intersect(rays, packets, t, id));
+            }
+        });
+        t.iter().filter(|t| t.is_finite()).count()
+    }
+
+    #[cfg(not(feature = "embree"))]
+    fn embree(&mut self, _: &Prepared<'_>, _: bool, _: usize, _: Range<usize>) -> usize {
+        unreachable!("built without Embree")
+    }
+}

@@ -1,0 +1,101 @@
+//! Embree 3 through the C shim (`embree_shim.c`): one scene per mesh,
+//! built with `RTC_BUILD_QUALITY_HIGH` on a device of one build thread,
+//! robust flag off or on; runs of rays through `rtcIntersect1` or
+//! `rtcIntersect8`.
+
+use std::ffi::c_void;
+
+use sylcol::TriMesh;
+
+unsafe extern "C" {
+    fn sylcol_embree_new(
+        verts: *const f32,
+        nv: usize,
+        tris: *const u32,
+        nt: usize,
+        robust: i32,
+    ) -> *mut c_void;
+    fn sylcol_embree_free(scene: *mut c_void);
+    fn sylcol_embree_intersect1(
+        scene: *mut c_void,
+        rays: *const f32,
+        n: usize,
+        t: *mut f32,
+        id: *mut u32,
+    );
+    fn sylcol_embree_intersect8(
+        scene: *mut c_void,
+        rays: *const f32,
+        n: usize,
+        t: *mut f32,
+        id: *mut u32,
+    );
+}
+
+/// A committed Embree scene over one mesh.
+pub struct EmbreeScene {
+    ptr: *mut c_void,
+}
+
+// SAFETY: a committed Embree scene may be traced from any number of
+// threads at once (Embree's documented contract for rtcIntersect*); the
+// shim never mutates it after the commit.
+unsafe impl Send for EmbreeScene {}
+// SAFETY: as above.
+unsafe impl Sync for EmbreeScene {}
+
+impl EmbreeScene {
+    /// Builds the scene; `robust` sets `RTC_SCENE_FLAG_ROBUST`.
+    pub fn new(mesh: &TriMesh, robust: bool) -> Self {
+        let verts: Vec<f32> = mesh.vertices.iter().flat_map(|v| v.to_array()).collect();
+        let tris: Vec<u32> = mesh.triangles.iter().flatten().copied().collect();
+        // SAFETY: the pointers and counts describe the two vectors above,
+        // which outlive the call (the shim copies them).
+        let ptr = unsafe {
+            sylcol_embree_new(
+                verts.as_ptr(),
+                mesh.vertices.len(),
+                tris.as_ptr(),
+                mesh.triangles.len(),
+                i32::from(robust),
+            )
+        };
+        assert!(!ptr.is_null(), "Embree could not build the scene");
+        EmbreeScene { ptr }
+    }
+
+    /// Casts `rays` (origin xyz, direction xyz; one `rtcIntersect1` each, or packets of eight with
+    /// `rtcIntersect8`) into `t` (+inf for a miss) and `id` (u32::MAX).
+    pub fn intersect(&self, rays: &[[f32; 6]], packets: bool, t: &mut [f32], id: &mut [u32]) {
+        assert!(t.len() == rays.len() && id.len() == rays.len());
+        let flat = rays.as_ptr().cast::<f32>();
+        // SAFETY: `rays` is 6 n contiguous f32; the outputs hold n elements
+        // each; the scene is committed.
+        unsafe {
+            if packets {
+                sylcol_embree_intersect8(
+                    self.ptr,
+                    flat,
+                    rays.len(),
+                    t.as_mut_ptr(),
+                    id.as_mut_ptr(),
+                )
+            } else {
+                sylcol_embree_intersect1(
+                    self.ptr,
+                    flat,
+                    rays.len(),
+                    t.as_mut_ptr(),
+                    id.as_mut_ptr(),
+                )
+            }
+        }
+    }
+}
+
+impl Drop for EmbreeScene {
+    fn drop(&mut self) {
+        // SAFETY: `ptr` came from `sylcol_embree_new` and is freed once.
+        unsafe { sylcol_embree_free(self.ptr) }
+    }
+}

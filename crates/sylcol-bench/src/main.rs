@@ -1,0 +1,189 @@
+//! sylcol's benchmark harness against Embree 3 and parry3d 0.31.
+//!
+//! ```text
+//! sylcol-bench [rays]        the single-thread table (ns per ray, hits, ratios)
+//! sylcol-bench batch         rays per second at 1 and 2 threads
+//! sylcol-bench count METHOD  one run of METHOD (for callgrind)
+//! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
+//! ```
+//!
+//! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;
+//! each figure is the fastest of its interleaved rounds), `SCENE` (keep
+//! the scenes whose name contains it). Embree's methods exist only with the
+//! `embree` feature (`benches/embree.sh` installs Debian's libembree-dev
+//! and turns it on). See `docs/queries.md` for the figures.
+
+mod batch;
+#[cfg(feature = "embree")]
+mod embree;
+mod methods;
+mod scenes;
+mod sweep;
+mod timing;
+
+use std::hint::black_box;
+
+use batch::{BatchMethod, BatchRunner};
+use methods::{Answers, Method, Prepared, disagreements, run_method};
+use scenes::Scene;
+use timing::{BATCH_CHUNK, CHUNK, interleaved};
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rays = env_usize("RAYS", 1_000_000);
+    let rounds = env_usize("ROUNDS", 3).max(1);
+    let filter = std::env::var("SCENE").ok();
+    let mode = args.first().map_or("rays", String::as_str);
+    if mode == "sweep" {
+        sweep::run(filter.as_deref(), rays, rounds);
+        return;
+    }
+    let scenes = scenes::load(filter.as_deref(), rays);
+    match mode {
+        "rays" => rays_table(&scenes, rounds),
+        "batch" => batch_table(&scenes, rounds),
+        "count" => {
+            let m = args
+                .get(1)
+                .and_then(|s| Method::parse(s))
+                .unwrap_or_else(|| panic!("count METHOD, one of {:?}", names()));
+            for s in &scenes {
+                let p = Prepared::new(s);
+                let mut out = Answers::new(s.rays.len());
+                run_method(m, &p, 0..s.rays.len(), &mut out);
+                println!(
+                    "{} {}: {} rays, {} hits",
+                    s.name,
+                    m.name(),
+                    s.rays.len(),
+                    out.hits()
+                );
+            }
+        }
+        other => panic!("unknown mode {other}: rays, batch, count METHOD or sweep"),
+    }
+}
+
+fn names() -> Vec<&'static str> {
+    Method::all().into_iter().map(Method::name).collect()
+}
+
+/// ns per ray of each method, from `rounds` interleaved rounds (`timing`).
+fn rays_table(scenes: &[Scene], rounds: usize) {
+    let methods = Method::all();
+    if !cfg!(feature = "embree") {
+        println!("(built without the `embree` feature: no Embree columns; see benches/embree.sh)");
+    }
+    let head: Vec<&str> = methods.iter().map(|m| m.name()).collect();
+    println!(
+        "| scene | triangles | own grid | {} ns/ray | hits {} | disagreements vs sylcol-own (hit/miss, distance) | speed vs Embree robust: own, derived | vs Embree: own, derived | vs parry3d: own, derived |",
+        head.join(" | "),
+        head.join(" / ")
+    );
+    println!("|{}", "---|".repeat(head.len() + 7));
+    let mut logs = vec![Vec::new(); methods.len()];
+    for s in scenes {
+        let p = Prepared::new(s);
+        let mut answers: Vec<Answers> =
+            methods.iter().map(|_| Answers::new(s.rays.len())).collect();
+        let best = interleaved(methods.len(), s.rays.len(), rounds, CHUNK, |k, range| {
+            run_method(methods[k], &p, range, black_box(&mut answers[k]));
+        });
+        for (k, ns) in best.iter().enumerate() {
+            logs[k].push(ns.ln());
+        }
+        let tol = s.diagonal() * 1e-4;
+        let disagree: Vec<String> = answers[1..]
+            .iter()
+            .zip(&methods[1..])
+            .map(|(a, m)| {
+                let (hm, d) = disagreements(&answers[0], a, tol);
+                format!("{} {hm}/{d}", m.name())
+            })
+            .collect();
+        let ns = |m: Method| {
+            methods
+                .iter()
+                .position(|&x| x == m)
+                .map_or(f64::NAN, |k| best[k])
+        };
+        let ratio = |other: Method| {
+            format!(
+                "{:.2}, {:.2}",
+                ns(other) / ns(Method::Own),
+                ns(other) / ns(Method::Derived)
+            )
+        };
+        let st = p.own.grid_stats();
+        let times: Vec<String> = best.iter().map(|t| format!("{t:.0}")).collect();
+        let hits: Vec<String> = answers.iter().map(|a| a.hits().to_string()).collect();
+        println!(
+            "| {} | {} | {}x{}x{} | {} | {} | {} | {} | {} | {} |",
+            s.name,
+            s.mesh.triangles.len(),
+            st.dims[0],
+            st.dims[1],
+            st.dims[2],
+            times.join(" | "),
+            hits.join(" / "),
+            disagree.join(", "),
+            ratio(Method::EmbreeRobust),
+            ratio(Method::Embree),
+            ratio(Method::Parry),
+        );
+    }
+    let geo: Vec<String> = methods
+        .iter()
+        .zip(&logs)
+        .map(|(m, l)| {
+            format!(
+                "{} {:.0}",
+                m.name(),
+                (l.iter().sum::<f64>() / l.len().max(1) as f64).exp()
+            )
+        })
+        .collect();
+    println!(
+        "\ngeometric mean ns/ray over {} scenes: {}",
+        scenes.len(),
+        geo.join(", ")
+    );
+}
+
+/// Rays per second at 1 and 2 threads, from `rounds` interleaved rounds
+/// over chunks of [`BATCH_CHUNK`] rays.
+fn batch_table(scenes: &[Scene], rounds: usize) {
+    let methods = BatchMethod::all();
+    let threads = [1usize, 2];
+    let cols: Vec<String> = methods
+        .iter()
+        .flat_map(|m| threads.map(|t| format!("{} {t}t", m.name())))
+        .collect();
+    println!("| scene | {} (Mrays/s) | hits |", cols.join(" | "));
+    println!("|{}", "---|".repeat(cols.len() + 2));
+    let n = scenes.iter().map(|s| s.rays.len()).max().unwrap_or(0);
+    let mut runner = BatchRunner::new(2, n);
+    for s in scenes {
+        let p = Prepared::new(s);
+        let mut hits = vec![0; cols.len()];
+        let ns = interleaved(cols.len(), s.rays.len(), rounds, BATCH_CHUNK, |k, range| {
+            let (m, t) = (methods[k / threads.len()], threads[k % threads.len()]);
+            hits[k] += runner.run(m, &p, t, range);
+        });
+        let rates: Vec<String> = ns.iter().map(|ns| format!("{:.2}", 1e3 / ns)).collect();
+        let hits: Vec<String> = hits.iter().map(|h| (h / rounds).to_string()).collect();
+        println!(
+            "| {} | {} | {} |",
+            s.name,
+            rates.join(" | "),
+            hits.join(" / ")
+        );
+    }
+}

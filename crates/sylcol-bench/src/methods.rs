@@ -1,0 +1,174 @@
+//! The methods compared on a scene, each run over a slice of its rays into
+//! answer arrays (hit distance, +inf for a miss; triangle id).
+
+#[cfg(feature = "embree")]
+use crate::embree::EmbreeScene;
+use crate::scenes::Scene;
+use parry3d::query::{Ray as PRay, RayCast};
+use std::ops::Range;
+
+use sylcol::query::{Collider, Ray, RayHit};
+
+/// One scene made ready for every method.
+pub struct Prepared<'a> {
+    /// The scene.
+    pub scene: &'a Scene,
+    /// sylcol through the file's own grid.
+    pub own: Collider,
+    /// sylcol through its own acceleration (the suggested derived grid).
+    pub derived: Collider,
+    /// parry3d 0.31: `TriMesh` with its BVH.
+    pub parry: parry3d::shape::TriMesh,
+    /// Embree 3, robust flag off.
+    #[cfg(feature = "embree")]
+    pub embree: EmbreeScene,
+    /// Embree 3, robust flag on.
+    #[cfg(feature = "embree")]
+    pub embree_robust: EmbreeScene,
+}
+
+impl<'a> Prepared<'a> {
+    /// Builds every method's structure over the scene's mesh.
+    pub fn new(scene: &'a Scene) -> Self {
+        let own = Collider::from_mcol(&scene.mcol).expect("collider");
+        let derived = own
+            .with_derived_grid(own.suggested_cells_per_axis())
+            .expect("derived grid");
+        let m = &scene.mesh;
+        let parry = parry3d::shape::TriMesh::new(m.vertices.clone(), m.triangles.clone())
+            .expect("parry mesh");
+        Prepared {
+            scene,
+            own,
+            derived,
+            parry,
+            #[cfg(feature = "embree")]
+            embree: EmbreeScene::new(m, false),
+            #[cfg(feature = "embree")]
+            embree_robust: EmbreeScene::new(m, true),
+        }
+    }
+}
+
+/// A method of the single-thread table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// sylcol `cast_ray` through the file's own grid.
+    Own,
+    /// sylcol `cast_ray` through the derived grid.
+    Derived,
+    /// Embree `rtcIntersect1`, robust off.
+    Embree,
+    /// Embree `rtcIntersect1`, robust on.
+    EmbreeRobust,
+    /// parry3d `cast_local_ray`.
+    Parry,
+}
+
+impl Method {
+    /// The methods this build has.
+    pub fn all() -> Vec<Method> {
+        let mut m = vec![Method::Own, Method::Derived];
+        if cfg!(feature = "embree") {
+            m.extend([Method::Embree, Method::EmbreeRobust]);
+        }
+        m.push(Method::Parry);
+        m
+    }
+
+    /// Its name in tables and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Own => "sylcol-own",
+            Method::Derived => "sylcol-derived",
+            Method::Embree => "embree1",
+            Method::EmbreeRobust => "embree1-robust",
+            Method::Parry => "parry3d",
+        }
+    }
+
+    /// The method named `s`.
+    pub fn parse(s: &str) -> Option<Method> {
+        Method::all().into_iter().find(|m| m.name() == s)
+    }
+}
+
+/// The answers of one run.
+pub struct Answers {
+    /// Hit distance, +inf for a miss.
+    pub t: Vec<f32>,
+    /// Hit triangle, u32::MAX for a miss (parry3d: 0 for every hit).
+    pub id: Vec<u32>,
+}
+
+impl Answers {
+    /// Room for `n` answers.
+    pub fn new(n: usize) -> Self {
+        Answers {
+            t: vec![f32::INFINITY; n],
+            id: vec![u32::MAX; n],
+        }
+    }
+
+    /// How many rays hit.
+    pub fn hits(&self) -> usize {
+        self.t.iter().filter(|t| t.is_finite()).count()
+    }
+}
+
+/// Runs `m` over the scene's rays `range` into `out`. Not inlined, so that
+/// `callgrind --toggle-collect='*run_method*'` counts exactly this.
+#[inline(never)]
+pub fn run_method(m: Method, p: &Prepared<'_>, range: Range<usize>, out: &mut Answers) {
+    let rays = &p.scene.rays[range.clone()];
+    let (t, id) = (&mut out.t[range.clone()], &mut out.id[range.clone()]);
+    match m {
+        Method::Own => sylcol_run(&p.own, rays, t, id),
+        Method::Derived => sylcol_run(&p.derived, rays, t, id),
+        #[cfg(feature = "embree")]
+        Method::Embree => p.embree.intersect(&p.scene.flat[range], false, t, id),
+        #[cfg(feature = "embree")]
+        Method::EmbreeRobust => p
+            .embree_robust
+            .intersect(&p.scene.flat[range], false, t, id),
+        #[cfg(not(feature = "embree"))]
+        Method::Embree | Method::EmbreeRobust => unreachable!("built without Embree"),
+        Method::Parry => {
+            for (k, r) in rays.iter().enumerate() {
+                let pr = PRay::new(r.origin, r.dir);
+                let hit = p.parry.cast_local_ray(&pr, f32::MAX, false);
+                t[k] = hit.unwrap_or(f32::INFINITY);
+                id[k] = if hit.is_some() { 0 } else { u32::MAX };
+            }
+        }
+    }
+}
+
+fn sylcol_run(c: &Collider, rays: &[Ray], t: &mut [f32], id: &mut [u32]) {
+    for (k, r) in rays.iter().enumerate() {
+        let hit = c.cast_ray(r, f32::INFINITY).expect("valid ray");
+        (t[k], id[k]) = answer(hit);
+    }
+}
+
+/// A sylcol hit as (t, triangle).
+pub fn answer(hit: Option<RayHit>) -> (f32, u32) {
+    hit.map_or((f32::INFINITY, u32::MAX), |h| {
+        (h.time_of_impact, h.triangle)
+    })
+}
+
+/// Rays on which `b` disagrees with the reference `a`: (hit in one, miss
+/// in the other), (both hit, distances apart by more than `tol`).
+pub fn disagreements(a: &Answers, b: &Answers, tol: f32) -> (usize, usize) {
+    let mut hit_miss = 0;
+    let mut distance = 0;
+    for (ta, tb) in a.t.iter().zip(&b.t) {
+        match (ta.is_finite(), tb.is_finite()) {
+            (true, true) if (ta - tb).abs() > tol => distance += 1,
+            (x, y) if x != y => hit_miss += 1,
+            _ => {}
+        }
+    }
+    (hit_miss, distance)
+}

@@ -1,0 +1,71 @@
+"""sylcol: Project Sylpheed's collision data for Python.
+
+Reads the game's IPFB archives and decodes the MCOL map hulls and the
+CollisionSet part library losslessly, with numpy arrays lent without
+copying; answers collision queries in vectorised batches on every core;
+builds valid game files from meshes. The same library as the ``sylcol``
+command line: ``info()`` and ``verify()`` return what ``--json`` prints.
+
+    >>> import sylcol
+    >>> pak = sylcol.open_archive("samples/MiscBin.pak")
+    >>> m = sylcol.load("samples/MiscBin.pak+$DC4B0896")
+    >>> m.vertices.shape, m.triangles.dtype
+    ((502, 3), dtype('uint16'))
+    >>> hits = m.collider().ray([[0, 0, 0]], [[1, 0, 0]])
+
+See docs/python.md in the repository for a tour.
+"""
+
+import collections.abc as _abc
+
+from ._errors import (
+    BuildError,
+    DecodeError,
+    NotFoundError,
+    QueryError,
+    SylcolError,
+    UnsupportedError,
+)
+from ._results import Closest, Hits
+from ._sylcol import (
+    Archive,
+    CollisionSet,
+    Collider,
+    Entry,
+    Mcol,
+    Mesh,
+    __version__,
+    build_collisionset,
+    build_mcol,
+    entry_hash,
+    load,
+    open_archive,
+)
+
+# The extension's classes behave as these ABCs; registering them makes
+# isinstance(lib, Mapping) and friends say so.
+_abc.Mapping.register(CollisionSet)
+_abc.Sequence.register(Archive)
+
+__all__ = [
+    "Archive",
+    "BuildError",
+    "Closest",
+    "CollisionSet",
+    "Collider",
+    "DecodeError",
+    "Entry",
+    "Hits",
+    "Mcol",
+    "Mesh",
+    "NotFoundError",
+    "QueryError",
+    "SylcolError",
+    "UnsupportedError",
+    "__version__",
+    "build_collisionset",
+    "build_mcol",
+    "entry_hash",
+    "load",
+    "open_archive",
+]

@@ -1,0 +1,332 @@
+//! `open_archive` and `load`: IPFB archives, their entries, and any
+//! object named by a path, an `ARCHIVE.pak+INNER` entry, or bytes.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
+use sylcol::report::error::{NotFound, ObjectError, ReadError, Unsupported};
+use sylcol::report::pak::PakEntry;
+use sylcol_format::ipfb::names::inner_hash;
+use sylcol_format::ipfb::{Archive, IndexEntry, split_archive_path};
+use sylcol_format::{Object, decode_any};
+
+use crate::errors::to_py;
+use crate::library::CollisionSet;
+use crate::mcol::Mcol;
+
+/// An opened IPFB archive (`.pak` index + `.pNN` parts): a sequence of
+/// :class:`Entry` in index order, also indexable by entry name.
+#[pyclass(frozen, name = "Archive", module = "sylcol._sylcol")]
+pub struct PyArchive {
+    path: String,
+    archive: Arc<Archive>,
+    entries: Vec<Py<Entry>>,
+}
+
+/// One archive entry: where it is stored and what it holds.
+///
+/// ``hash`` (MakeEntryID of its name), ``name`` (None when the name list
+/// does not know the hash), ``display`` (the name, or ``$HASH.MAGIC``),
+/// ``part`` / ``offset`` / ``stored_size`` (where its bytes lie),
+/// ``size`` (inflated length), ``compressed``, ``magic`` (first four bytes
+/// when printable) and ``error`` (why it cannot be read, else None).
+#[pyclass(frozen, module = "sylcol._sylcol")]
+pub struct Entry {
+    pak: String,
+    archive: Arc<Archive>,
+    entry: IndexEntry,
+    row: PakEntry,
+}
+
+#[pymethods]
+impl PyArchive {
+    /// The index file as given.
+    #[getter]
+    fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Problems of the index that leave its entries readable (a
+    /// truncated table, unsorted or repeated hashes), as messages.
+    #[getter]
+    fn problems(&self) -> Vec<String> {
+        sylcol::report::pak::index_problems(&self.path, &self.archive)
+            .into_iter()
+            .map(|p| p.message)
+            .collect()
+    }
+
+    fn __len__(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// ``archive[i]``, ``archive["CollisionSet_S01.bin"]`` or
+    /// ``archive["$2CF7EB47"]``: one entry (KeyError / IndexError when
+    /// there is none).
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Py<Entry>> {
+        if let Ok(i) = key.extract::<isize>() {
+            let n = self.entries.len() as isize;
+            let at = if i < 0 { i + n } else { i };
+            return match usize::try_from(at).ok().and_then(|a| self.entries.get(a)) {
+                Some(e) => Ok(e.clone_ref(py)),
+                None => Err(pyo3::exceptions::PyIndexError::new_err(format!(
+                    "entry {i} of {n}"
+                ))),
+            };
+        }
+        let name: String = key.extract()?;
+        let hash = inner_hash(&name);
+        self.entries
+            .iter()
+            .find(|e| e.get().entry.hash == hash)
+            .map(|e| e.clone_ref(py))
+            .ok_or_else(|| pyo3::exceptions::PyKeyError::new_err(name))
+    }
+
+    fn __iter__(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let list: Vec<Py<Entry>> = self.entries.iter().map(|e| e.clone_ref(py)).collect();
+        Ok(pyo3::types::PyList::new(py, list)?
+            .try_iter()?
+            .into_any()
+            .unbind())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<sylcol.Archive {} ({} entries)>",
+            self.path,
+            self.entries.len()
+        )
+    }
+}
+
+#[pymethods]
+impl Entry {
+    /// MakeEntryID of the entry's name.
+    #[getter]
+    fn hash(&self) -> u32 {
+        self.entry.hash
+    }
+
+    /// The entry's name, when the archive's name list knows its hash.
+    #[getter]
+    fn name(&self) -> Option<&str> {
+        self.row.name.as_deref()
+    }
+
+    /// The name, or ``$HASH.MAGIC`` (what ``pak list`` shows).
+    #[getter]
+    fn display(&self) -> &str {
+        &self.row.entry
+    }
+
+    /// The part file number (``.p00`` is 0).
+    #[getter]
+    fn part(&self) -> u8 {
+        self.entry.part
+    }
+
+    /// Byte offset in the part file.
+    #[getter]
+    fn offset(&self) -> u32 {
+        self.entry.offset
+    }
+
+    /// Bytes stored in the part (the compressed size for Z1).
+    #[getter]
+    fn stored_size(&self) -> u32 {
+        self.entry.stored_size
+    }
+
+    /// The inflated length (None when the entry is unreadable).
+    #[getter]
+    fn size(&self) -> Option<u64> {
+        self.row.bytes
+    }
+
+    /// Whether the entry is Z1-compressed (None when unreadable).
+    #[getter]
+    fn compressed(&self) -> Option<bool> {
+        self.row.compressed
+    }
+
+    /// The payload's first four bytes when printable (``MCOL``).
+    #[getter]
+    fn magic(&self) -> Option<&str> {
+        self.row.magic.as_deref()
+    }
+
+    /// Why the entry cannot be read, or None.
+    #[getter]
+    fn error(&self) -> Option<&str> {
+        self.row.error.as_ref().map(|e| e.message.as_str())
+    }
+
+    /// ``ARCHIVE.pak+ENTRY``: how sylcol names this entry.
+    #[getter]
+    fn path(&self) -> String {
+        format!("{}+{}", self.pak, self.row.entry)
+    }
+
+    /// The entry's bytes, inflated and checked (declared size, both
+    /// Adler-32 values). Raises DecodeError on a damaged entry.
+    fn read<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = py.detach(|| read_entry(&self.archive, &self.entry))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// The entry decoded: an :class:`Mcol` or a :class:`CollisionSet`.
+    fn decode(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let bytes = py.detach(|| read_entry(&self.archive, &self.entry))?;
+        decode_object(py, self.path(), bytes)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<sylcol.Entry {} {:08X} {} bytes>",
+            self.row.entry,
+            self.entry.hash,
+            self.row.bytes.map_or("?".into(), |b| b.to_string())
+        )
+    }
+}
+
+fn read_entry(archive: &Archive, e: &IndexEntry) -> PyResult<Vec<u8>> {
+    let info = archive.probe(e).map_err(|err| to_py(&err))?;
+    archive.read_entry(&info).map_err(|err| to_py(&err))
+}
+
+/// Opens `path` with the built-in names plus `names` (a file of names,
+/// one a line, or an iterable of names; `pak+inner` or bare).
+pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> PyResult<PyArchive> {
+    let mut archive = Archive::open(Path::new(&path)).map_err(|e| to_py(&e))?;
+    if let Some(names) = names {
+        let text = if names.is_instance_of::<PyString>() || names.hasattr("__fspath__")? {
+            let file: std::path::PathBuf = names.extract()?;
+            std::fs::read_to_string(&file).map_err(|error| {
+                to_py(&ReadError {
+                    path: file.display().to_string(),
+                    error,
+                })
+            })?
+        } else {
+            let mut lines = Vec::new();
+            for name in names.try_iter()? {
+                lines.push(name?.extract::<String>()?);
+            }
+            lines.join("\n")
+        };
+        archive.names.add_list(&text);
+    }
+    let archive = Arc::new(archive);
+    let rows: Vec<(IndexEntry, PakEntry)> = py.detach(|| {
+        archive
+            .entries()
+            .iter()
+            .map(|e| (*e, PakEntry::of(&archive, e, false)))
+            .collect()
+    });
+    let entries = rows
+        .into_iter()
+        .map(|(entry, row)| {
+            Py::new(
+                py,
+                Entry {
+                    pak: path.clone(),
+                    archive: archive.clone(),
+                    entry,
+                    row,
+                },
+            )
+        })
+        .collect::<PyResult<_>>()?;
+    Ok(PyArchive {
+        path,
+        archive,
+        entries,
+    })
+}
+
+/// The object `source` names: bytes, a path, or `ARCHIVE.pak+INNER`.
+pub fn load(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    path: Option<String>,
+) -> PyResult<Py<PyAny>> {
+    if let Some(bytes) = as_bytes(source)? {
+        return decode_object(py, path.unwrap_or_else(|| "<bytes>".into()), bytes);
+    }
+    let given: std::path::PathBuf = source.extract()?;
+    let given = given.to_string_lossy().into_owned();
+    let (name, bytes) = py.detach(|| read_named(&given))?;
+    decode_object(py, path.unwrap_or(name), bytes)
+}
+
+fn as_bytes(source: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
+    if let Ok(b) = source.cast::<PyBytes>() {
+        return Ok(Some(b.as_bytes().to_vec()));
+    }
+    if source.is_instance_of::<PyByteArray>() || source.is_instance_of::<PyMemoryView>() {
+        let b = source
+            .py()
+            .import("builtins")?
+            .getattr("bytes")?
+            .call1((source,))?;
+        return Ok(Some(b.cast::<PyBytes>()?.as_bytes().to_vec()));
+    }
+    Ok(None)
+}
+
+/// The name sylcol reports and the bytes of a path or archive entry.
+fn read_named(given: &str) -> PyResult<(String, Vec<u8>)> {
+    if let Some((pak, inner)) = split_archive_path(given) {
+        let archive = Archive::open(Path::new(pak)).map_err(|e| to_py(&e))?;
+        let hash = inner_hash(inner);
+        let entry = archive.index.find(hash).ok_or_else(|| {
+            to_py(&NotFound {
+                path: pak.to_string(),
+                detail: format!("no entry {inner} (hash {hash:08X}) in the archive"),
+            })
+        })?;
+        let info = archive.probe(entry).map_err(|e| to_py(&e))?;
+        let bytes = archive.read_entry(&info).map_err(|e| to_py(&e))?;
+        return Ok((format!("{pak}+{}", info.display), bytes));
+    }
+    let bytes = std::fs::read(given).map_err(|error| {
+        to_py(&ReadError {
+            path: given.to_string(),
+            error,
+        })
+    })?;
+    if given.to_ascii_lowercase().ends_with(".pak") && bytes.starts_with(sylcol_format::ipfb::MAGIC)
+    {
+        return Err(to_py(&Unsupported {
+            path: given.to_string(),
+            detail: "an IPFB archive holds many objects: open it with sylcol.open_archive, or load one entry as ARCHIVE.pak+ENTRY".into(),
+        }));
+    }
+    Ok((given.to_string(), bytes))
+}
+
+/// Decodes `bytes` (named `path` in reports and errors) into an `Mcol` or
+/// a `CollisionSet`.
+pub fn decode_object(py: Python<'_>, path: String, bytes: Vec<u8>) -> PyResult<Py<PyAny>> {
+    let object = py.detach(|| decode_any(&bytes)).map_err(|error| {
+        to_py(&ObjectError {
+            path: path.clone(),
+            error,
+        })
+    })?;
+    Ok(match object {
+        Object::Mcol(m) => Py::new(py, Mcol::new(path, bytes, *m))?.into_any(),
+        Object::CollisionSet(set) => Py::new(py, CollisionSet::new(path, bytes, set))?.into_any(),
+        other => {
+            return Err(to_py(&Unsupported {
+                path,
+                detail: format!("{} objects have no Python class yet", other.kind()),
+            }));
+        }
+    })
+}

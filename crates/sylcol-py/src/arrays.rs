@@ -1,0 +1,174 @@
+//! numpy arrays in and out.
+//!
+//! Out: [`view`] lends a slice of fixed-size rows (`[[f32; 3]]`, ...) to
+//! numpy without copying. The array's `base` is the Python object that
+//! owns the slice (an `Mcol`, a `CollisionSet`), which numpy keeps alive as
+//! long as the array lives; the array is read-only, and the owner is a
+//! frozen class that never changes its data, so the view stays valid.
+//!
+//! In: [`coords`] and [`Rows`] read an `(N, 3)` or `(3,)` array-like of
+//! any real dtype (a `(3,)` is one row, broadcast to every query), straight
+//! from numpy's buffer when it is C-contiguous float32.
+
+use glam::Vec3;
+use numpy::ndarray::ArrayView2;
+use numpy::{AllowTypeChange, Element, PyArray2, PyArrayLikeDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+/// A read-only `(rows, K)` numpy view of `rows`, owned by `owner`.
+///
+/// `rows` must live inside `owner` (a frozen pyclass that never mutates
+/// the vector holding them): numpy keeps `owner` alive through the
+/// array's `base`.
+pub fn view<'py, T: Element, const K: usize>(
+    rows: &[[T; K]],
+    owner: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let flat = rows.as_flattened();
+    let shaped = ArrayView2::from_shape((rows.len(), K), flat)
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    // SAFETY: `rows` is owned by `owner` (see above), which the array
+    // holds as its base, so the memory outlives the array; the array is
+    // made read-only below and the owner never writes to it.
+    let array = unsafe { PyArray2::borrow_from_array(&shaped, owner.clone()) };
+    read_only(array.as_any())?;
+    Ok(array)
+}
+
+/// A read-only 1-D numpy view of `items`, owned by `owner` (the same
+/// contract as [`view`]).
+pub fn view1<'py, T: Element>(
+    items: &[T],
+    owner: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, numpy::PyArray1<T>>> {
+    let shaped = numpy::ndarray::ArrayView1::from(items);
+    // SAFETY: as in `view`.
+    let array = unsafe { numpy::PyArray1::borrow_from_array(&shaped, owner.clone()) };
+    read_only(array.as_any())?;
+    Ok(array)
+}
+
+/// Clears the array's `writeable` flag.
+pub fn read_only(array: &Bound<'_, PyAny>) -> PyResult<()> {
+    array.getattr("flags")?.setattr("writeable", false)
+}
+
+/// The rows of one batch argument, read without copying when numpy's
+/// buffer is C-contiguous float32 (else converted once): `(N, 3)` rows, or
+/// one `(3,)` row broadcast to every query.
+pub struct Rows<'a> {
+    flat: std::borrow::Cow<'a, [f32]>,
+}
+
+/// A batch argument converted to float32 (keeps numpy's buffer borrowed).
+pub type Coords<'py> = PyArrayLikeDyn<'py, f32, AllowTypeChange>;
+
+/// Converts a batch argument (any real dtype) to float32.
+pub fn coords<'py>(array: &Bound<'py, PyAny>, what: &str) -> PyResult<Coords<'py>> {
+    let a: Coords<'py> = array.extract().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{what}: expected an array of numbers, shape (N, 3) or (3,)"
+        ))
+    })?;
+    match a.shape() {
+        [3] | [_, 3] => Ok(a),
+        shape => Err(PyValueError::new_err(format!(
+            "{what}: expected shape (N, 3) or (3,), got {shape:?}"
+        ))),
+    }
+}
+
+impl<'a> Rows<'a> {
+    /// The rows of a converted argument.
+    pub fn of(a: &'a Coords<'_>) -> Self {
+        let flat = match a.as_slice() {
+            Ok(flat) => std::borrow::Cow::Borrowed(flat),
+            Err(_) => std::borrow::Cow::Owned(a.as_array().iter().copied().collect()),
+        };
+        Rows { flat }
+    }
+
+    /// How many rows the argument holds.
+    pub fn len(&self) -> usize {
+        self.flat.len() / 3
+    }
+
+    /// Row `i` (row 0 for a broadcast argument).
+    #[inline]
+    pub fn at(&self, i: usize) -> Vec3 {
+        let i = if self.len() == 1 { 0 } else { i };
+        Vec3::from_slice(&self.flat[3 * i..3 * i + 3])
+    }
+}
+
+/// Every row of an `(N, 3)` or `(3,)` argument as `Vec3`s.
+pub fn points(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec3>> {
+    let a = coords(array, what)?;
+    let rows = Rows::of(&a);
+    Ok((0..rows.len()).map(|i| rows.at(i)).collect())
+}
+
+/// The row count of a batch whose arguments have `lens` rows: all equal,
+/// or 1 (broadcast).
+pub fn batch_rows(lens: &[(usize, &str)]) -> PyResult<usize> {
+    let n = lens.iter().map(|l| l.0).max().unwrap_or(0);
+    match lens.iter().find(|(len, _)| *len != n && *len != 1) {
+        Some((len, what)) => Err(PyValueError::new_err(format!(
+            "{what}: {len} rows where the other arguments have {n}"
+        ))),
+        None => Ok(n),
+    }
+}
+
+/// `(N,)` or scalar values as f32s, converted from any real dtype.
+pub fn scalars(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f32>> {
+    let a: PyArrayLikeDyn<'_, f32, AllowTypeChange> = array.extract().map_err(|_| {
+        PyValueError::new_err(format!(
+            "{what}: expected a number or an array of shape (N,)"
+        ))
+    })?;
+    match a.shape().len() {
+        0 | 1 => Ok(a.as_array().iter().copied().collect()),
+        _ => Err(PyValueError::new_err(format!(
+            "{what}: expected shape (N,) or a scalar, got {:?}",
+            a.shape()
+        ))),
+    }
+}
+
+/// A fresh `(n, 3)` f32 array from rows.
+pub fn rows3<'py>(py: Python<'py>, rows: Vec<[f32; 3]>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    rows_of(py, rows.into_iter().flatten().collect())
+}
+
+/// A fresh `(len / 3, 3)` f32 array that takes over `flat` (no copy).
+pub fn rows_of<'py>(py: Python<'py>, flat: Vec<f32>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+    use numpy::PyArrayMethods;
+    let n = flat.len() / 3;
+    numpy::PyArray1::from_vec(py, flat).reshape([n, 3])
+}
+
+/// One field of a structured array: name, numpy format (little-endian),
+/// byte offset in the record.
+pub type Field = (&'static str, &'static str, usize);
+
+/// A read-only numpy structured array of `count` records of `itemsize`
+/// bytes laid out in `data` (little-endian fields as `fields` says).
+pub fn structured<'py>(
+    py: Python<'py>,
+    fields: &[Field],
+    itemsize: usize,
+    data: Vec<u8>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let np = py.import("numpy")?;
+    let spec = pyo3::types::PyDict::new(py);
+    spec.set_item("names", fields.iter().map(|f| f.0).collect::<Vec<_>>())?;
+    spec.set_item("formats", fields.iter().map(|f| f.1).collect::<Vec<_>>())?;
+    spec.set_item("offsets", fields.iter().map(|f| f.2).collect::<Vec<_>>())?;
+    spec.set_item("itemsize", itemsize)?;
+    let dtype = np.getattr("dtype")?.call1((spec,))?;
+    let bytes = pyo3::types::PyBytes::new(py, &data);
+    // frombuffer over immutable bytes is read-only already.
+    np.getattr("frombuffer")?.call1((bytes, dtype))
+}

@@ -1,0 +1,367 @@
+//! `Collider`: vectorised collision queries over a map or mesh.
+//!
+//! Every method takes numpy arrays (any real dtype, converted to float32;
+//! a `(3,)` row is broadcast against the others), releases the GIL, and
+//! answers each row exactly as `sylcol query` answers it, on every core
+//! for large batches (the library's batch API, fed block by block by
+//! [`crate::batch::in_blocks`]). Misses are NaN in float arrays
+//! and -1 in `triangle`.
+
+use numpy::PyArray1;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use sylcol::TriMesh;
+use sylcol::query::{self, BatchError, GridSource, Ray, RayHit};
+use sylcol::report::error::{ErrorKind, ErrorReport};
+use sylcol::report::query::grid_fit;
+use sylcol_format::mcol::Mcol;
+
+use crate::arrays::{Rows, batch_rows, coords, rows_of, scalars};
+use crate::batch::{self, in_blocks};
+use crate::errors::raise;
+use crate::reports::json_to_py;
+
+/// Which grid a collider walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GridChoice {
+    /// The MCOL file's own grid and lists.
+    File,
+    /// A grid sized for the mesh.
+    Derived,
+    /// This many cubic cells along the longest axis.
+    Cells(usize),
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for GridChoice {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if let Ok(n) = obj.extract::<usize>() {
+            return if n > 0 {
+                Ok(GridChoice::Cells(n))
+            } else {
+                Err(PyValueError::new_err(
+                    "grid: a cell count must be at least 1",
+                ))
+            };
+        }
+        match obj.extract::<String>()?.as_str() {
+            "file" => Ok(GridChoice::File),
+            "derived" => Ok(GridChoice::Derived),
+            other => Err(PyValueError::new_err(format!(
+                "grid={other:?}: expected \"file\", \"derived\" or a cell count"
+            ))),
+        }
+    }
+}
+
+/// A mesh ready for vectorised queries (``Mcol.collider()``,
+/// ``Mesh.collider()``).
+#[pyclass(frozen, module = "sylcol._sylcol")]
+pub struct Collider {
+    name: String,
+    inner: query::Collider,
+}
+
+impl Collider {
+    /// Over an MCOL map, through its own grid or a derived one.
+    pub fn of_mcol(py: Python<'_>, name: &str, m: &Mcol, grid: GridChoice) -> PyResult<Self> {
+        let inner = py.detach(|| {
+            let base = query::Collider::from_mcol(m)?;
+            match grid {
+                GridChoice::File => Ok(base),
+                GridChoice::Derived => base.with_derived_grid(base.suggested_cells_per_axis()),
+                GridChoice::Cells(n) => base.with_derived_grid(n),
+            }
+        });
+        Self::made(name, inner)
+    }
+
+    /// Over any mesh, through a derived grid.
+    pub fn of_mesh(py: Python<'_>, name: &str, mesh: TriMesh, grid: GridChoice) -> PyResult<Self> {
+        if grid == GridChoice::File {
+            return Err(raise(
+                &ErrorReport {
+                    message: format!(
+                        "{name}: a library mesh has no file grid; use grid=\"derived\" or a cell count"
+                    ),
+                    path: Some(name.to_string()),
+                    offset: None,
+                    kind: ErrorKind::Unsupported,
+                },
+                None,
+            ));
+        }
+        let inner = py.detach(|| {
+            let base = query::Collider::from_mesh(&mesh)?;
+            match grid {
+                GridChoice::Cells(n) => base.with_derived_grid(n),
+                _ => Ok(base),
+            }
+        });
+        Self::made(name, inner)
+    }
+
+    fn made(name: &str, inner: Result<query::Collider, query::ColliderError>) -> PyResult<Self> {
+        let inner = inner.map_err(|e| {
+            raise(
+                &ErrorReport {
+                    message: format!("{name}: cannot query: {e}"),
+                    path: Some(name.to_string()),
+                    offset: None,
+                    kind: ErrorKind::Invalid,
+                },
+                None,
+            )
+        })?;
+        Ok(Collider {
+            name: name.to_string(),
+            inner,
+        })
+    }
+
+    fn batch_error(&self, e: BatchError) -> PyErr {
+        raise(
+            &ErrorReport {
+                message: e.to_string(),
+                path: Some(self.name.clone()),
+                offset: None,
+                kind: ErrorKind::Query,
+            },
+            Some(e.index),
+        )
+    }
+}
+
+/// Hits gathered column by column: t (NaN on a miss), triangle (-1),
+/// point and normal (NaN).
+struct HitColumns {
+    t: Vec<f32>,
+    triangle: Vec<i64>,
+    point: Vec<f32>,
+    normal: Vec<f32>,
+}
+
+impl HitColumns {
+    fn with_capacity(n: usize) -> Self {
+        HitColumns {
+            t: Vec::with_capacity(n),
+            triangle: Vec::with_capacity(n),
+            point: Vec::with_capacity(3 * n),
+            normal: Vec::with_capacity(3 * n),
+        }
+    }
+
+    fn push(&mut self, hit: Option<RayHit>) {
+        let nan = [f32::NAN; 3];
+        self.t.push(hit.map_or(f32::NAN, |h| h.time_of_impact));
+        self.triangle
+            .push(hit.map_or(-1, |h| i64::from(h.triangle)));
+        self.point
+            .extend_from_slice(&hit.map_or(nan, |h| h.point.to_array()));
+        self.normal
+            .extend_from_slice(&hit.map_or(nan, |h| h.normal.to_array()));
+    }
+
+    /// `sylcol.Hits(t, triangle, point, normal)`.
+    fn into_py(self, py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+        let args = (
+            PyArray1::from_vec(py, self.t),
+            PyArray1::from_vec(py, self.triangle),
+            rows_of(py, self.point)?,
+            rows_of(py, self.normal)?,
+        );
+        result(py, "Hits", args)
+    }
+}
+
+fn result<'py>(
+    py: Python<'py>,
+    class: &str,
+    args: impl pyo3::call::PyCallArgs<'py>,
+) -> PyResult<Bound<'py, PyAny>> {
+    py.import("sylcol._results")?.getattr(class)?.call1(args)
+}
+
+#[pymethods]
+impl Collider {
+    /// First surface crossing of each ray ``origins[i] + t dirs[i]``,
+    /// ``0 < t <= max`` (t in units of ``dirs``, which need not be unit).
+    /// Returns ``Hits(t, triangle, point, normal)``: NaN / -1 for a miss;
+    /// the normal is the hit triangle's by its winding.
+    #[pyo3(signature = (origins, dirs, max = f32::INFINITY))]
+    fn ray<'py>(
+        &self,
+        py: Python<'py>,
+        origins: &Bound<'py, PyAny>,
+        dirs: &Bound<'py, PyAny>,
+        max: f32,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (o, d) = (coords(origins, "origins")?, coords(dirs, "dirs")?);
+        let (o, d) = (Rows::of(&o), Rows::of(&d));
+        let n = batch_rows(&[(o.len(), "origins"), (d.len(), "dirs")])?;
+        let mut hits = HitColumns::with_capacity(n);
+        py.detach(|| {
+            in_blocks(
+                n,
+                |i| Ray::new(o.at(i), d.at(i)),
+                |rays| self.inner.cast_rays(rays, max),
+                |h| hits.push(h),
+            )
+        })
+        .map_err(|e| self.batch_error(e))?;
+        hits.into_py(py)
+    }
+
+    /// First surface crossing of each segment ``starts[i] -> ends[i]``;
+    /// ``t`` is the fraction of the way, in (0, 1]. Returns ``Hits``.
+    fn segment<'py>(
+        &self,
+        py: Python<'py>,
+        starts: &Bound<'py, PyAny>,
+        ends: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (a, b) = (coords(starts, "starts")?, coords(ends, "ends")?);
+        let (a, b) = (Rows::of(&a), Rows::of(&b));
+        let n = batch_rows(&[(a.len(), "starts"), (b.len(), "ends")])?;
+        let mut hits = HitColumns::with_capacity(n);
+        py.detach(|| {
+            in_blocks(
+                n,
+                |i| (a.at(i), b.at(i)),
+                |segments| batch::cast_segments(&self.inner, segments),
+                |h| hits.push(h),
+            )
+        })
+        .map_err(|e| self.batch_error(e))?;
+        hits.into_py(py)
+    }
+
+    /// Whether each point lies inside the closed hull (or on it): a bool
+    /// array.
+    fn inside<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let p = coords(points, "points")?;
+        let p = Rows::of(&p);
+        let mut inside = Vec::with_capacity(p.len());
+        py.detach(|| {
+            in_blocks(
+                p.len(),
+                |i| p.at(i),
+                |block| self.inner.inside_many(block),
+                |b| inside.push(b),
+            )
+        })
+        .map_err(|e| self.batch_error(e))?;
+        Ok(PyArray1::from_vec(py, inside))
+    }
+
+    /// The nearest surface point to each point. Returns
+    /// ``Closest(distance, point, triangle)`` (unsigned distance).
+    fn closest<'py>(
+        &self,
+        py: Python<'py>,
+        points: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let p = coords(points, "points")?;
+        let p = Rows::of(&p);
+        let n = p.len();
+        let (mut distance, mut point, mut triangle) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(3 * n),
+            Vec::with_capacity(n),
+        );
+        py.detach(|| {
+            in_blocks(
+                n,
+                |i| p.at(i),
+                |block| self.inner.closest_many(block),
+                |c| {
+                    distance.push(c.map_or(f32::NAN, |c| c.distance));
+                    point.extend_from_slice(&c.map_or([f32::NAN; 3], |c| c.point.to_array()));
+                    triangle.push(c.map_or(-1, |c| i64::from(c.triangle)));
+                },
+            )
+        })
+        .map_err(|e| self.batch_error(e))?;
+        let args = (
+            PyArray1::from_vec(py, distance),
+            rows_of(py, point)?,
+            PyArray1::from_vec(py, triangle),
+        );
+        result(py, "Closest", args)
+    }
+
+    /// Spheres ``centres[i]`` of ``radii[i]`` moving by ``motions[i]``
+    /// (None: standing still): the first contact with the surface.
+    /// Returns ``Hits``: ``t`` the fraction of the motion at first contact
+    /// (0 when the sphere already touches), the contact point, the normal
+    /// from it towards the sphere's centre, and the triangle.
+    #[pyo3(signature = (centres, radii, motions = None))]
+    fn sphere<'py>(
+        &self,
+        py: Python<'py>,
+        centres: &Bound<'py, PyAny>,
+        radii: &Bound<'py, PyAny>,
+        motions: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let c = coords(centres, "centres")?;
+        let c = Rows::of(&c);
+        let r = scalars(radii, "radii")?;
+        let still = numpy::PyArray1::from_slice(py, &[0.0f32; 3]).into_any();
+        let m = coords(motions.unwrap_or(&still), "motions")?;
+        let m = Rows::of(&m);
+        let n = batch_rows(&[
+            (c.len(), "centres"),
+            (r.len(), "radii"),
+            (m.len(), "motions"),
+        ])?;
+        let radius = |i: usize| if r.len() == 1 { r[0] } else { r[i] };
+        let mut hits = HitColumns::with_capacity(n);
+        py.detach(|| {
+            in_blocks(
+                n,
+                |i| (c.at(i), radius(i), m.at(i)),
+                |spheres| batch::sweep_spheres(&self.inner, spheres),
+                |h| hits.push(h),
+            )
+        })
+        .map_err(|e| self.batch_error(e))?;
+        hits.into_py(py)
+    }
+
+    /// What ``sylcol query FILE grid --json`` prints: how well the walked
+    /// grid fits the mesh.
+    fn grid_fit(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let fit = py.detach(|| grid_fit(&self.name, &self.inner));
+        json_to_py(py, &fit)
+    }
+
+    /// ``"file"`` or ``"derived"``: where the walked grid came from.
+    #[getter]
+    fn source(&self) -> &'static str {
+        match self.inner.grid_stats().source {
+            GridSource::File => "file",
+            GridSource::Derived { .. } => "derived",
+        }
+    }
+
+    /// Cells per axis of the walked grid.
+    #[getter]
+    fn dims(&self) -> (usize, usize, usize) {
+        let d = self.inner.grid().dims;
+        (d[0], d[1], d[2])
+    }
+
+    fn __repr__(&self) -> String {
+        let [x, y, z] = self.inner.grid().dims;
+        format!(
+            "<sylcol.Collider {} ({} grid {x}x{y}x{z})>",
+            self.name,
+            self.source()
+        )
+    }
+}

@@ -1,0 +1,113 @@
+//! The `sylcol` Python package's extension module (`sylcol._sylcol`).
+//!
+//! A front over the library, like the CLI: it decodes with
+//! `sylcol_format`, reports with `sylcol::report` (so `info()` and
+//! `verify()` return what `--json` prints), queries with
+//! `sylcol::query::Collider` and builds with `sylcol::build`. What it adds
+//! is numpy: arrays lent without copying ([`arrays`]), and batches of
+//! queries answered on every core with the GIL released ([`batch`]).
+//!
+//! | module | Python |
+//! |---|---|
+//! | [`archive`] | `open_archive`, `Archive`, `Entry`, `load` |
+//! | [`mcol`] | `Mcol` |
+//! | [`library`] | `CollisionSet`, `Mesh` |
+//! | [`collider`] | `Collider` (`ray`, `segment`, `inside`, `closest`, `sphere`) |
+//! | [`build`] | `build_mcol`, `build_collisionset` |
+//! | [`errors`] | exceptions of `sylcol._errors` |
+
+mod archive;
+mod arrays;
+mod batch;
+mod build;
+mod collider;
+mod errors;
+mod library;
+mod mcol;
+mod reports;
+
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// Opens an IPFB archive (``MiscBin.pak`` with its ``.p00`` ...).
+///
+/// ``names``: more entry names than the built-in ones — a path to a file
+/// with one name a line, or an iterable of names (``pak+inner`` or bare).
+/// Returns an ``Archive``: a sequence of ``Entry`` in index order, also
+/// indexable by name (``archive["CollisionSet_S01.bin"]``).
+#[pyfunction]
+#[pyo3(signature = (path, names = None))]
+fn open_archive(
+    py: Python<'_>,
+    path: std::path::PathBuf,
+    names: Option<&Bound<'_, PyAny>>,
+) -> PyResult<archive::PyArchive> {
+    archive::open(py, path.to_string_lossy().into_owned(), names)
+}
+
+/// Loads one object: an ``Mcol`` or a ``CollisionSet``.
+///
+/// ``source`` is a path, ``"ARCHIVE.pak+ENTRY"`` (the game's notation:
+/// ``"MiscBin.pak+CollisionSet_S01.bin"``, ``"MiscBin.pak+$DC4B0896"``),
+/// or the object's bytes. ``path`` overrides the name reports and errors
+/// give it (default: the path, ``ARCHIVE.pak+ENTRY.MAGIC``, ``<bytes>``).
+#[pyfunction]
+#[pyo3(signature = (source, path = None))]
+fn load(py: Python<'_>, source: &Bound<'_, PyAny>, path: Option<String>) -> PyResult<Py<PyAny>> {
+    archive::load(py, source, path)
+}
+
+/// Builds a valid MCOL map hull from a closed mesh and returns its bytes.
+///
+/// ``vertices`` (N x 3), ``triangles`` (M x 3 vertex indices); at most
+/// 65 535 of each. ``bbox`` = (min, max) of the grid box (default: the
+/// mesh bounds rounded out to whole cells), ``cell`` the cell size
+/// (default: the builder's round rule). Raises BuildError.
+#[pyfunction]
+#[pyo3(signature = (vertices, triangles, bbox = None, cell = None))]
+fn build_mcol(
+    py: Python<'_>,
+    vertices: &Bound<'_, PyAny>,
+    triangles: &Bound<'_, PyAny>,
+    bbox: Option<&Bound<'_, PyAny>>,
+    cell: Option<f32>,
+) -> PyResult<Py<PyBytes>> {
+    build::mcol_bytes(py, vertices, triangles, bbox, cell)
+}
+
+/// Builds a CollisionSet library from ``{name: (vertices, triangles)}``
+/// (records in the dict's order) and returns its bytes. ``endian`` is
+/// ``"big"`` (the game's) or ``"little"``. Raises BuildError.
+#[pyfunction]
+#[pyo3(signature = (meshes, endian = "big"))]
+fn build_collisionset(
+    py: Python<'_>,
+    meshes: &Bound<'_, PyAny>,
+    endian: &str,
+) -> PyResult<Py<PyBytes>> {
+    build::collisionset_bytes(py, meshes, endian)
+}
+
+/// The MakeEntryID hash of an archive entry name (``files.tbl`` ->
+/// 0x83421153).
+#[pyfunction]
+fn entry_hash(name: &str) -> u32 {
+    sylcol_format::ipfb::names::inner_hash(name)
+}
+
+#[pymodule]
+fn _sylcol(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(open_archive, m)?)?;
+    m.add_function(wrap_pyfunction!(load, m)?)?;
+    m.add_function(wrap_pyfunction!(build_mcol, m)?)?;
+    m.add_function(wrap_pyfunction!(build_collisionset, m)?)?;
+    m.add_function(wrap_pyfunction!(entry_hash, m)?)?;
+    m.add_class::<archive::PyArchive>()?;
+    m.add_class::<archive::Entry>()?;
+    m.add_class::<mcol::Mcol>()?;
+    m.add_class::<library::CollisionSet>()?;
+    m.add_class::<library::Mesh>()?;
+    m.add_class::<collider::Collider>()?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

@@ -1,0 +1,92 @@
+"""Shared fixtures: the repository's samples and the `sylcol` CLI that
+every answer is compared with.
+
+The CLI is ``$SYLCOL`` when set, else ``target/debug/sylcol`` (built by
+``cargo test --workspace``, which `.ci/run` runs first), else it is built
+here with ``cargo build -p sylcol-cli``.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import sylcol
+
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLES = ROOT / "samples"
+PAK = SAMPLES / "MiscBin.pak"
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def _cli() -> Path:
+    if os.environ.get("SYLCOL"):
+        return Path(os.environ["SYLCOL"])
+    built = ROOT / "target" / "debug" / "sylcol"
+    if not built.exists():
+        subprocess.run(
+            ["cargo", "build", "-q", "-p", "sylcol-cli"], cwd=ROOT, check=True
+        )
+    return built
+
+
+CLI = _cli()
+
+
+def run_cli(*args, input_text=None, check=True):
+    """Runs the CLI; returns (exit code, stdout, stderr)."""
+    p = subprocess.run(
+        [str(CLI), *map(str, args)],
+        cwd=ROOT,
+        input=input_text,
+        capture_output=True,
+        text=True,
+    )
+    if check and p.returncode != 0:
+        raise AssertionError(f"sylcol {args} exited {p.returncode}: {p.stderr}")
+    return p.returncode, p.stdout, p.stderr
+
+
+def cli_json(*args):
+    """The CLI's --json output, parsed."""
+    return json.loads(run_cli("--json", *args)[1])
+
+
+@pytest.fixture(scope="session")
+def archive():
+    return sylcol.open_archive(PAK)
+
+
+@pytest.fixture(scope="session")
+def objects(archive):
+    """Every sample object, decoded: {display name: Mcol | CollisionSet}."""
+    return {e.display: e.decode() for e in archive}
+
+
+@pytest.fixture(scope="session")
+def maps(objects):
+    return {k: v for k, v in objects.items() if isinstance(v, sylcol.Mcol)}
+
+
+@pytest.fixture(scope="session")
+def library(objects):
+    return objects["CollisionSet_S01.bin"]
+
+
+@pytest.fixture(scope="session")
+def exported(tmp_path_factory):
+    """The whole sample archive as the CLI exports it (OBJ files)."""
+    out = tmp_path_factory.mktemp("export") / "meshes"
+    run_cli("export", PAK, "-o", out)
+    return out
+
+
+@pytest.fixture()
+def scratch(tmp_path):
+    """A scratch copy of the samples (for damaging)."""
+    for f in ("MiscBin.pak", "MiscBin.p00"):
+        shutil.copy(SAMPLES / f, tmp_path / f)
+    return tmp_path

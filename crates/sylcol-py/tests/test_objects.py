@@ -1,0 +1,178 @@
+"""Loading: every sample object and fixture, its arrays against the CLI's
+export, its reports against the CLI's JSON, its bytes round-tripped."""
+
+import numpy as np
+import pytest
+
+import sylcol
+from conftest import FIXTURES, PAK, cli_json
+
+
+def read_obj(path):
+    """Vertices (float32) and 0-based triangles of an OBJ sylcol wrote."""
+    v, f = [], []
+    for line in path.read_text().splitlines():
+        if line.startswith("v "):
+            v.append([float(x) for x in line.split()[1:4]])
+        elif line.startswith("f "):
+            f.append([int(x.split("/")[0]) - 1 for x in line.split()[1:4]])
+    return np.array(v, dtype=np.float32).reshape(-1, 3), np.array(f).reshape(-1, 3)
+
+
+def test_the_archive_lists_every_entry_like_pak_list(archive):
+    listed = cli_json("pak", "list", PAK)["entries"]
+    assert len(archive) == len(listed) == 29
+    for e, row in zip(archive, listed):
+        assert f"{e.hash:08X}" == row["hash"]
+        assert e.display == row["entry"]
+        assert e.name == row["name"]
+        assert (e.part, e.offset, e.stored_size) == (row["part"], row["offset"], row["stored_bytes"])
+        assert (e.size, e.compressed, e.magic) == (row["bytes"], row["compressed"], row["magic"])
+        assert e.error is None
+    assert archive["CollisionSet_S01.bin"].hash == sylcol.entry_hash("CollisionSet_S01.bin")
+    assert archive["$DC4B0896"].display == "$DC4B0896.MCOL"
+    assert archive[-1].display == listed[-1]["entry"]
+    import collections.abc
+
+    assert isinstance(archive, collections.abc.Sequence) and archive.problems == []
+
+
+def test_every_sample_object_loads(objects, maps, library):
+    assert len(maps) == 11
+    libraries = [o for o in objects.values() if isinstance(o, sylcol.CollisionSet)]
+    assert len(libraries) == 18
+    first = libraries[0].to_bytes()
+    assert all(lib.to_bytes() == first for lib in libraries)
+    assert len(library) == 158 and library.endian == "big"
+
+
+def test_map_arrays_equal_the_cli_export(maps, exported):
+    for name, m in maps.items():
+        v, f = read_obj(exported / f"{name}.obj")
+        assert m.vertices.dtype == np.float32 and m.vertices.shape == v.shape
+        assert np.array_equal(m.vertices, v), name
+        assert m.triangles.dtype == np.uint16
+        assert np.array_equal(m.triangles, f), name
+        assert m.spheres.shape == (len(f), 4) and m.spheres.dtype == np.float32
+
+
+def test_library_arrays_equal_the_cli_export(library, exported):
+    folder = exported / "CollisionSet_Tutorial.bin"
+    assert len(list(folder.glob("*.obj"))) == len(library)
+    names = list(library)
+    assert names == library.keys() and len(set(names)) == len(names)
+    for name, mesh in library.items():
+        v, f = read_obj(folder / f"{name}.obj")
+        assert mesh.name == name
+        assert np.array_equal(mesh.vertices, v), name
+        assert mesh.triangles.dtype == np.uint32
+        assert np.array_equal(mesh.triangles, f), name
+    import collections.abc
+
+    assert isinstance(library, collections.abc.Mapping)
+    assert dict(library.items()).keys() == set(names) and len(library.values()) == len(names)
+    assert library.get("no_such_mesh") is None and library.get("rob_f002").name == "rob_f002_cmesh"
+    assert library["rou_e101_bdy"].name == "rou_e101_bdy_cmesh"
+    assert "rou_e101_bdy" in library and "no_such_mesh" not in library
+    with pytest.raises(KeyError):
+        library["no_such_mesh"]
+
+
+def test_vertices_are_read_only_views_not_copies(maps, library):
+    m = maps["$DC4B0896.MCOL"]
+    a, b = m.vertices, m.vertices
+    assert a is not b
+    pointer = a.__array_interface__["data"][0]
+    assert pointer == b.__array_interface__["data"][0]
+    assert a.base is m and not a.flags.owndata and not a.flags.writeable
+    with pytest.raises(ValueError):
+        a[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        a.flags.writeable = True
+    # The triangles, spheres and lists are views too.
+    assert m.triangles.base is m and m.spheres.base is m and m.lists[0].base is m
+    mesh = library["rou_e101_bdy"]
+    assert mesh.vertices.base is library
+    assert mesh.vertices.__array_interface__["data"][0] == mesh.vertices.__array_interface__["data"][0]
+    # The view keeps its owner alive.
+    kept = sylcol.load(PAK.parent / "MiscBin.pak+$DC4B0896").vertices
+    total = float(kept.sum())
+    import gc
+
+    gc.collect()
+    assert float(kept.sum()) == total
+
+
+def test_info_is_the_cli_json(objects):
+    for name in ["$DC4B0896.MCOL", "$E084C13C.MCOL", "CollisionSet_S01.bin"]:
+        path = f"{PAK}+{name.split('.')[0] if name.startswith('$') else name}"
+        o = sylcol.load(path)
+        assert o.info() == cli_json("info", path)
+
+
+def test_verify_is_the_cli_json():
+    for entry in ["$DC4B0896", "$2CF7EB47", "CollisionSet_S01.bin"]:
+        path = f"{PAK}+{entry}"
+        o = sylcol.load(path)
+        assert o.verify() == cli_json("verify", path)
+        assert o.verify(seed=7) == cli_json("verify", "--seed", "7", path)
+
+
+def test_to_bytes_round_trips_every_object(archive, objects):
+    for e in archive:
+        assert objects[e.display].to_bytes() == e.read(), e.display
+
+
+@pytest.mark.parametrize("fixture", ["box.mcol", "twin.mcol", "quirks.mcol"])
+def test_fixtures_load_and_round_trip(fixture):
+    path = FIXTURES / fixture
+    m = sylcol.load(path)
+    assert isinstance(m, sylcol.Mcol) and m.path == str(path)
+    assert m.to_bytes() == path.read_bytes()
+    assert m.info() == cli_json("info", path)
+    assert sylcol.load(path.read_bytes()).to_bytes() == path.read_bytes()
+
+
+def test_quirks_fixture_keeps_its_open_words():
+    m = sylcol.load(FIXTURES / "quirks.mcol")
+    h = m.header
+    assert m.pof0_base == 0
+    assert h["word_08"] == [0x11111111, 0x22222222] and h["word_4c"] == 0x4C4C4C4C
+    assert h["words_60"] == [1, 2, 3, 4] and h["words_78"] == [0x78787878, 0x7C7C7C7C]
+    cells = m.cells
+    empty = cells[cells["record"] < 0]
+    assert (empty["count"] == 0).all() and (empty["index"][:, 3] == 0).all()
+    # An empty cell's junk: (x, y, z, 0), zeros, then 1.5 at +0x10.
+    assert (empty["sphere"][:, 0] == 1.5).all() and (empty["link"] == 0).all()
+    assert (m.records["tail"] == np.arange(1, 25)).all()
+
+
+def test_cells_records_and_lists_agree(maps):
+    for m in maps.values():
+        nx, ny, nz = m.grid
+        cells = m.cells
+        assert len(cells) == nx * ny * nz
+        occupied = cells[cells["record"] >= 0]
+        assert (occupied["count"] == 1).all()
+        assert (occupied["index"][:, 3] == 1).all()
+        i = np.flatnonzero(cells["record"] >= 0)
+        x, y, z = occupied["index"][:, :3].astype(np.int64).T
+        assert np.array_equal(x + nx * (y + ny * z), i)
+        assert len(m.lists) == len(m.records)
+        assert [len(l) for l in m.lists] == list(m.records["count"])
+        layout = m.layout
+        assert np.array_equal(m.records["list"] + 0x10, layout["lists"])
+        assert np.array_equal(occupied["link"] + 0x10, layout["records"][occupied["record"]])
+        info = m.info()
+        assert info["grid"]["occupied_cells"] == len(occupied)
+        assert info["grid"]["list_entries"] == sum(len(l) for l in m.lists)
+        assert len(m.relocations) == info["relocations"] == 4 + 2 * len(occupied)
+
+
+def test_to_trimesh(maps, library):
+    trimesh = pytest.importorskip("trimesh")
+    t = maps["$DC4B0896.MCOL"].to_trimesh()
+    assert isinstance(t, trimesh.Trimesh)
+    assert t.vertices.shape == (502, 3) and t.faces.shape == (924, 3)
+    assert t.is_watertight
+    assert library["rou_e101_bdy"].to_trimesh().faces.shape[0] == library["rou_e101_bdy"].triangle_count

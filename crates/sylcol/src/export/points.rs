@@ -1,0 +1,114 @@
+//! Point clouds: a REGN's 12-byte vertex section as PLY points or a glTF
+//! `POINTS` primitive, so people can look at it (docs/formats/regn.md).
+
+use std::fmt::Write;
+
+use glam::Vec3;
+
+use super::gltf_doc::{Doc, GltfExportError, POINTS};
+
+/// Why a point cloud cannot be written.
+#[derive(Debug, thiserror::Error)]
+pub enum PointsError {
+    /// A point has a NaN or infinite coordinate (neither format holds one).
+    #[error("point {index} {point:?} is not finite")]
+    NotFinite {
+        /// Its index.
+        index: usize,
+        /// Its coordinates.
+        point: [f32; 3],
+    },
+    /// There are no points (glTF needs at least one).
+    #[error("no points to write")]
+    Empty,
+    /// The glTF document could not be assembled.
+    #[error(transparent)]
+    Gltf(#[from] GltfExportError),
+}
+
+fn check(points: &[[f32; 3]]) -> Result<(), PointsError> {
+    match points.iter().position(|p| !p.iter().all(|c| c.is_finite())) {
+        Some(index) => Err(PointsError::NotFinite {
+            index,
+            point: points[index],
+        }),
+        None => Ok(()),
+    }
+}
+
+/// ASCII PLY of `points` (`element vertex`, float x y z), each coordinate
+/// as the shortest text that parses back to the same f32.
+pub fn to_ply(points: &[[f32; 3]], comment: &str) -> Result<String, PointsError> {
+    check(points)?;
+    let mut out = format!(
+        "ply\nformat ascii 1.0\ncomment {}\nelement vertex {}\nproperty float x\nproperty float y\nproperty float z\nend_header\n",
+        comment.replace('\n', " "),
+        points.len()
+    );
+    for p in points {
+        let _ = writeln!(out, "{} {} {}", p[0], p[1], p[2]);
+    }
+    Ok(out)
+}
+
+/// A glTF document of one node `name` whose mesh is one `POINTS`
+/// primitive over `points`; `.glb` when `binary`.
+pub fn to_gltf(points: &[[f32; 3]], name: &str, binary: bool) -> Result<Vec<u8>, PointsError> {
+    check(points)?;
+    if points.is_empty() {
+        return Err(PointsError::Empty);
+    }
+    let mut doc = Doc::new();
+    let positions: Vec<Vec3> = points.iter().map(|p| Vec3::from_array(*p)).collect();
+    let indices: Vec<u32> = (0..points.len() as u32).collect();
+    let primitive = doc.primitive(&positions, &indices, POINTS, None);
+    let mesh = doc.mesh(name, &[primitive]);
+    let node = doc.node(serde_json::json!({ "name": name, "mesh": mesh }));
+    Ok(if binary {
+        doc.to_glb(&[node])?
+    } else {
+        doc.to_gltf(&[node])?
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ply_round_trips_the_floats() {
+        let pts = [[0.1f32, -2.5, 3e7], [1.0 / 3.0, 0.0, -0.0]];
+        let ply = to_ply(&pts, "test").unwrap();
+        assert!(ply.contains("element vertex 2\n"), "{ply}");
+        let body: Vec<[f32; 3]> = ply
+            .split("end_header\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .map(|l| {
+                let v: Vec<f32> = l.split(' ').map(|t| t.parse().unwrap()).collect();
+                [v[0], v[1], v[2]]
+            })
+            .collect();
+        assert_eq!(body, pts);
+        assert!(matches!(
+            to_ply(&[[f32::NAN, 0.0, 0.0]], "x"),
+            Err(PointsError::NotFinite { index: 0, .. })
+        ));
+    }
+
+    #[test]
+    fn gltf_points_read_back() {
+        let pts = [[0.0f32, 1.0, 2.0], [3.0, 4.0, 5.0], [-1.0, -2.0, -3.0]];
+        for binary in [false, true] {
+            let bytes = to_gltf(&pts, "verts", binary).unwrap();
+            let (doc, buffers, _) = gltf::import_slice(&bytes).unwrap();
+            let prim = doc.meshes().next().unwrap().primitives().next().unwrap();
+            assert_eq!(prim.mode(), gltf::mesh::Mode::Points);
+            let reader = prim.reader(|b| Some(&buffers[b.index()]));
+            let read: Vec<[f32; 3]> = reader.read_positions().unwrap().collect();
+            assert_eq!(read, pts);
+        }
+        assert!(matches!(to_gltf(&[], "x", false), Err(PointsError::Empty)));
+    }
+}

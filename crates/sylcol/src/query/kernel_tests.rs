@@ -1,0 +1,221 @@
+//! The ray/triangle kernels against the exact predicates, and against
+//! each other: every lane decision equals the exact one, and the AVX and
+//! portable kernels answer bit for bit alike.
+
+use glam::Vec3;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::ray_triangle::{Cast, Kernel, LANES, Packet, Portable, RayFrame, avx_available};
+
+/// The ray `o + t d`, t in (0, limit], for the exact predicates.
+fn cast(o: Vec3, d: Vec3, limit: f32) -> Cast {
+    Cast::Ray { o, d, limit }
+}
+
+fn bounds_of(tris: &[(u32, [Vec3; 3])]) -> (Vec3, Vec3) {
+    tris.iter()
+        .flat_map(|(_, c)| c.iter())
+        .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &v| {
+            (lo.min(v), hi.max(v))
+        })
+}
+
+fn hits_and_misses<K: Kernel>() {
+    let c = [Vec3::ZERO, Vec3::X, Vec3::Y];
+    let far = c.map(|v| v + Vec3::splat(10.0));
+    let tris = [(7, c), (9, far)];
+    let p = Packet::new(&tris, 2);
+    assert_eq!(p.ids, [7, 9, 2, 2, 2, 2, 2, 2]);
+    let b = bounds_of(&tris);
+    let at = |o: Vec3, d: Vec3, max: f32| {
+        K::hits(
+            &RayFrame::new(o, d, max, &cast(o, d, max), b),
+            &p,
+            max,
+            0xff,
+        )
+    };
+    let down = (Vec3::new(0.25, 0.25, 2.0), Vec3::new(0.0, 0.0, -2.0));
+    let (t, m) = at(down.0, down.1, f32::INFINITY);
+    assert_eq!((m, t[0]), (0b1, 1.0));
+    assert_eq!(at(down.0, down.1, 0.5).1, 0);
+    let (t, m) = at(down.0, down.1, 1.0);
+    assert_eq!((m, t[0]), (0b1, 1.0));
+    assert_eq!(at(Vec3::new(0.8, 0.8, 2.0), -Vec3::Z, f32::INFINITY).1, 0);
+    // In the triangle's plane: no crossing.
+    assert_eq!(at(Vec3::new(-1.0, 0.2, 0.0), Vec3::X, f32::INFINITY).1, 0);
+    assert_eq!(at(down.0, Vec3::Z, f32::INFINITY).1, 0);
+    let (t, m) = at(Vec3::new(10.2, 10.2, 20.0), -Vec3::Z, f32::INFINITY);
+    assert_eq!((m, t[1]), (0b10, 10.0));
+    // Masked-out lanes are not reported.
+    let c = cast(down.0, down.1, 9.0);
+    let f = RayFrame::new(down.0, down.1, 9.0, &c, b);
+    assert_eq!(K::hits(&f, &p, 9.0, 0b10).1, 0);
+}
+
+#[test]
+fn portable_hits_and_misses() {
+    hits_and_misses::<Portable>();
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2")]
+fn avx_hits_and_misses() {
+    hits_and_misses::<super::ray_triangle::Avx>();
+}
+
+/// Up to eight (id, corners), a ray's origin and direction, its limit.
+type Case = (Vec<(u32, [Vec3; 3])>, Vec3, Vec3, f32);
+
+/// Random triangles and rays, many of them hard: aimed at a corner or an
+/// edge of a triangle of the packet, nearly parallel to one, from far
+/// away, or with a limit at the crossing.
+fn hard_cases(n: usize, seed: u64) -> Vec<Case> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|round| {
+            let scale = [1.0, 1000.0, 250_000.0][round % 3];
+            let v = |r: &mut ChaCha8Rng| {
+                Vec3::from_array(std::array::from_fn(|_| r.random_range(-1.0f32..1.0))) * scale
+            };
+            let base = v(&mut rng);
+            let tris: Vec<(u32, [Vec3; 3])> = (0..1 + round % LANES)
+                .map(|i| {
+                    let small = scale * [1.0, 0.01, 1e-4][i % 3];
+                    let c = [base, base, base].map(|b| {
+                        b + Vec3::from_array(std::array::from_fn(|_| {
+                            rng.random_range(-1.0f32..1.0)
+                        })) * small
+                    });
+                    (i as u32, c)
+                })
+                .collect();
+            let (_, c) = tris[rng.random_range(0..tris.len())];
+            let target = match round % 5 {
+                0 => c[rng.random_range(0..3)],
+                1 => c[0].lerp(c[1], rng.random::<f32>()),
+                2 => c[0] * 0.3 + c[1] * 0.3 + c[2] * 0.4,
+                _ => v(&mut rng),
+            };
+            let mut o = v(&mut rng) * 2.0;
+            if round % 7 == 0 {
+                // Nearly in the plane of the triangle.
+                let n = (c[1] - c[0]).cross(c[2] - c[0]).normalize_or_zero();
+                let along = (c[1] - c[0]).normalize_or_zero();
+                o = target - along * scale + n * scale * rng.random_range(-1e-6f32..1e-6);
+            }
+            let d = target - o;
+            let limit = match round % 4 {
+                0 => f32::INFINITY,
+                1 => 1.0,
+                _ => rng.random_range(0.5f32..2.0),
+            };
+            (tris, o, d, limit)
+        })
+        .filter(|(_, _, d, _)| *d != Vec3::ZERO)
+        .collect()
+}
+
+/// The bound on a reported t stated in `docs/queries.md` ("Exactness"),
+/// evaluated in f64 from the geometry: (4 errE / |S|) sum |z_i - t| +
+/// 10 u max |z_i|, with errE the kernel's edge bound, S the sum of the
+/// exact edge functions and z_i the corners' ray parameters.
+pub(crate) fn t_bound(o: Vec3, d: Vec3, c: &[Vec3; 3], bounds: (Vec3, Vec3)) -> f64 {
+    let u = 2f64.powi(-24);
+    let a = d.abs();
+    let kz = if a.x >= a.y && a.x >= a.z {
+        0
+    } else if a.y >= a.z {
+        1
+    } else {
+        2
+    };
+    let (kx, ky) = ((kz + 1) % 3, (kz + 2) % 3);
+    let d = d.as_dvec3();
+    let (sx, sy) = (d[kx] / d[kz], d[ky] / d[kz]);
+    let rel = c.map(|v| (v - o).as_dvec3());
+    let x = rel.map(|r| r[kx] - sx * r[kz]);
+    let y = rel.map(|r| r[ky] - sy * r[kz]);
+    let z = rel.map(|r| r[kz] / d[kz]);
+    let e = [0, 1, 2].map(|i| {
+        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+        x[j] * y[k] - y[j] * x[k]
+    });
+    let sum: f64 = e.iter().sum();
+    let t = (e[0] * z[0] + e[1] * z[1] + e[2] * z[2]) / sum;
+    let m = x.iter().chain(&y).fold(0.0f64, |m, v| m.max(v.abs()));
+    let zl = rel.iter().fold(0.0f64, |m, r| m.max(r[kz].abs()));
+    let big = (bounds.0[kz] - o[kz])
+        .abs()
+        .max((bounds.1[kz] - o[kz]).abs()) as f64;
+    let err = m * (20.0 * u * m + 40.0 * u * zl) + 1024.0 * u * u * big * big;
+    let spread: f64 = z.iter().map(|zi| (zi - t).abs()).sum();
+    let far = z.iter().fold(0.0f64, |m, zi| m.max(zi.abs()));
+    (4.0 * err / sum.abs() * spread + 10.0 * u * far) * 1.01 + 1e-30
+}
+
+/// Every lane the kernel reports (and every lane it does not) is what
+/// the exact predicates say, and a reported t is within the stated bound
+/// of the exact one.
+fn kernel_is_exact<K: Kernel>() {
+    for (tris, o, d, limit) in hard_cases(30_000, 11) {
+        let p = Packet::new(&tris, 99);
+        let b = bounds_of(&tris);
+        let c = cast(o, d, limit);
+        let f = RayFrame::new(o, d, limit, &c, b);
+        let (t, mask) = K::hits(&f, &p, limit, 0xff);
+        for (lane, (_, c)) in tris.iter().enumerate() {
+            let want = f.exact().hit(*c);
+            let got = (mask >> lane & 1 == 1).then_some(t[lane]);
+            assert_eq!(got.is_some(), want.is_some(), "{o} {d} {limit} {c:?}");
+            if let (Some(g), Some(w)) = (got, want) {
+                let bound = t_bound(o, d, c, b);
+                assert!(
+                    f64::from((g - w).abs()) <= bound + f64::from(w) * 1e-7,
+                    "{g} vs {w} (bound {bound}): {o} {d} {c:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn portable_kernel_is_exact() {
+    kernel_is_exact::<Portable>();
+}
+
+/// The AVX kernel answers bit for bit like the portable one.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2")]
+fn avx_matches_portable() {
+    use super::ray_triangle::Avx;
+    for (tris, o, d, limit) in hard_cases(30_000, 5) {
+        let p = Packet::new(&tris, 99);
+        let c = cast(o, d, limit);
+        let f = RayFrame::new(o, d, limit, &c, bounds_of(&tris));
+        for t_max in [limit, limit * 0.75] {
+            let (ta, ma) = Portable::hits(&f, &p, t_max, 0xff);
+            let (tb, mb) = Avx::hits(&f, &p, t_max, 0xff);
+            assert_eq!(ma, mb, "{o} {d}");
+            for lane in 0..LANES {
+                if ma & (1 << lane) != 0 {
+                    assert_eq!(ta[lane].to_bits(), tb[lane].to_bits(), "{o} {d}");
+                }
+            }
+        }
+    }
+    kernel_is_exact::<Avx>();
+}
+
+#[test]
+#[cfg(target_arch = "x86_64")]
+fn avx_kernel() {
+    if avx_available() {
+        // SAFETY: the CPU has AVX and AVX2.
+        unsafe {
+            avx_hits_and_misses();
+            avx_matches_portable();
+        }
+    }
+}

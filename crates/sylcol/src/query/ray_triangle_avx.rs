@@ -1,0 +1,163 @@
+//! The ray/triangle kernel eight lanes wide on AVX, with an AVX2 gather
+//! for the mailbox: [`super::ray_triangle::lanes`] on `__m256`. Its
+//! methods may only run where [`super::ray_triangle::avx_available`] is
+//! true; every caller is compiled with `#[target_feature(enable =
+//! "avx,avx2")]`.
+
+use std::arch::x86_64::*;
+use std::ops::{BitAnd, BitOr};
+
+use super::mailbox::Visits;
+use super::ray_triangle::{Kernel, LANES, Lanes, Packet, RayFrame, lanes, settle};
+
+/// Eight f32 lanes in one AVX register.
+#[derive(Debug, Clone, Copy)]
+pub struct W8(__m256);
+
+/// A per-lane condition of [`W8`]: all ones or all zeros.
+#[derive(Debug, Clone, Copy)]
+pub struct M8(__m256);
+
+impl BitAnd for M8 {
+    type Output = M8;
+    #[inline(always)]
+    fn bitand(self, b: M8) -> M8 {
+        // SAFETY (every intrinsic in this file): AVX is enabled wherever
+        // these inline functions end up (see the module notes).
+        M8(unsafe { _mm256_and_ps(self.0, b.0) })
+    }
+}
+
+impl BitOr for M8 {
+    type Output = M8;
+    #[inline(always)]
+    fn bitor(self, b: M8) -> M8 {
+        M8(unsafe { _mm256_or_ps(self.0, b.0) })
+    }
+}
+
+impl Lanes for W8 {
+    type Mask = M8;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        W8(unsafe { _mm256_set1_ps(x) })
+    }
+    #[inline(always)]
+    fn load(row: &[f32; LANES], at: usize) -> Self {
+        debug_assert_eq!(at, 0);
+        // SAFETY: a row is eight f32 at a 32-byte boundary (the packet is
+        // align(32) and every row a multiple of 32 bytes in).
+        W8(unsafe { _mm256_load_ps(row.as_ptr()) })
+    }
+    #[inline(always)]
+    fn store(self, out: &mut [f32; LANES], _at: usize) {
+        unsafe { _mm256_storeu_ps(out.as_mut_ptr(), self.0) }
+    }
+    #[inline(always)]
+    fn add(self, b: Self) -> Self {
+        W8(unsafe { _mm256_add_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn sub(self, b: Self) -> Self {
+        W8(unsafe { _mm256_sub_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn mul(self, b: Self) -> Self {
+        W8(unsafe { _mm256_mul_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn div(self, b: Self) -> Self {
+        W8(unsafe { _mm256_div_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn min(self, b: Self) -> Self {
+        W8(unsafe { _mm256_min_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn max(self, b: Self) -> Self {
+        W8(unsafe { _mm256_max_ps(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        W8(unsafe { _mm256_andnot_ps(_mm256_set1_ps(-0.0), self.0) })
+    }
+    #[inline(always)]
+    fn sign_of(self, s: Self) -> Self {
+        W8(unsafe { _mm256_xor_ps(self.0, _mm256_and_ps(s.0, _mm256_set1_ps(-0.0))) })
+    }
+    #[inline(always)]
+    fn ge(self, b: Self) -> M8 {
+        M8(unsafe { _mm256_cmp_ps::<_CMP_GE_OQ>(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn gt(self, b: Self) -> M8 {
+        M8(unsafe { _mm256_cmp_ps::<_CMP_GT_OQ>(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn le(self, b: Self) -> M8 {
+        M8(unsafe { _mm256_cmp_ps::<_CMP_LE_OQ>(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn lt(self, b: Self) -> M8 {
+        M8(unsafe { _mm256_cmp_ps::<_CMP_LT_OQ>(self.0, b.0) })
+    }
+    #[inline(always)]
+    fn and_not(a: M8, b: M8) -> M8 {
+        M8(unsafe { _mm256_andnot_ps(a.0, b.0) })
+    }
+    #[inline(always)]
+    fn bits(m: M8) -> u32 {
+        (unsafe { _mm256_movemask_ps(m.0) }) as u32
+    }
+}
+
+/// The kernel on eight lanes (AVX), with the AVX2 gather mailbox.
+#[derive(Debug, Clone, Copy)]
+pub struct Avx;
+
+impl Kernel for Avx {
+    #[inline(always)]
+    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
+        let mut t = [0.0; LANES];
+        let Some(h) = lanes::<W8>(f, p, 0, t_max) else {
+            return (t, 0);
+        };
+        h.t.store(&mut t, 0);
+        let mut hit = h.hit;
+        let unsure = h.unsure & lanes_on;
+        if unsure != 0 {
+            hit |= settle(f, p, unsure, t_max, &mut t);
+        }
+        (t, hit & lanes_on)
+    }
+
+    #[inline(always)]
+    fn fresh(seen: &mut Visits<'_>, ids: &[u32; LANES]) -> u32 {
+        // SAFETY: AVX2 is enabled wherever this kernel runs.
+        unsafe { seen.fresh8_avx2(ids) }
+    }
+
+    #[inline(always)]
+    fn test_packets(
+        f: &RayFrame<'_>,
+        packets: &[Packet],
+        seen: &mut Visits<'_>,
+        best: &mut (f32, u32),
+    ) {
+        // SAFETY: AVX and AVX2 are there wherever this kernel runs.
+        unsafe { test_packets_avx(f, packets, seen, best) }
+    }
+}
+
+/// [`Kernel::test_packets`] out of line, compiled for AVX2: the walk
+/// calling it keeps its loop state in registers.
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn test_packets_avx(
+    f: &RayFrame<'_>,
+    packets: &[Packet],
+    seen: &mut Visits<'_>,
+    best: &mut (f32, u32),
+) {
+    super::ray_cast::test_packets::<Avx>(f, packets, seen, best);
+}

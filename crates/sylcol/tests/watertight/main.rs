@@ -1,0 +1,188 @@
+//! Watertightness, proved against an exact reference on many rays.
+//!
+//! Over the eleven sample maps (each through the file's own grid and a
+//! derived one) and UV spheres of 1 024 to 65 024 triangles (through an
+//! 8 x 8 x 8 map grid and a derived one), rays aimed at edges, at
+//! vertices, at centroids, crossing a face within 1e-6 of parallel, and
+//! at random: every `cast_ray` answer must be the exact one (the
+//! reference in `reference.rs`: exact predicates, parry3d's BVH for
+//! candidates), the reported t within the bound of `docs/queries.md`.
+//! Segments, `contains_point` and `sweep_sphere` are checked the same way
+//! in `others.rs`.
+//!
+//! `WATERTIGHT_RAYS=N` changes the rays per mesh (default 1 000 000).
+
+mod others;
+mod reference;
+mod scenes;
+
+use std::collections::BTreeMap;
+
+use glam::Vec3;
+use sylcol::query::Ray;
+
+use reference::{Crossing, RefRay, t_bound};
+
+use scenes::{Kind, Scene};
+
+/// Rays per mesh.
+fn rays_per_mesh() -> u64 {
+    std::env::var("WATERTIGHT_RAYS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000)
+}
+
+/// Runs `work(i)` for i in 0..n on every core, merging the tallies.
+pub fn parallel(n: u64, work: impl Fn(u64, &mut Tally) + Sync) -> Tally {
+    let threads = std::thread::available_parallelism().map_or(2, |t| t.get()) as u64;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let work = &work;
+                s.spawn(move || {
+                    let mut tally = Tally::default();
+                    for i in (k..n).step_by(threads as usize) {
+                        work(i, &mut tally);
+                    }
+                    tally
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("worker"))
+            .fold(Tally::default(), Tally::merge)
+    })
+}
+
+/// Counts by label, and the first failures.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub counts: BTreeMap<String, u64>,
+    pub failures: Vec<String>,
+    pub failed: u64,
+}
+
+impl Tally {
+    pub fn count(&mut self, label: impl Into<String>) {
+        *self.counts.entry(label.into()).or_default() += 1;
+    }
+
+    pub fn fail(&mut self, what: String) {
+        self.failed += 1;
+        if self.failures.len() < 8 {
+            self.failures.push(what);
+        }
+    }
+
+    fn merge(mut self, other: Tally) -> Tally {
+        for (k, v) in other.counts {
+            *self.counts.entry(k).or_default() += v;
+        }
+        self.failed += other.failed;
+        self.failures.extend(other.failures);
+        self.failures.truncate(8);
+        self
+    }
+
+    /// Prints the tally and fails the test if anything failed.
+    pub fn finish(self, what: &str) {
+        println!("{what}: {:?}", self.counts);
+        assert!(
+            self.failed == 0,
+            "{what}: {} failures, e.g.\n{}",
+            self.failed,
+            self.failures.join("\n")
+        );
+    }
+}
+
+/// One ray through every collider of a scene, against the reference.
+fn check_ray(s: &Scene, kind: Kind, o: Vec3, d: Vec3, tally: &mut Tally) {
+    let Some(r) = RefRay::ray(o, d) else {
+        tally.count("skipped (no exact point on the ray)");
+        return;
+    };
+    let want = s.reference.first(&r).nearest;
+    tally.count(format!("{kind:?}"));
+    if want.is_some_and(|w| w.2) {
+        tally.count("nearest touched at an edge or vertex exactly");
+    }
+    for (grid, c) in &s.colliders {
+        let got = c
+            .cast_ray(&Ray::new(o, d), f32::INFINITY)
+            .expect("valid ray");
+        let got = got.map(|h| (h.triangle, h.time_of_impact));
+        if let Err(e) = judge(s, &r, o, d, got, want) {
+            tally.fail(format!("{} ({grid}) {kind:?} o {o:?} d {d:?}: {e}", s.name));
+        }
+    }
+}
+
+/// Whether sylcol's answer `got` (triangle, t) to the ray is right, given
+/// the reference's nearest (triangle, t, touched only).
+pub fn judge(
+    s: &Scene,
+    r: &RefRay,
+    o: Vec3,
+    d: Vec3,
+    got: Option<(u32, f32)>,
+    want: Option<(u32, f64, bool)>,
+) -> Result<(), String> {
+    let bound = |t: u32| t_bound(o, d, &s.reference.tris[t as usize], s.reference.bounds);
+    match (got, want) {
+        (None, Some((t, th, _))) => Err(format!("escapes; it crosses {t} at t {th}")),
+        (None, None) => {
+            // Nothing crossed: then the origin is not inside either.
+            if r.end.is_none() && s.reference.strictly_inside(o) == Some(true) {
+                return Err("escapes from inside (the reference disagrees with itself)".into());
+            }
+            Ok(())
+        }
+        (Some((tri, t)), want) => {
+            let th = match s.reference.crossing(r, tri as usize) {
+                Crossing::Hit(th) | Crossing::Tie(th) => th,
+                Crossing::Miss => return Err(format!("reports {tri} at {t}, which it misses")),
+            };
+            let b = bound(tri);
+            let toi = f64::from(t);
+            if (toi - th).abs() > b + th * 1e-7 {
+                return Err(format!("t {toi} for {tri}, exact {th}, bound {b}"));
+            }
+            match want {
+                Some((n, tn, _)) if th > tn + b + bound(n) + tn * 1e-7 => {
+                    Err(format!("reports {tri} at {th}; {n} is nearer at {tn}"))
+                }
+                None => Err(format!("reports {tri} at {th}; nothing is crossed")),
+                _ => Ok(()),
+            }
+        }
+    }
+}
+
+fn run_rays(scenes: &[Scene]) {
+    let n = rays_per_mesh();
+    for (k, s) in scenes.iter().enumerate() {
+        let tally = parallel(n, |i, tally| {
+            let (kind, o, d) = scenes::ray(&s.mesh, s.reference.bounds, 0x5eed + k as u64, i);
+            if d != Vec3::ZERO && d.is_finite() {
+                check_ray(s, kind, o, d, tally);
+            }
+        });
+        tally.finish(&format!("rays, {}", s.name));
+    }
+}
+
+/// No ray escapes a sample map or reports a wrong triangle.
+#[test]
+fn rays_on_sample_maps_are_exact() {
+    run_rays(&scenes::sample_maps());
+}
+
+/// No ray escapes a sphere of 1k to 65k triangles or reports a wrong
+/// triangle.
+#[test]
+fn rays_on_spheres_are_exact() {
+    run_rays(&scenes::spheres());
+}
