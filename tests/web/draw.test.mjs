@@ -1,7 +1,8 @@
 // What a frame of the viewer draws (renderer.info, read back from the
 // page): each shared cell edge once, one outline per sphere whose
 // segments follow its size on screen, the library in a draw call or
-// two at its level of detail, and nothing drawn while nothing changes.
+// two at its level of detail, nothing drawn while nothing changes, and
+// a wheel zoom drawn at half resolution until it stops.
 // Counts only: frame times are printed by viewer.test.mjs, never asserted.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -104,5 +105,24 @@ test('nothing runs while nothing changes: no animation frame is asked for', asyn
   await page.evaluate(() => window.sylcol.setLayer('cells', true));
   await page.waitForTimeout(300);
   assert.deepEqual(await state(), [asked + 1, frames + 1], 'one change: one frame');
+  await page.close();
+});
+
+test('a wheel zoom draws at half resolution, then once at full resolution', async () => {
+  const page = await openViewer(browser, server.url, MAP);
+  const full = await page.evaluate(() => document.getElementById('canvas').width);
+  // Every drawing-buffer width the canvas takes from now on.
+  await page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    window.widths = [];
+    new MutationObserver(() => window.widths.push(c.width)).observe(c, { attributes: true, attributeFilter: ['width'] });
+  });
+  const box = await page.locator('#canvas').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -120);
+  await page.waitForFunction((w) => window.widths.length > 0 && window.widths.at(-1) === w, full, { timeout: 10_000 });
+  const widths = await page.evaluate(() => window.widths);
+  assert.deepEqual([...new Set(widths)], [full / 2, full], `drawing-buffer widths while zooming, then after: ${widths}`);
+  assert.deepEqual(page.errors, []);
   await page.close();
 });

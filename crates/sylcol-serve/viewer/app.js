@@ -107,6 +107,15 @@
   let moving = false;
   controls.addEventListener('start', () => { moving = true; });
   controls.addEventListener('end', () => { moving = false; requestRender(); });
+  // A wheel zoom is a run of separate steps: it counts as moving until
+  // WHEEL_QUIET ms after its last step, then one full frame follows.
+  const WHEEL_QUIET = 200;
+  let wheelUntil = 0, wheelTimer = null;
+  canvas.addEventListener('wheel', () => {
+    wheelUntil = performance.now() + WHEEL_QUIET;
+    clearTimeout(wheelTimer);
+    wheelTimer = setTimeout(requestRender, WHEEL_QUIET);
+  }, { passive: true });
   function resize() {
     const w = canvas.clientWidth, h = canvas.clientHeight;
     if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
@@ -129,7 +138,8 @@
   let spin = null; // {angle per frame} while measuring
   function frame() {
     frameAsked = false;
-    const ratio = software && (moving || (spin && !spin.full)) ? 0.5 : 1;
+    const zooming = performance.now() < wheelUntil;
+    const ratio = software && (moving || zooming || (spin && !spin.full)) ? 0.5 : 1;
     if (software && renderer.getPixelRatio() !== ratio) renderer.setPixelRatio(ratio);
     resize();
     if (spin) {
