@@ -58,6 +58,14 @@
     return g;
   }
 
+  // The colour worked out per triangle (flat), at the material's opacity.
+  const FLAT_FRAGMENT = `
+    precision mediump float;
+    uniform float opacity;
+    flat in vec3 vColor;
+    out vec4 fragColor;
+    void main() { fragColor = vec4(vColor, opacity); }`;
+
   /** A hull material of linear colour `color` (times the geometry's
    *  `tint` per vertex when `tinted`): three.js's Lambert under a
    *  hemisphere light (sky above +Y) and a light at the eye, worked out
@@ -90,12 +98,7 @@
           vColor = toSrgb(clamp(color * tint * (hemi + eye) / 3.14159265, 0.0, 1.0));
           gl_Position = projectionMatrix * view;
         }`,
-      fragmentShader: `
-        precision mediump float;
-        uniform float opacity;
-        flat in vec3 vColor;
-        out vec4 fragColor;
-        void main() { fragColor = vec4(vColor, opacity); }`,
+      fragmentShader: FLAT_FRAGMENT,
       side,
       // One pass over both sides (three.js would draw a translucent
       // double-sided material twice, back faces first).
@@ -129,12 +132,7 @@
           vColor = toSrgb(color${vertexColors ? ' * color0.rgb' : ''});
           gl_Position = projectionMatrix * modelViewMatrix * vec4(position, 1.0);
         }`,
-      fragmentShader: `
-        precision mediump float;
-        uniform float opacity;
-        flat in vec3 vColor;
-        out vec4 fragColor;
-        void main() { fragColor = vec4(vColor, opacity); }`,
+      fragmentShader: FLAT_FRAGMENT,
       transparent: opacity < 1 || over,
       depthTest: depthTest && !over,
       depthWrite: opacity >= 1 && depthTest && !over,
