@@ -9,18 +9,17 @@ use std::time::Duration;
 
 use sylcol_serve::{Catalog, serve};
 
-static STOP: AtomicBool = AtomicBool::new(false);
-
-/// Starts a server over an empty catalog on a free port; its address and
-/// the thread running it.
-fn start() -> (SocketAddr, std::thread::JoinHandle<()>) {
+/// Starts a server over an empty catalog on a free port: its address,
+/// its stop flag and the thread running it.
+fn start() -> (SocketAddr, &'static AtomicBool, std::thread::JoinHandle<()>) {
+    let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     let (tx, rx) = mpsc::channel();
     let handle = std::thread::spawn(move || {
         let (catalog, _) = Catalog::new(Vec::new());
         let any = SocketAddr::from(([127, 0, 0, 1], 0));
-        serve(&catalog, any, &STOP, |bound| tx.send(bound).unwrap()).unwrap();
+        serve(catalog.into(), any, stop, |bound| tx.send(bound).unwrap()).unwrap();
     });
-    (rx.recv().unwrap(), handle)
+    (rx.recv().unwrap(), stop, handle)
 }
 
 /// Sends `GET target` on `conn`, keeping the connection open.
@@ -64,7 +63,7 @@ fn connect(addr: SocketAddr) -> TcpStream {
 
 #[test]
 fn every_connection_of_a_page_is_answered_and_kept_and_stop_ends_them() {
-    let (addr, server) = start();
+    let (addr, stop, server) = start();
     // The page: one connection for the document, then six at once for
     // its files (a browser's limit per host), all kept alive.
     let mut document = BufReader::new(connect(addr));
@@ -106,7 +105,7 @@ fn every_connection_of_a_page_is_answered_and_kept_and_stop_ends_them() {
     let (status, _, reply) = read_reply(&mut post);
     assert_eq!(status, 400, "{}", String::from_utf8_lossy(&reply));
     // Stop: the server returns although every connection is still open.
-    STOP.store(true, Ordering::SeqCst);
+    stop.store(true, Ordering::SeqCst);
     server.join().unwrap();
     let mut rest = Vec::new();
     let read = document.read_to_end(&mut rest);
@@ -114,4 +113,50 @@ fn every_connection_of_a_page_is_answered_and_kept_and_stop_ends_them() {
         matches!(read, Ok(0)),
         "the document connection is closed: {read:?}"
     );
+}
+
+/// Sends raw `request` on a new connection and reads the answer.
+fn exchange(addr: SocketAddr, request: &[u8]) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let mut conn = BufReader::new(connect(addr));
+    conn.get_mut().write_all(request).unwrap();
+    read_reply(&mut conn)
+}
+
+#[test]
+fn limits_and_protocol_corners_are_answered() {
+    let (addr, stop, server) = start();
+    // A body over the API's limit, announced: 413 before it is sent.
+    let over = sylcol_serve::api::MAX_BODY + 1;
+    let head = format!("POST /api/query HTTP/1.1\r\nHost: x\r\nContent-Length: {over}\r\n\r\n");
+    let (status, headers, body) = exchange(addr, head.as_bytes());
+    assert_eq!(status, 413, "{}", String::from_utf8_lossy(&body));
+    assert!(headers.contains(&("connection".into(), "close".into())));
+    // The same, chunked: cut off at the limit.
+    let chunk = vec![b'x'; 64 * 1024];
+    let mut rq =
+        b"POST /api/query HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+    for _ in 0..(over / chunk.len() + 1) {
+        rq.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
+        rq.extend_from_slice(&chunk);
+        rq.extend_from_slice(b"\r\n");
+    }
+    rq.extend_from_slice(b"0\r\n\r\n");
+    assert_eq!(exchange(addr, &rq).0, 413);
+    // A small chunked body is read whole and reaches the API.
+    let rq = b"POST /api/query HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{\"o\r\n0\r\n\r\n";
+    let (status, _, body) = exchange(addr, rq);
+    assert_eq!(status, 400, "{}", String::from_utf8_lossy(&body));
+    assert!(String::from_utf8_lossy(&body).contains("error"));
+    // A request head over the limit.
+    let long = format!(
+        "GET / HTTP/1.1\r\nHost: x\r\nX-Pad: {}\r\n\r\n",
+        "a".repeat(64 * 1024)
+    );
+    let mut conn = connect(addr);
+    let _ = conn.write_all(long.as_bytes());
+    let mut answer = String::new();
+    let _ = BufReader::new(conn).read_line(&mut answer);
+    assert!(answer.contains(" 431 "), "{answer:?}");
+    stop.store(true, Ordering::SeqCst);
+    server.join().unwrap();
 }
