@@ -9,9 +9,8 @@
 //!   centroids, all three axes, cost `area * ceil(n / 8)` per side: a leaf
 //!   costs a packet test however full it is). Up to eight triangles are a
 //!   leaf; up to sixteen are a leaf of two packets unless the SAH finds a
-//!   split cheaper by more than a node test ([`NODE_COST`] packet tests
-//!   too much, measured: the two-leaf nodes it would make cost a level of
-//!   latency). Where the bins cannot separate the centroids, or the tree
+//!   split cheaper by more than a node test ([`NODE_COST`]: the two-leaf
+//!   nodes it would make cost a level of latency). Where the bins cannot separate the centroids, or the tree
 //!   is deeper than [`MEDIAN_DEPTH`], the split is at the object median.
 //!   The binary tree is then collapsed into [`WIDTH`]-wide nodes (each
 //!   node opens its largest child until it has eight).
@@ -43,10 +42,11 @@ pub const LEAF_SIZE: usize = LANES;
 pub const LEAF_PACKETS: usize = 2;
 
 /// The cost of a node test against one packet test, for the SAH's
-/// choice between a leaf of two packets and a split. Set high: on the
-/// spheres 1.5 beat 0.5 (1 385 nodes instead of 3 127 at 65 k triangles,
-/// 10-25 % faster, for 10 % more instructions).
-const NODE_COST: f32 = 1.5;
+/// choice between a leaf of two packets and a split. Measured: 0.5 leaves
+/// many nodes over two leaves (3 127 nodes on the 65 k sphere), 1.5 few
+/// (1 385) but tests second packets in vain on the maps (d84a95fb 1 354
+/// instructions a ray against 1 161 at 1.0; 65 k sphere 1 395 / 1 370).
+const NODE_COST: f32 = 1.0;
 
 /// A leaf link holds its packet count less one from this bit (two bits)
 /// and the index of its first packet below.
