@@ -14,6 +14,7 @@ use super::bvh_walk::{BoxKernel, BoxRay};
 use super::fixtures::{cuboid, icosphere, merged, octahedron, uv_sphere};
 use super::ray_cast::direction_scale;
 use super::ray_triangle::{Cast, NO_TRIANGLE, Portable, RayFrame};
+use super::tests::{lattice, lattice_dir, v3};
 use super::*;
 use crate::mesh::TriMesh;
 
@@ -276,22 +277,6 @@ fn check(c: &Collider, name: &str, ray: &Ray, max: f32) -> Result<(), TestCaseEr
         "{name}: {ray:?} cast {cast:?} brute {want:?}"
     );
     Ok(())
-}
-
-fn v3() -> impl Strategy<Value = Vec3> {
-    (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
-}
-
-fn lattice() -> impl Strategy<Value = Vec3> {
-    let c = || (-8i32..=8).prop_map(|i| i as f32);
-    (c(), c(), c()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
-}
-
-fn lattice_dir() -> impl Strategy<Value = Vec3> {
-    let c = || -1i32..=1;
-    (c(), c(), c())
-        .prop_filter("non-zero", |&(x, y, z)| (x, y, z) != (0, 0, 0))
-        .prop_map(|(x, y, z)| Vec3::new(x as f32, y as f32, z as f32))
 }
 
 proptest! {

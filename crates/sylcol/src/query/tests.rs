@@ -72,18 +72,18 @@ fn cases() -> &'static [Case] {
     })
 }
 
-fn v3() -> impl Strategy<Value = Vec3> {
+pub(super) fn v3() -> impl Strategy<Value = Vec3> {
     (-10.0f32..10.0, -10.0f32..10.0, -10.0f32..10.0).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
 
 /// Coordinates on the lattice of cell faces and vertex coordinates.
-fn lattice() -> impl Strategy<Value = Vec3> {
+pub(super) fn lattice() -> impl Strategy<Value = Vec3> {
     let c = || (-8i32..=8).prop_map(|i| i as f32);
     (c(), c(), c()).prop_map(|(x, y, z)| Vec3::new(x, y, z))
 }
 
 /// Axis directions and diagonals through cell corners.
-fn lattice_dir() -> impl Strategy<Value = Vec3> {
+pub(super) fn lattice_dir() -> impl Strategy<Value = Vec3> {
     let c = || -1i32..=1;
     (c(), c(), c())
         .prop_filter("non-zero", |&(x, y, z)| (x, y, z) != (0, 0, 0))
