@@ -9,12 +9,12 @@ use sylcol_format::{DecodeError, mcol, pof0, probe};
 
 use crate::{Outcome, assert_same};
 
-fn refused(e: &DecodeError) -> Outcome {
+pub(crate) fn refused(e: &DecodeError) -> Outcome {
     Outcome::refused(&e.kind)
 }
 
 /// Panics naming the first byte where `again` differs from `input`.
-fn assert_identical(again: &[u8], input: &[u8], what: &str) {
+pub(crate) fn assert_identical(again: &[u8], input: &[u8], what: &str) {
     if again != input {
         let at = again
             .iter()
@@ -34,7 +34,15 @@ fn assert_identical(again: &[u8], input: &[u8], what: &str) {
 pub(crate) fn mcol(data: &[u8]) -> Outcome {
     let first = match mcol::decode(data) {
         Ok(m) => m,
-        Err(e) => return refused(&e),
+        Err(e) => {
+            assert!(
+                e.offset <= data.len() as u64,
+                "MCOL error offset {:#x} past the {}-byte input: {e}",
+                e.offset,
+                data.len()
+            );
+            return refused(&e);
+        }
     };
     let bytes =
         mcol::encode(&first).unwrap_or_else(|e| panic!("a decoded MCOL fails to encode: {e}"));
