@@ -7,7 +7,7 @@ use sylcol::report::regn::RegnInfo;
 use sylcol_format::idxd::{self, Lookup};
 use sylcol_format::regn;
 
-use crate::format::{assert_identical, refused};
+use crate::format::{assert_identical, refused_inside};
 use crate::{Outcome, assert_same};
 
 /// The seed of `verify`'s randomised controls in the checks.
@@ -19,15 +19,7 @@ const SEED: u64 = 1;
 pub(crate) fn regn(data: &[u8]) -> Outcome {
     let first = match regn::decode(data) {
         Ok(r) => r,
-        Err(e) => {
-            assert!(
-                e.offset <= data.len() as u64,
-                "REGN error offset {:#x} past the {}-byte input: {e}",
-                e.offset,
-                data.len()
-            );
-            return refused(&e);
-        }
+        Err(e) => return refused_inside(&e, data, "REGN"),
     };
     for s in first.sections() {
         if let (Some(target), Some(span)) = (s.target, s.span) {
@@ -65,15 +57,7 @@ pub(crate) fn regn(data: &[u8]) -> Outcome {
 pub(crate) fn idxd(data: &[u8]) -> Outcome {
     let first = match idxd::decode(data) {
         Ok(t) => t,
-        Err(e) => {
-            assert!(
-                e.offset <= data.len() as u64,
-                "IDXD error offset {:#x} past the {}-byte input: {e}",
-                e.offset,
-                data.len()
-            );
-            return refused(&e);
-        }
+        Err(e) => return refused_inside(&e, data, "IDXD"),
     };
     let pool = first.pool();
     for (at, offset) in first.offset_words() {
