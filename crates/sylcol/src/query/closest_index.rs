@@ -91,17 +91,22 @@ impl Collider {
     }
 
     /// Calls `visit(cell)` for every occupied cell at Chebyshev distance
-    /// `r` from `c0`, in the order of the search through every cell.
+    /// `r` from `c0`, in the order of [`Collider::for_ring_cells`].
     pub(crate) fn for_ring_occupied(&self, c0: [usize; 3], r: usize, mut visit: impl FnMut(usize)) {
-        let dims = self.spec.dims;
-        let range = |k: usize| (c0[k].saturating_sub(r), (c0[k] + r).min(dims[k] - 1));
-        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
-        let mut cell_at = |x: usize, y: usize, z: usize| {
-            let cell = self.spec.linear([x, y, z]);
+        self.for_ring_cells(c0, r, |cell| {
             if self.is_occupied(cell) {
                 visit(cell);
             }
-        };
+        });
+    }
+
+    /// Calls `visit(cell)` for every grid cell at Chebyshev distance `r`
+    /// from `c0`, z slowest, x fastest.
+    pub(crate) fn for_ring_cells(&self, c0: [usize; 3], r: usize, mut visit: impl FnMut(usize)) {
+        let dims = self.spec.dims;
+        let range = |k: usize| (c0[k].saturating_sub(r), (c0[k] + r).min(dims[k] - 1));
+        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
+        let mut cell_at = |x: usize, y: usize, z: usize| visit(self.spec.linear([x, y, z]));
         for z in z0..=z1 {
             for y in y0..=y1 {
                 if r == 0 || z.abs_diff(c0[2]) == r || y.abs_diff(c0[1]) == r {

@@ -5,7 +5,10 @@
 //! its offset from that cell, so every cell beyond ring r is at least as
 //! far as some cell of ring r: once a whole ring lies farther than the
 //! best triangle so far, the search is done. Distances are computed in
-//! f64 from the f32 corners.
+//! f64 from the f32 corners. The closest index
+//! ([`closest_index`](super::closest_index)), built on the first query,
+//! lets the search skip empty rings and cells, or search a tiny mesh by
+//! brute force, with the same answers.
 
 use glam::{DVec3, Vec3};
 
@@ -120,31 +123,12 @@ impl Collider {
         p: DVec3,
         mut visit: impl FnMut(usize, f64),
     ) -> f64 {
-        let dims = self.spec.dims;
-        let range = |k: usize| (c0[k].saturating_sub(r), (c0[k] + r).min(dims[k] - 1));
-        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
         let mut min = f64::INFINITY;
-        let mut cell_at = |x: usize, y: usize, z: usize| {
-            let cell = self.spec.linear([x, y, z]);
+        self.for_ring_cells(c0, r, |cell| {
             let d2 = self.spec.cell_box(cell).distance_squared(p);
             min = min.min(d2);
             visit(cell, d2);
-        };
-        for z in z0..=z1 {
-            for y in y0..=y1 {
-                if r == 0 || z.abs_diff(c0[2]) == r || y.abs_diff(c0[1]) == r {
-                    (x0..=x1).for_each(|x| cell_at(x, y, z));
-                } else {
-                    // Inside the ring's y-z square: only its two x faces.
-                    if let Some(x) = c0[0].checked_sub(r) {
-                        cell_at(x, y, z);
-                    }
-                    if c0[0] + r < dims[0] {
-                        cell_at(c0[0] + r, y, z);
-                    }
-                }
-            }
-        }
+        });
         min
     }
 

@@ -2,8 +2,11 @@
 //! count along an axis-parallel ray, decided by exact predicates with a
 //! symbolic perturbation.
 //!
-//! The test ray leaves p along axis k (the direction with the fewest cells
-//! to the grid's edge). Each candidate triangle is decided exactly:
+//! The count runs through the inside index
+//! ([`inside_index`](super::inside_index)), built on the first query: a
+//! lookup for a point in a cell no triangle reaches, else a ray from p
+//! along axis k up to the nearest classified cell. Each candidate triangle
+//! is decided exactly:
 //!
 //! * `orient3d(a, b, c, p)` (Shewchuk's adaptive predicate, exact for the
 //!   f32 inputs) is zero when p lies in the triangle's plane; p is then on
@@ -20,8 +23,9 @@
 //!   every fan around a vertex, is counted consistently: once where the
 //!   surface crosses the ray, twice or not at all where it folds back.
 //!
-//! The answer is exact for a closed (watertight) mesh whose triangles are
-//! listed in every cell they touch; for an open mesh parity has no meaning.
+//! The answer is exact for a closed (watertight) mesh (the index lists
+//! every triangle in every cell it touches); for an open mesh parity has no
+//! meaning. A point outside the collider's grid is outside.
 
 use glam::{DVec3, Vec3};
 use robust::{Coord, Coord3D, orient2d, orient3d};
