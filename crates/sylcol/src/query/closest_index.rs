@@ -90,23 +90,36 @@ impl Collider {
         self.occupied[i / 64] >> (i % 64) & 1 == 1
     }
 
-    /// Calls `visit(cell)` for every occupied cell at Chebyshev distance
-    /// `r` from `c0`, in the order of [`Collider::for_ring_cells`].
-    pub(crate) fn for_ring_occupied(&self, c0: [usize; 3], r: usize, mut visit: impl FnMut(usize)) {
-        self.for_ring_cells(c0, r, |cell| {
+    /// Calls `visit(cell, its coordinates)` for every occupied cell at
+    /// Chebyshev distance `r` from `c0`, in the order of
+    /// [`Collider::for_ring_cells`].
+    pub(crate) fn for_ring_occupied(
+        &self,
+        c0: [usize; 3],
+        r: usize,
+        mut visit: impl FnMut(usize, [usize; 3]),
+    ) {
+        self.for_ring_cells(c0, r, |cell, at| {
             if self.is_occupied(cell) {
-                visit(cell);
+                visit(cell, at);
             }
         });
     }
 
-    /// Calls `visit(cell)` for every grid cell at Chebyshev distance `r`
-    /// from `c0`, z slowest, x fastest.
-    pub(crate) fn for_ring_cells(&self, c0: [usize; 3], r: usize, mut visit: impl FnMut(usize)) {
+    /// Calls `visit(cell, its coordinates)` for every grid cell at
+    /// Chebyshev distance `r` from `c0`, z slowest, x fastest.
+    pub(crate) fn for_ring_cells(
+        &self,
+        c0: [usize; 3],
+        r: usize,
+        mut visit: impl FnMut(usize, [usize; 3]),
+    ) {
         let dims = self.spec.dims;
         let range = |k: usize| (c0[k].saturating_sub(r), (c0[k] + r).min(dims[k] - 1));
         let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
-        let mut cell_at = |x: usize, y: usize, z: usize| visit(self.spec.linear([x, y, z]));
+        let mut cell_at = |x: usize, y: usize, z: usize| {
+            visit(self.spec.linear([x, y, z]), [x, y, z]);
+        };
         for z in z0..=z1 {
             for y in y0..=y1 {
                 if r == 0 || z.abs_diff(c0[2]) == r || y.abs_diff(c0[1]) == r {
@@ -122,6 +135,21 @@ impl Collider {
                 }
             }
         }
+    }
+
+    /// The squared distance from `p` to the cell at `at`: the same
+    /// arithmetic as `spec.cell_box(cell).distance_squared(p)`, without
+    /// the divisions that find a cell's coordinates.
+    #[inline]
+    pub(crate) fn cell_distance2(&self, at: [usize; 3], p: DVec3) -> f64 {
+        let (o, s) = (self.spec.origin, self.spec.cell);
+        let mut d = [0.0; 3];
+        for k in 0..3 {
+            let lo = o[k] + s[k] * at[k] as f64;
+            let hi = lo + s[k];
+            d[k] = (lo - p[k]).max(p[k] - hi).max(0.0);
+        }
+        d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
     }
 
     /// A lower bound on the squared distance from `p` to every cell at

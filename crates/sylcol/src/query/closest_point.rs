@@ -35,8 +35,8 @@ impl Collider {
             // Rings nearer than the nearest occupied cell list nothing.
             let first = usize::from(index.empty_rings[self.spec.linear(c0)]);
             for r in first..reach {
-                self.for_ring_occupied(c0, r, |cell| {
-                    if self.spec.cell_box(cell).distance_squared(pd) <= best.0 {
+                self.for_ring_occupied(c0, r, |cell, at| {
+                    if self.cell_distance2(at, pd) <= best.0 {
                         self.nearest_of(self.list(cell), pd, seen, &mut best);
                     }
                 });
@@ -124,7 +124,7 @@ impl Collider {
         mut visit: impl FnMut(usize, f64),
     ) -> f64 {
         let mut min = f64::INFINITY;
-        self.for_ring_cells(c0, r, |cell| {
+        self.for_ring_cells(c0, r, |cell, _| {
             let d2 = self.spec.cell_box(cell).distance_squared(p);
             min = min.min(d2);
             visit(cell, d2);
