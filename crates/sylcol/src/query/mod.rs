@@ -25,12 +25,14 @@
 //! benchmark.
 
 mod batch;
+mod closest_index;
 mod closest_point;
 mod collider;
 mod error;
 mod exact;
 pub mod fixtures;
 mod grid_walk;
+mod inside_index;
 mod mailbox;
 pub(crate) mod point_inside;
 mod ray_cast;
@@ -44,6 +46,8 @@ mod visited;
 
 #[cfg(test)]
 mod kernel_tests;
+#[cfg(test)]
+mod point_index_tests;
 #[cfg(test)]
 mod tests;
 
