@@ -1,11 +1,15 @@
 //! [`Collider`]: a triangle mesh with a uniform grid over it — the file's
 //! own grid for an MCOL map, a derived one for any other mesh.
 
+use std::sync::OnceLock;
+
 use glam::{DVec3, Vec3, Vec4};
 use sylcol_format::mcol::Mcol;
 
 use super::bvh::Bvh;
+use super::closest_index::ClosestIndex;
 use super::grid_walk::WalkFrame;
+use super::inside_index::InsideIndex;
 use super::ray_triangle::{Packet, avx_available, pack};
 use super::sub_grid::{CROWDED, SubGrid, cells_per_axis, cubic_grid};
 use crate::build::mcol::triangle_sphere;
@@ -57,6 +61,10 @@ pub struct Collider {
     /// sylcol's own acceleration for rays and segments, when built
     /// ([`Collider::with_bvh`]).
     pub(crate) bvh: Option<Bvh>,
+    /// The inside index, built on the first `contains_point`.
+    pub(crate) inside_index: OnceLock<InsideIndex>,
+    /// The closest-point index, built on the first `closest_point`.
+    pub(crate) closest_index: OnceLock<ClosestIndex>,
 }
 
 /// What a ray walk tests in a cell.
@@ -426,6 +434,8 @@ fn assemble(
         spheres_replaced: 0,
         avx: avx_available(),
         bvh: None,
+        inside_index: OnceLock::new(),
+        closest_index: OnceLock::new(),
     }
 }
 

@@ -28,12 +28,14 @@ mod batch;
 mod bvh;
 mod bvh_check;
 mod bvh_walk;
+mod closest_index;
 mod closest_point;
 mod collider;
 mod error;
 mod exact;
 pub mod fixtures;
 mod grid_walk;
+mod inside_index;
 mod mailbox;
 pub(crate) mod point_inside;
 mod ray_cast;
@@ -49,6 +51,8 @@ mod visited;
 mod bvh_tests;
 #[cfg(test)]
 mod kernel_tests;
+#[cfg(test)]
+mod point_index_tests;
 #[cfg(test)]
 mod tests;
 
