@@ -2,11 +2,13 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (docs/queries.md).
 #
-#   benches/embree.sh [rays|batch|count|sweep|all]     (default: all)
+#   benches/embree.sh [rays|batch|prep|count|sweep|all]     (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # batch  rays per second at 1 and 2 threads (sylcol cast_rays, Embree
 #        rtcIntersect1 / rtcIntersect8)
+# prep   preparation cost: Collider::from_mcol / from_mesh against
+#        parry3d's TriMesh::new and Embree's scene build
 # count  instructions per ray under callgrind, on one map and one sphere
 # sweep  the grid sweep of `build mcol` (no Embree needed)
 #
@@ -51,6 +53,7 @@ count() {
 case $mode in
     rays) "$bin" rays ;;
     batch) "$bin" batch ;;
+    prep) RAYS=${RAYS:-1000} "$bin" prep ;;
     count) count ;;
     sweep) "$bin" sweep ;;
     all)
@@ -58,7 +61,9 @@ case $mode in
         echo
         "$bin" batch
         echo
+        RAYS=1000 "$bin" prep
+        echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|batch|count|sweep|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|batch|prep|count|sweep|all]" >&2; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
+//! sylcol-bench prep          preparation cost: Collider against parry3d's BVH build
 //! ```
 //!
 //! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;
@@ -17,6 +18,7 @@ mod batch;
 #[cfg(feature = "embree")]
 mod embree;
 mod methods;
+mod prep;
 mod scenes;
 mod sweep;
 mod timing;
@@ -49,6 +51,7 @@ fn main() {
     match mode {
         "rays" => rays_table(&scenes, rounds),
         "batch" => batch_table(&scenes, rounds),
+        "prep" => prep::run(&scenes, rounds.max(5)),
         "count" => {
             let m = args
                 .get(1)
@@ -67,7 +70,7 @@ fn main() {
                 );
             }
         }
-        other => panic!("unknown mode {other}: rays, batch, count METHOD or sweep"),
+        other => panic!("unknown mode {other}: rays, batch, prep, count METHOD or sweep"),
     }
 }
 

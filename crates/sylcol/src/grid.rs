@@ -135,6 +135,47 @@ pub fn build_cell_lists_of(
     tris: impl IntoIterator<Item = u32>,
 ) -> Vec<Vec<u32>> {
     let mut lists = vec![Vec::new(); spec.cell_count()];
+    for_each_overlap(mesh, spec, margin, tris, |i, t| lists[i].push(t));
+    lists
+}
+
+/// The lists of [`build_cell_lists_of`] in compressed form: cell `i`'s
+/// list is `items[starts[i]..starts[i + 1]]` (one allocation for all the
+/// lists, however many cells).
+pub fn build_cell_csr_of(
+    mesh: &TriMesh,
+    spec: &GridSpec,
+    margin: f64,
+    tris: impl IntoIterator<Item = u32>,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for_each_overlap(mesh, spec, margin, tris, |i, t| pairs.push((i as u32, t)));
+    // A counting sort by cell keeps each cell's triangles in visit order.
+    let mut starts = vec![0u32; spec.cell_count() + 1];
+    for &(i, _) in &pairs {
+        starts[i as usize + 1] += 1;
+    }
+    for i in 0..spec.cell_count() {
+        starts[i + 1] += starts[i];
+    }
+    let mut next = starts.clone();
+    let mut items = vec![0u32; pairs.len()];
+    for (i, t) in pairs {
+        items[next[i as usize] as usize] = t;
+        next[i as usize] += 1;
+    }
+    (starts, items)
+}
+
+/// Calls `found(cell, t)` for every cell each triangle of `tris` overlaps
+/// (the test of [`build_cell_lists`]), triangle by triangle.
+fn for_each_overlap(
+    mesh: &TriMesh,
+    spec: &GridSpec,
+    margin: f64,
+    tris: impl IntoIterator<Item = u32>,
+    mut found: impl FnMut(usize, u32),
+) {
     for t in tris {
         let tri = mesh.corners(t as usize);
         let bounds = Aabb::of_triangle(&tri);
@@ -145,7 +186,7 @@ pub fn build_cell_lists_of(
             // Fast path: a triangle inside one (grown) cell overlaps it.
             let i = spec.linear(lo);
             if spec.cell_box(i).expanded(margin).contains(&bounds) {
-                lists[i].push(t);
+                found(i, t);
                 continue;
             }
         }
@@ -165,13 +206,12 @@ pub fn build_cell_lists_of(
                     let b = spec.cell_box(i).expanded(margin);
                     let holds_corner = corners.iter().any(|&p| b.contains_point(p));
                     if holds_corner || triangle_overlaps_box(&tri, &b) {
-                        lists[i].push(t);
+                        found(i, t);
                     }
                 }
             }
         }
     }
-    lists
 }
 
 /// The cells of row (y, z) the triangle can reach: the x extent of the
@@ -191,19 +231,22 @@ fn row_x_range(
         .max(spec.bounds().max.abs())
         .max_element();
     let slack = margin + 1e-9 * (reach + spec.cell.max_element());
-    let mut poly: Vec<DVec3> = tri.to_vec();
+    let mut poly = Polygon::default();
+    poly.pts[..3].copy_from_slice(tri);
+    poly.len = 3;
     for (k, bound, keep_below) in [
         (1, row.min.y - slack, false),
         (1, row.max.y + slack, true),
         (2, row.min.z - slack, false),
         (2, row.max.z + slack, true),
     ] {
-        poly = clip(&poly, k, bound, keep_below);
-        if poly.is_empty() {
+        poly = clip(poly.points(), k, bound, keep_below);
+        if poly.len == 0 {
             return None;
         }
     }
     let (lo, hi) = poly
+        .points()
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
             (a.min(p.x), b.max(p.x))
@@ -214,9 +257,28 @@ fn row_x_range(
     spec.cell_range(&b).map(|(a, z)| (a[0], z[0]))
 }
 
-/// Sutherland-Hodgman: the part of a convex polygon on one side of the
-/// plane `p[k] = bound`.
-fn clip(poly: &[DVec3], k: usize, bound: f64, keep_below: bool) -> Vec<DVec3> {
+/// A convex polygon of at most eight points (a triangle clipped by four
+/// planes has at most seven), kept on the stack.
+#[derive(Debug, Clone, Copy, Default)]
+struct Polygon {
+    pts: [DVec3; 8],
+    len: usize,
+}
+
+impl Polygon {
+    fn points(&self) -> &[DVec3] {
+        &self.pts[..self.len]
+    }
+
+    fn push(&mut self, p: DVec3) {
+        self.pts[self.len] = p;
+        self.len += 1;
+    }
+}
+
+/// Sutherland-Hodgman: the part of a convex polygon (at most seven
+/// points) on one side of the plane `p[k] = bound`.
+fn clip(poly: &[DVec3], k: usize, bound: f64, keep_below: bool) -> Polygon {
     let inside = |p: &DVec3| {
         if keep_below {
             p[k] <= bound
@@ -224,7 +286,7 @@ fn clip(poly: &[DVec3], k: usize, bound: f64, keep_below: bool) -> Vec<DVec3> {
             p[k] >= bound
         }
     };
-    let mut out = Vec::with_capacity(poly.len() + 1);
+    let mut out = Polygon::default();
     for (i, p) in poly.iter().enumerate() {
         let q = &poly[(i + 1) % poly.len()];
         if inside(p) {
@@ -281,6 +343,28 @@ mod tests {
         let occupied: Vec<usize> = (0..8).filter(|&i| !lists[i].is_empty()).collect();
         assert_eq!(occupied, vec![0, 4]);
     }
+    /// The compressed lists are the lists.
+    #[test]
+    fn csr_lists_match_the_lists() {
+        let s = GridSpec {
+            origin: DVec3::splat(-2.0),
+            cell: DVec3::splat(0.5),
+            dims: [8, 8, 8],
+        };
+        let mesh = crate::query::fixtures::uv_sphere(Vec3::ZERO, 1.5, 16, 9);
+        let lists = build_cell_lists(&mesh, &s, 1e-3);
+        let all = 0..mesh.triangles.len() as u32;
+        let (starts, items) = build_cell_csr_of(&mesh, &s, 1e-3, all);
+        assert_eq!(starts.len(), lists.len() + 1);
+        for (i, list) in lists.iter().enumerate() {
+            assert_eq!(
+                &items[starts[i] as usize..starts[i + 1] as usize],
+                &list[..]
+            );
+        }
+        assert!(items.len() > mesh.triangles.len());
+    }
+
     #[test]
     fn row_narrowing_matches_brute_force() {
         let s = GridSpec {
