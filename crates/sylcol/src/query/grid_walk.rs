@@ -43,10 +43,10 @@ pub(crate) struct FrameLanes {
     pub cell: [f64; 4],
     pub clip_hi: [f64; 4],
     pub last_cell: [f64; 4],
-    /// Cells per axis.
-    pub dims: [i64; 3],
+    /// The highest cell index per axis.
+    pub last: [i64; 4],
     /// Linear-index strides per axis.
-    pub strides: [i64; 3],
+    pub strides: [i64; 4],
 }
 
 impl WalkFrame {
@@ -77,8 +77,8 @@ impl WalkFrame {
                 cell: row(grid.cell, 1.0),
                 clip_hi: row(clip_hi, 1.0),
                 last_cell: row(last_cell, 0.0),
-                dims: dims.to_array().map(i64::from),
-                strides: strides.map(|s| s as i64),
+                last: [dims.x - 1, dims.y - 1, dims.z - 1, 0].map(i64::from),
+                strides: [strides[0], strides[1], strides[2], 0].map(|s| s as i64),
             },
         }
     }

@@ -88,21 +88,27 @@ pub unsafe fn walk_moving(
         let mut t = _mm256_mul_pd(_mm256_sub_pd(boundary, g), inv);
         t = _mm256_blend_pd::<0b1000>(t, _mm256_set1_pd(f64::INFINITY));
         let delta = _mm256_andnot_pd(_mm256_set1_pd(-0.0), inv);
-        let mut c = [0i32; 4];
-        _mm_storeu_si128(c.as_mut_ptr().cast(), cell);
-        let up = _mm256_movemask_pd(pos);
         // Steps left along each axis before the walk leaves the grid, and
-        // the signed index increment of a step.
+        // the signed index increment of a step (no branch per axis: a
+        // random ray's signs are as good as random).
+        let c = _mm256_cvtepi32_epi64(cell);
+        let up = _mm256_castpd_si256(pos);
+        let last = _mm256_load_si256(l.last.as_ptr().cast());
+        let strides = _mm256_load_si256(l.strides.as_ptr().cast());
         let mut left = [0i64; 4];
         let mut stride = [0i64; 4];
-        let mut linear = 0i64;
-        for k in 0..3 {
-            let (ck, sk) = (i64::from(c[k]), l.strides[k]);
-            let p = (up >> k) & 1 != 0;
-            left[k] = if p { l.dims[k] - 1 - ck } else { ck };
-            stride[k] = if p { sk } else { -sk };
-            linear += ck * sk;
-        }
+        _mm256_storeu_si256(
+            left.as_mut_ptr().cast(),
+            _mm256_blendv_epi8(c, _mm256_sub_epi64(last, c), up),
+        );
+        _mm256_storeu_si256(
+            stride.as_mut_ptr().cast(),
+            _mm256_blendv_epi8(_mm256_sub_epi64(_mm256_setzero_si256(), strides), strides, up),
+        );
+        // Cells and strides are below 2^31: 32-bit products, 64-bit sums.
+        let mut parts = [0i64; 4];
+        _mm256_storeu_si256(parts.as_mut_ptr().cast(), _mm256_mul_epu32(c, strides));
+        let mut linear = parts[0] + parts[1] + parts[2];
         let mut t_enter = lo;
         while visit(linear as usize, t_enter) {
             // The smallest crossing time in every lane.

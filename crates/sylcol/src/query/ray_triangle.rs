@@ -190,7 +190,7 @@ impl<'a> RayFrame<'a> {
     /// vertices lie in the box `bounds`; `cast` is the same ray (a
     /// segment's exact direction may differ from the f32 `d` by its
     /// rounding). `d` must be non-zero and finite.
-    #[inline]
+    #[inline(always)]
     pub fn new(o: Vec3, d: Vec3, limit: f32, cast: &'a Cast, bounds: (Vec3, Vec3)) -> Self {
         const AXES: [Axis; 4] = [Axis::X, Axis::Y, Axis::Z, Axis::X];
         const NEXT: [[usize; 4]; 2] = [[1, 2, 0, 0], [2, 0, 1, 0]];
