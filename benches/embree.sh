@@ -9,7 +9,7 @@
 #        rtcIntersect1 / rtcIntersect8)
 # prep   preparation cost: Collider::from_mcol / from_mesh against
 #        parry3d's TriMesh::new and Embree's scene build
-# count  instructions per ray under callgrind, on one map and one sphere
+# count  instructions per ray under callgrind, on two maps and one sphere
 # sweep  the grid sweep of `build mcol` (no Embree needed)
 #
 # Environment: RAYS (default 1000000 a scene), ROUNDS (default 3), SCENE
@@ -38,7 +38,7 @@ count() {
     out=$(mktemp -d)
     echo "| scene | method | instructions / ray ($rays rays, callgrind) |"
     echo "|---|---|---|"
-    for scene in "map d84a95fb" "sphere 4k"; do
+    for scene in "map d84a95fb" "map dd89a110" "sphere 4k"; do
         for m in sylcol-own sylcol-derived embree1 embree1-robust; do
             RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q \
                 --callgrind-out-file="$out/cg" --collect-atstart=no \

@@ -150,12 +150,58 @@ pub fn build_cell_csr_of(
 ) -> (Vec<u32>, Vec<u32>) {
     let mut pairs: Vec<(u32, u32)> = Vec::new();
     for_each_overlap(mesh, spec, margin, tris, |i, t| pairs.push((i as u32, t)));
-    // A counting sort by cell keeps each cell's triangles in visit order.
-    let mut starts = vec![0u32; spec.cell_count() + 1];
+    csr_of_pairs(spec.cell_count(), pairs)
+}
+
+/// [`build_cell_csr_of`] with a cheaper, conservative test: a triangle is
+/// listed in every cell (grown by `margin`) that its bounding box and its
+/// plane both reach. Every cell the triangle overlaps lists it; a cell it
+/// only passes near (beyond an edge) may list it too. For sub-grids, whose
+/// lists only narrow a cell's own list for speed.
+pub fn build_cell_csr_near(
+    mesh: &TriMesh,
+    spec: &GridSpec,
+    margin: f64,
+    tris: impl IntoIterator<Item = u32>,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for t in tris {
+        let tri = mesh.corners(t as usize);
+        let Some((lo, hi)) = spec.cell_range(&Aabb::of_triangle(&tri).expanded(margin)) else {
+            continue;
+        };
+        let [a, b, c] = tri.map(|p| p.as_dvec3());
+        let n = (b - a).cross(c - a);
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                for x in lo[0]..=hi[0] {
+                    let i = spec.linear([x, y, z]);
+                    let bx = spec.cell_box(i).expanded(margin);
+                    // The plane reaches the box when the box's extent
+                    // along the normal covers the plane's offset.
+                    let centre = (bx.min + bx.max) * 0.5;
+                    let r = ((bx.max - bx.min) * 0.5).dot(n.abs());
+                    let s = n.dot(a - centre);
+                    // A relative allowance for the rounding of both sides.
+                    if s.abs() <= r * (1.0 + 1e-9) + 1e-9 * s.abs() {
+                        pairs.push((i as u32, t));
+                    }
+                }
+            }
+        }
+    }
+    csr_of_pairs(spec.cell_count(), pairs)
+}
+
+/// Compressed lists from (cell, triangle) pairs: a counting sort by cell
+/// that keeps each cell's triangles in pair order.
+fn csr_of_pairs(cells: usize, pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
+    let spec_cells = cells;
+    let mut starts = vec![0u32; spec_cells + 1];
     for &(i, _) in &pairs {
         starts[i as usize + 1] += 1;
     }
-    for i in 0..spec.cell_count() {
+    for i in 0..spec_cells {
         starts[i + 1] += starts[i];
     }
     let mut next = starts.clone();
@@ -363,6 +409,24 @@ mod tests {
             );
         }
         assert!(items.len() > mesh.triangles.len());
+        // The cheaper lists hold every exact entry, and not every cell of
+        // every triangle's box.
+        let all = 0..mesh.triangles.len() as u32;
+        let (near_starts, near) = build_cell_csr_near(&mesh, &s, 1e-3, all);
+        let boxes: usize = (0..mesh.triangles.len())
+            .filter_map(|t| s.cell_range(&Aabb::of_triangle(&mesh.corners(t)).expanded(1e-3)))
+            .map(|(lo, hi)| (0..3).map(|k| hi[k] - lo[k] + 1).product::<usize>())
+            .sum();
+        for (i, list) in lists.iter().enumerate() {
+            let got = &near[near_starts[i] as usize..near_starts[i + 1] as usize];
+            assert!(list.iter().all(|t| got.contains(t)), "cell {i}");
+        }
+        assert!(
+            near.len() >= items.len() && near.len() < boxes,
+            "{} {}",
+            near.len(),
+            boxes
+        );
     }
 
     #[test]

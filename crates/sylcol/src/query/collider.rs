@@ -382,7 +382,11 @@ fn assemble(
 ) -> Collider {
     let corners = |t: u32| mesh.corners(t as usize);
     let pad = mesh.triangles.len() as u32;
-    let mut packets = Vec::with_capacity(items.len().div_ceil(LANES));
+    let packet_count = starts
+        .windows(2)
+        .map(|w| ((w[1] - w[0]) as usize).div_ceil(LANES))
+        .sum();
+    let mut packets = Vec::with_capacity(packet_count);
     let mut ray_cells = Vec::with_capacity(starts.len() - 1);
     let mut sub_grids = Vec::new();
     // One scratch list for every cell (no allocation per cell).

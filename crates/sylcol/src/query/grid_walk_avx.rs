@@ -103,7 +103,11 @@ pub unsafe fn walk_moving(
         );
         _mm256_storeu_si256(
             stride.as_mut_ptr().cast(),
-            _mm256_blendv_epi8(_mm256_sub_epi64(_mm256_setzero_si256(), strides), strides, up),
+            _mm256_blendv_epi8(
+                _mm256_sub_epi64(_mm256_setzero_si256(), strides),
+                strides,
+                up,
+            ),
         );
         // Cells and strides are below 2^31: 32-bit products, 64-bit sums.
         let mut parts = [0i64; 4];
