@@ -12,7 +12,8 @@
 //! is refused with the very error decoding it whole would give, so a 1 GiB
 //! entry of another format costs a fixed buffer, not 1 GiB.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::Context;
 use sylcol::report::error::{NotFound, ObjectError, ReadError};
@@ -43,12 +44,22 @@ pub fn is_archive(path: &str) -> bool {
 /// The name list `names harvest` writes, picked up beside an archive.
 pub const NAMES_BESIDE: &str = "names.txt";
 
-/// Opens an archive with the built-in names, those of `names_file`, and
-/// those a `names.txt` beside the archive gives it (its own `pak+inner`
-/// lines and bare ones; the explicit file wins where they disagree).
-pub fn open_archive(path: &str, names_file: Option<&Path>) -> anyhow::Result<Archive> {
+/// The global `--names FILE`, set once by `main` before any command runs.
+static NAMES_FILE: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// Records the global `--names FILE` (the first call wins).
+pub fn set_names_file(file: Option<PathBuf>) {
+    let _ = NAMES_FILE.set(file);
+}
+
+/// Opens an archive with the built-in names, those of the global
+/// `--names FILE`, and those a `names.txt` beside the archive gives it
+/// (its own `pak+inner` lines and bare ones; the explicit file wins where
+/// they disagree). Every command that opens an archive comes here, so
+/// `--names` names entries in all of them.
+pub fn open_archive(path: &str) -> anyhow::Result<Archive> {
     let mut archive = Archive::open(Path::new(path))?;
-    if let Some(file) = names_file {
+    if let Some(file) = NAMES_FILE.get().and_then(Option::as_deref) {
         let text = std::fs::read_to_string(file)
             .with_context(|| format!("{}: cannot read the name list", file.display()))?;
         archive.names.add_list(&text);
@@ -109,7 +120,7 @@ fn find_inner<'a>(archive: &'a Archive, pak: &str, inner: &str) -> anyhow::Resul
 
 /// Reads entry INNER of archive `pak`.
 fn read_inner(pak: &str, inner: &str) -> anyhow::Result<Input> {
-    let archive = open_archive(pak, None)?;
+    let archive = open_archive(pak)?;
     let entry = find_inner(&archive, pak, inner)?;
     read_entry(&archive, pak, entry)
 }
@@ -154,7 +165,7 @@ fn verdict(name: &str, head: &[u8], size: u64) -> Result<(), ObjectError> {
 /// whole: their size is unknown).
 pub fn read_object(path: &str) -> anyhow::Result<Item> {
     if let Some((pak, inner)) = split_archive_path(path) {
-        let archive = open_archive(pak, None)?;
+        let archive = open_archive(pak)?;
         let entry = find_inner(&archive, pak, inner)?;
         return sniff_entry(&archive, pak, entry, false);
     }
@@ -236,7 +247,7 @@ fn read_entry(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Resul
 /// index order), or the one object [`read_input`] reads.
 pub fn inputs(path: &str) -> anyhow::Result<Inputs> {
     if split_archive_path(path).is_none() && is_archive(path) {
-        let archive = open_archive(path, None)?;
+        let archive = open_archive(path)?;
         return Ok(Inputs::Archive {
             pak: path.to_string(),
             archive: Box::new(archive),

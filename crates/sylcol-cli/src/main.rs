@@ -31,6 +31,11 @@ pub struct Cli {
     /// `{"error": {...}}` lines on standard error).
     #[arg(long, global = true)]
     json: bool,
+    /// A name list for every archive opened (one name a line, `pak+inner`
+    /// or bare; `#` comments), as `names harvest -o` writes it; a
+    /// `names.txt` beside an archive is read too.
+    #[arg(long, global = true, value_name = "FILE")]
+    names: Option<std::path::PathBuf>,
     #[command(subcommand)]
     command: Command,
 }
@@ -97,6 +102,7 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve(_)) {
         signals::clean_up_on_signals();
     }
+    input::set_names_file(cli.names);
     let ctx = Context { json: cli.json };
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a, ctx),

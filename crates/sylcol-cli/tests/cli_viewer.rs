@@ -113,6 +113,76 @@ fn the_library_as_one_glb_builds_back_byte_identical() {
     );
 }
 
+/// `glb` with every node's `extras` removed: what Blender exports without
+/// "Include > Custom Properties" (names, hierarchy and meshes kept).
+fn without_extras(glb: &[u8]) -> Vec<u8> {
+    let mut json = glb_json(glb);
+    for node in json["nodes"].as_array_mut().unwrap() {
+        node.as_object_mut().unwrap().remove("extras");
+    }
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let bin = &glb[20 + json_len..];
+    let mut text = serde_json::to_vec(&json).unwrap();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend(((12 + 8 + text.len() + bin.len()) as u32).to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend(bin);
+    out
+}
+
+#[test]
+fn layers_without_their_marks_are_skipped_by_name_and_a_library_says_its_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let map = format!("{}+$DD89A110", samples());
+    let glb = dir.path().join("map.glb");
+    run(&["export", &map, "-o", path(&glb), "--layers", "all"]);
+    let bare = dir.path().join("bare.glb");
+    std::fs::write(&bare, without_extras(&std::fs::read(&glb).unwrap())).unwrap();
+    let built = dir.path().join("back.mcol");
+    run(&[
+        "build",
+        "mcol",
+        path(&bare),
+        "--grid-from",
+        &map,
+        "-o",
+        path(&built),
+    ]);
+    let extracted = dir.path().join("x");
+    run(&["pak", "extract", &samples(), "-o", path(&extracted)]);
+    assert_eq!(
+        std::fs::read(built).unwrap(),
+        std::fs::read(extracted.join("$DD89A110.MCOL")).unwrap(),
+        "the hull alone is built: the cells and sphere nodes are known by their names"
+    );
+
+    let lib = format!("{}+CollisionSet_S01.bin", samples());
+    let glb = dir.path().join("lib.glb");
+    run(&["export", &lib, "-o", path(&glb)]);
+    let bare = dir.path().join("lib-bare.glb");
+    std::fs::write(&bare, without_extras(&std::fs::read(&glb).unwrap())).unwrap();
+    for (file, warned) in [(&glb, false), (&bare, true)] {
+        let out = sylcol()
+            .args(["build", "collisionset", path(file), "-o"])
+            .arg(dir.path().join("lib.bin"))
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = common::stderr(&out);
+        assert_eq!(
+            err.contains("records written in the file's node order"),
+            warned,
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn a_whole_archive_exports_one_glb_per_map_and_one_library() {
     let dir = tempfile::tempdir().unwrap();

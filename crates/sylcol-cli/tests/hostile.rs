@@ -188,6 +188,34 @@ fn control_characters_in_collisionset_names_are_escaped() {
     assert!(!stderr(&o).contains('\x1b'));
 }
 
+/// A line break in a record name is a control like any other: `info` and
+/// `verify` keep the name on its line (`\x0a`), the file name shows `%0A`.
+#[test]
+fn line_breaks_in_collisionset_names_stay_on_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lib = d.join("lib.bin");
+    std::fs::write(&lib, library("rou_a\nFAKE LINE")).unwrap();
+    let o = run(args!["info", &lib]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("rou_a\\x0aFAKE LINE"), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("FAKE LINE")), "{text}");
+    let o = run(args!["verify", &lib]);
+    assert!(
+        !stdout(&o).lines().any(|l| l.starts_with("FAKE LINE")),
+        "{}",
+        stdout(&o)
+    );
+    let json = run(args!["info", &lib, "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(v["meshes"][0]["name"], "rou_a\nFAKE LINE");
+    let out = d.join("meshes");
+    let o = run(args!["export", &lib, "-o", &out]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(files_under(&out).contains(&"rou_a%0AFAKE LINE.obj".to_string()));
+}
+
 #[test]
 fn duplicated_hashes_are_all_extracted() {
     let dir = tempfile::tempdir().unwrap();

@@ -134,3 +134,44 @@ fn pairs_pairs_every_regn_with_its_mcol_once_names_are_harvested() {
     }
     assert!(r["ambiguous"].as_array().unwrap().is_empty());
 }
+
+/// `--names` is global: `verify` and `export` of the whole archive name
+/// its entries with the harvested list, given before or after the command.
+#[test]
+fn harvested_names_name_entries_in_verify_and_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let names = dir.path().join("names.txt");
+    sylcol()
+        .args(["names", "harvest", &samples(), "-o", path(&names)])
+        .assert()
+        .success();
+    let pak = format!("{}/MiscBin.pak", samples());
+    let objects = |r: &Value| -> BTreeSet<String> {
+        r["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let before = objects(&run_json(&["verify", &pak, "--json"]));
+    let after = objects(&run_json(&[
+        "--names",
+        path(&names),
+        "verify",
+        &pak,
+        "--json",
+    ]));
+    let entry = format!("{pak}+S14_p2_AsteroidVolume_wp.col");
+    assert!(after.contains(&entry), "{after:?}");
+    assert!(!before.contains(&entry));
+    assert_eq!(before.len(), after.len());
+    let out = dir.path().join("meshes");
+    sylcol()
+        .args(["export", &pak, "--names", path(&names), "-o", path(&out)])
+        .assert()
+        .success();
+    assert!(out.join("S14_p2_AsteroidVolume_wp.col.obj").is_file());
+    assert!(out.join("S14_p2_AsteroidVolume_wp.rgn.ply").is_file());
+    assert!(out.join("$E084C13C.MCOL.obj").is_file());
+}

@@ -39,7 +39,7 @@ pub(crate) fn import(data: &[u8], format: MeshFormat) -> Outcome {
 /// The glTF parts reader: every part it returns meets the mesh invariants.
 fn gltf_parts(data: &[u8]) {
     if let Ok(parts) = read_parts(data, None) {
-        for (name, mesh) in &parts {
+        for (name, mesh) in &parts.parts {
             check_mesh(mesh)
                 .unwrap_or_else(|e| panic!("glTF part {name:?} breaks an invariant: {e}"));
         }

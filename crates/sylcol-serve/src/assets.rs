@@ -1,9 +1,9 @@
 //! The viewer's files, embedded in the binary, and the one-file page
 //! `sylcol view` writes.
 //!
-//! `viewer/` holds the page (`index.html`, `app.js`, `style.css`) and
-//! three.js, vendored (`viewer/vendor/`, built from the npm package: see
-//! its README). Nothing is fetched at run time.
+//! `viewer/` holds the page (`index.html`, `app.js`, `scene.js`, `draw.js`,
+//! `style.css`) and three.js, vendored (`viewer/vendor/`, built from the npm
+//! package: see its README). Nothing is fetched at run time.
 
 use serde_json::{Map, json};
 use sylcol::export::gltf::base64;
@@ -12,6 +12,8 @@ use crate::catalog::Catalog;
 
 const INDEX: &str = include_str!("../viewer/index.html");
 const APP: &str = include_str!("../viewer/app.js");
+const DRAW: &str = include_str!("../viewer/draw.js");
+const SCENE: &str = include_str!("../viewer/scene.js");
 const STYLE: &str = include_str!("../viewer/style.css");
 const THREE: &str = include_str!("../viewer/vendor/three.bundle.min.js");
 const THREE_LICENSE: &str = include_str!("../viewer/vendor/LICENSE");
@@ -21,6 +23,8 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
     Some(match path {
         "/" | "/index.html" => ("text/html; charset=utf-8", INDEX.as_bytes()),
         "/app.js" => ("text/javascript; charset=utf-8", APP.as_bytes()),
+        "/draw.js" => ("text/javascript; charset=utf-8", DRAW.as_bytes()),
+        "/scene.js" => ("text/javascript; charset=utf-8", SCENE.as_bytes()),
         "/style.css" => ("text/css; charset=utf-8", STYLE.as_bytes()),
         "/vendor/three.bundle.min.js" => ("text/javascript; charset=utf-8", THREE.as_bytes()),
         "/vendor/LICENSE" => ("text/plain; charset=utf-8", THREE_LICENSE.as_bytes()),
@@ -73,6 +77,14 @@ pub fn standalone_html(catalog: &Catalog) -> Result<String, String> {
             ),
         )
         .replace(
+            r#"<script src="draw.js"></script>"#,
+            &inline("script", "", DRAW),
+        )
+        .replace(
+            r#"<script src="scene.js"></script>"#,
+            &inline("script", "", SCENE),
+        )
+        .replace(
             r#"<script src="app.js"></script>"#,
             &inline("script", "", APP),
         );
@@ -85,13 +97,21 @@ mod tests {
 
     #[test]
     fn every_linked_file_is_embedded_and_inlined() {
-        for link in ["style.css", "vendor/three.bundle.min.js", "app.js"] {
+        for link in [
+            "style.css",
+            "vendor/three.bundle.min.js",
+            "draw.js",
+            "scene.js",
+            "app.js",
+        ] {
             assert!(INDEX.contains(link), "{link}");
             assert!(asset(&format!("/{link}")).is_some(), "{link}");
         }
         let (catalog, _) = Catalog::new(Vec::new());
         let page = standalone_html(&catalog).unwrap();
         assert!(!page.contains(r#"src="app.js""#) && !page.contains("style.css"));
+        assert!(!page.contains(r#"src="draw.js""#) && page.contains("SylcolDraw"));
+        assert!(!page.contains(r#"src="scene.js""#) && page.contains("SylcolScene"));
         assert!(page.contains(r#"id="sylcol-data""#));
         let data_start = page.find(r#"type="application/json">"#).unwrap();
         let rest = &page[data_start..];

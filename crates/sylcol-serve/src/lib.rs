@@ -1,9 +1,9 @@
 //! # sylcol-serve
 //!
-//! sylcol's viewer: a local HTTP server ([`serve`], on
-//! [tiny_http](https://docs.rs/tiny_http)) with a JSON API over sylcol's
-//! own export, query and verify code ([`api`]), the viewer page embedded
-//! in the binary ([`assets`]), and the same page as one offline HTML file
+//! sylcol's viewer: a local HTTP/1.1 server ([`serve`]; hyper on a small
+//! tokio runtime, [`http`]) with a JSON API over sylcol's own export,
+//! query and verify code ([`api`]), the viewer page embedded in the
+//! binary ([`assets`]), and the same page as one offline HTML file
 //! ([`assets::standalone_html`]). The objects served are a [`Catalog`]
 //! the caller fills; a request can name an object of it, never a path.
 //! See `docs/viewer.md`.
@@ -11,16 +11,22 @@
 pub mod api;
 pub mod assets;
 pub mod catalog;
+pub mod http;
 
-use std::io::Read;
 use std::net::SocketAddr;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+
 pub use catalog::{Catalog, Object, Skipped, Source};
 
-/// How often the loop looks at the stop flag.
-const POLL: Duration = Duration::from_millis(100);
+/// How often the server looks at the stop flag.
+pub const POLL: Duration = Duration::from_millis(100);
+/// How long answers under way may take to finish once the server stops.
+const FINISH: Duration = Duration::from_secs(5);
 
 /// A server that could not start.
 #[derive(Debug)]
@@ -34,53 +40,65 @@ impl std::fmt::Display for StartError {
 
 impl std::error::Error for StartError {}
 
-/// Serves `catalog` on `addr` until `stop` is set (Ctrl-C), answering one
-/// request at a time. `ready` is told the bound address (port 0 picks a
-/// free one) before the first request is read.
+/// Serves `catalog` on `addr` until `stop` is set (Ctrl-C): every
+/// connection a task of a two-thread tokio runtime, answered by hyper
+/// ([`http`]). `ready` is told the bound address (port 0 picks a free
+/// one) before the first connection is accepted. Once `stop` is seen
+/// (within [`POLL`]), idle connections close at once and answers under
+/// way get a few seconds to finish; then `serve` returns.
 pub fn serve(
-    catalog: &Catalog,
+    catalog: Arc<Catalog>,
     addr: SocketAddr,
     stop: &AtomicBool,
     ready: impl FnOnce(SocketAddr),
 ) -> Result<(), StartError> {
-    let server = tiny_http::Server::http(addr)
-        .map_err(|e| StartError(format!("cannot listen on {addr}: {e}")))?;
-    let bound = server
-        .server_addr()
-        .to_ip()
-        .ok_or_else(|| StartError("not listening on an IP address".into()))?;
-    ready(bound);
-    while !stop.load(Ordering::SeqCst) {
-        match server.recv_timeout(POLL) {
-            Ok(Some(request)) => respond(catalog, request),
-            Ok(None) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(StartError(format!("accepting a connection: {e}"))),
+    let cannot = |e: std::io::Error| StartError(format!("cannot listen on {addr}: {e}"));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("sylcol-serve")
+        .enable_all()
+        .build()
+        .map_err(|e| StartError(format!("cannot start the server: {e}")))?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr).await.map_err(cannot)?;
+        ready(listener.local_addr().map_err(cannot)?);
+        let graceful = GracefulShutdown::new();
+        let mut tick = tokio::time::interval(POLL);
+        while !stop.load(Ordering::SeqCst) {
+            tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _)) => {
+                        let _ = stream.set_nodelay(true);
+                        let catalog = Arc::clone(&catalog);
+                        let service = hyper::service::service_fn(move |request| {
+                            http::answer(Arc::clone(&catalog), request)
+                        });
+                        let connection = http::connection_builder()
+                            .serve_connection(TokioIo::new(stream), service);
+                        let connection = graceful.watch(connection);
+                        // A connection that fails concerns its client only.
+                        tokio::spawn(async move {
+                            let _ = connection.await;
+                        });
+                    }
+                    Err(e) if is_transient(&e) => {}
+                    Err(e) => return Err(StartError(format!("accepting a connection: {e}"))),
+                },
+                _ = tick.tick() => {}
+            }
         }
-    }
-    Ok(())
+        drop(listener);
+        let _ = tokio::time::timeout(FINISH, graceful.shutdown()).await;
+        Ok(())
+    })
 }
 
-/// Reads one request's body (at most [`api::MAX_BODY`] + 1 bytes), answers
-/// it, and sends the reply; a client gone away is not an error.
-fn respond(catalog: &Catalog, mut request: tiny_http::Request) {
-    let mut body = Vec::new();
-    let limit = api::MAX_BODY as u64 + 1;
-    let reply = match request.as_reader().take(limit).read_to_end(&mut body) {
-        Ok(_) => api::handle(catalog, request.method().as_str(), request.url(), &body),
-        Err(e) => api::Reply::error(400, format!("cannot read the body: {e}")),
-    };
-    let header = |k: &str, v: &str| tiny_http::Header::from_bytes(k.as_bytes(), v.as_bytes()).ok();
-    let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
-    for h in [
-        header("Content-Type", reply.content_type),
-        header("Cache-Control", "no-store"),
-        header("X-Content-Type-Options", "nosniff"),
-    ]
-    .into_iter()
-    .flatten()
-    {
-        response.add_header(h);
-    }
-    let _ = request.respond(response);
+/// An accept error that concerns one connection only (or passes: too
+/// many open files is worth a retry on the next tick).
+fn is_transient(e: &std::io::Error) -> bool {
+    use std::io::ErrorKind;
+    matches!(
+        e.kind(),
+        ErrorKind::Interrupted | ErrorKind::ConnectionAborted | ErrorKind::ConnectionReset
+    ) || e.raw_os_error() == Some(24)
 }

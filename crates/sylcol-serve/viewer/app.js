@@ -1,6 +1,7 @@
 // sylcol viewer: the objects of `sylcol serve` (or of a `sylcol view` file),
 // drawn from the glTF scenes sylcol exports, picked, ray-cast and verified.
-// A classic script over the global THREE (vendor/three.bundle.min.js).
+// A classic script over the globals THREE (vendor/three.bundle.min.js),
+// SylcolDraw (draw.js) and SylcolScene (scene.js).
 (() => {
   'use strict';
 
@@ -71,10 +72,6 @@
   scene.background = new THREE.Color(0x16191f);
   const camera = new THREE.PerspectiveCamera(45, 1, 1, 1e7);
   scene.add(camera);
-  scene.add(new THREE.HemisphereLight(0xdde6ff, 0x303440, 1.6));
-  const sun = new THREE.DirectionalLight(0xffffff, 1.4);
-  sun.position.set(0.4, 1, 0.6);
-  camera.add(sun);
   const controls = new THREE.OrbitControls(camera, canvas);
   controls.enableDamping = false;
   const overlay = new THREE.Group(); // picks, rays, highlights
@@ -95,30 +92,55 @@
     loaded: false,
   };
 
-  let dirty = true;
-  const requestRender = () => { dirty = true; };
+  // Drawn on demand: a change asks for one frame; nothing runs while
+  // nothing changes.
+  let frameAsked = false;
+  function requestRender() {
+    if (frameAsked) return;
+    frameAsked = true;
+    requestAnimationFrame(frame);
+  }
   controls.addEventListener('change', requestRender);
+  new ResizeObserver(requestRender).observe(canvas);
   // A software renderer is bound by pixels: while the camera moves it
   // draws at half resolution, and at full resolution once it stops.
   let moving = false;
   controls.addEventListener('start', () => { moving = true; });
   controls.addEventListener('end', () => { moving = false; requestRender(); });
+  // A wheel zoom is a run of separate steps: it counts as moving until
+  // WHEEL_QUIET ms after its last step, then one full frame follows.
+  const WHEEL_QUIET = 200;
+  let wheelUntil = 0, wheelTimer = null;
+  canvas.addEventListener('wheel', () => {
+    wheelUntil = performance.now() + WHEEL_QUIET;
+    clearTimeout(wheelTimer);
+    wheelTimer = setTimeout(requestRender, WHEEL_QUIET);
+  }, { passive: true });
   function resize() {
     const w = canvas.clientWidth, h = canvas.clientHeight;
     if (canvas.width !== Math.floor(w * renderer.getPixelRatio()) || canvas.height !== Math.floor(h * renderer.getPixelRatio())) {
       renderer.setSize(w, h, false);
       camera.aspect = w / Math.max(h, 1);
       camera.updateProjectionMatrix();
-      dirty = true;
     }
+  }
+  // Renders the scene once: first the sphere layers sort their spheres
+  // by size on screen and each library part picks its level of detail.
+  function draw() {
+    scene.updateMatrixWorld();
+    const focal = 0.5 * canvas.height * camera.projectionMatrix.elements[5];
+    scene.traverseVisible((o) => {
+      if (o instanceof SylcolDraw.SphereLayer) o.update(camera, canvas.height);
+      else if (o instanceof SylcolDraw.LibraryDrawing) o.update(camera, focal);
+    });
+    renderer.render(scene, camera);
   }
   let spin = null; // {angle per frame} while measuring
   function frame() {
-    const ratio = software && (moving || (spin && !spin.full)) ? 0.5 : 1;
-    if (software && renderer.getPixelRatio() !== ratio) {
-      renderer.setPixelRatio(ratio);
-      dirty = true;
-    }
+    frameAsked = false;
+    const zooming = performance.now() < wheelUntil;
+    const ratio = software && (moving || zooming || (spin && !spin.full)) ? 0.5 : 1;
+    if (software && renderer.getPixelRatio() !== ratio) renderer.setPixelRatio(ratio);
     resize();
     if (spin) {
       const off = camera.position.clone().sub(controls.target);
@@ -126,17 +148,14 @@
       camera.position.copy(controls.target).add(off);
       camera.lookAt(controls.target);
       spin.frames++;
-      dirty = true;
+      spin.at.push(performance.now());
+      requestRender();
     }
-    if (dirty) {
-      renderer.render(scene, camera);
-      dirty = false;
-      state.frames++;
-      document.body.dataset.frames = String(state.frames);
-    }
-    requestAnimationFrame(frame);
+    draw();
+    state.frames++;
+    document.body.dataset.frames = String(state.frames);
   }
-  requestAnimationFrame(frame);
+  requestRender();
 
   // ---- loading an object ----
   const loader = new THREE.GLTFLoader();
@@ -154,12 +173,11 @@
       disposeTree(state.root);
     }
     clearOverlay();
-    Object.assign(state, { name, kind, layers: {}, pickables: [], parts: new Map(), lists: null, grid: null, spheres: null });
-    lamberts.clear();
     const root = gltf.scene.children[0] || gltf.scene;
-    state.root = gltf.scene;
+    Object.assign(state, { name, kind, root: gltf.scene, layers: {}, pickables: [], parts: new Map(), lists: null, grid: null, spheres: null });
     scene.add(gltf.scene);
-    prepare(root);
+    const { layers, pickables, parts, lists, grid, spheres } = SylcolScene.prepare(root, kind);
+    Object.assign(state, { layers, pickables, parts, lists, grid, spheres });
     frameCamera(gltf.scene);
     buildLayerToggles();
     $('#about .body').textContent = JSON.stringify(root.userData, null, 1);
@@ -182,166 +200,6 @@
       if (o.geometry) o.geometry.dispose();
       if (o.material) [].concat(o.material).forEach((m) => m.dispose());
     });
-  }
-
-  // Turns the glTF nodes into what draws fast: hull materials translucent
-  // and flat, every sphere layer merged into one line geometry.
-  function prepare(root) {
-    const parts = root.children.filter((n) => n.userData.sylcol_record !== undefined);
-    if (parts.length) mergeLibrary(root, parts);
-    for (const node of root.children) {
-      const layer = node.userData.sylcol_layer || null;
-      if (node.userData.sylcol_record !== undefined || node.userData.merged) {
-        continue;
-      } else if (layer === 'hull') {
-        state.layers.hull = [node];
-        node.traverse((o) => {
-          if (!o.isMesh) return;
-          o.material = lambert(o.material);
-          state.pickables.push(o);
-        });
-      } else if (layer === 'cell-spheres' || layer === 'tri-spheres') {
-        const merged = mergeSpheres(node);
-        node.clear();
-        if (merged) node.add(merged.lines);
-        if (layer === 'tri-spheres') state.spheres = merged ? merged.spheres : null;
-        state.layers[layer] = [node];
-      } else if (layer) {
-        state.layers[layer] = [node];
-        if (layer === 'cells') readLists(node.userData);
-        if (layer === 'failures') {
-          // Drawn over the translucent hull, in full red.
-          node.traverse((o) => {
-            if (!o.material) return;
-            Object.assign(o.material, { depthTest: false, transparent: true, opacity: 0.95 });
-            o.renderOrder = 3;
-          });
-        }
-      }
-    }
-  }
-
-  // The glTF's PBR material as a flat-shaded Lambert one of the same
-  // colour: far cheaper per pixel, which a software renderer feels. One
-  // per glTF material (the library's parts share their family's).
-  const lamberts = new Map();
-  function lambert(m) {
-    if (!lamberts.has(m)) {
-      const map = state.kind === 'map';
-      lamberts.set(m, new THREE.MeshLambertMaterial({
-        color: m.color, flatShading: true, side: THREE.DoubleSide,
-        transparent: map, opacity: map ? 0.45 : 1, depthWrite: !map,
-      }));
-      m.dispose();
-    }
-    return lamberts.get(m);
-  }
-
-  // A library's parts drawn as one mesh per family material (five draw
-  // calls instead of 158); each merged mesh keeps, per run of faces, the
-  // part and its own mesh, so picks and rays still name the part and its
-  // triangle. The part nodes stay, hidden, for their names and geometry.
-  function mergeLibrary(root, parts) {
-    root.updateMatrixWorld(true);
-    const groups = new Map();
-    for (const node of parts) {
-      node.traverse((o) => {
-        if (!o.isMesh) return;
-        const material = lambert(o.material);
-        if (!groups.has(material)) groups.set(material, []);
-        groups.get(material).push({ node, mesh: o });
-        state.parts.set(node.name, { node, mesh: o });
-      });
-      node.visible = false;
-    }
-    const group = new THREE.Group();
-    group.name = 'hull';
-    group.userData.merged = true;
-    const v = new THREE.Vector3();
-    for (const [material, list] of groups) {
-      let nv = 0, ni = 0;
-      for (const { mesh } of list) { nv += mesh.geometry.attributes.position.count; ni += mesh.geometry.index.count; }
-      const positions = new Float32Array(3 * nv), indices = new Uint32Array(ni);
-      const ranges = [];
-      let v0 = 0, i0 = 0;
-      for (const { node, mesh } of list) {
-        const p = mesh.geometry.attributes.position, ix = mesh.geometry.index;
-        for (let i = 0; i < p.count; i++) {
-          v.fromBufferAttribute(p, i).applyMatrix4(mesh.matrixWorld);
-          positions[3 * (v0 + i)] = v.x; positions[3 * (v0 + i) + 1] = v.y; positions[3 * (v0 + i) + 2] = v.z;
-        }
-        for (let j = 0; j < ix.count; j++) indices[i0 + j] = ix.getX(j) + v0;
-        ranges.push({ start: i0 / 3, end: (i0 + ix.count) / 3, node, mesh });
-        v0 += p.count; i0 += ix.count;
-      }
-      const g = new THREE.BufferGeometry();
-      g.setAttribute('position', new THREE.BufferAttribute(positions, 3));
-      g.setIndex(new THREE.BufferAttribute(indices, 1));
-      const merged = new THREE.Mesh(g, material);
-      merged.userData.ranges = ranges;
-      group.add(merged);
-      state.pickables.push(merged);
-    }
-    root.add(group);
-    state.layers.hull = [group];
-  }
-
-  // A hit on a drawn mesh as (the mesh holding the triangle, its index
-  // there, the library part or null).
-  function resolve(object, face) {
-    const ranges = object.userData.ranges;
-    if (!ranges) return { mesh: object, face, part: null };
-    let lo = 0, hi = ranges.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (ranges[mid].start <= face) lo = mid; else hi = mid - 1;
-    }
-    const r = ranges[lo];
-    return { mesh: r.mesh, face: face - r.start, part: r.node };
-  }
-
-  function mergeSpheres(node) {
-    const shapes = [];
-    node.traverse((o) => { if (o.geometry && o !== node) shapes.push(o); });
-    if (!shapes.length) return null;
-    const unit = shapes[0].geometry;
-    const pos = unit.getAttribute('position');
-    const idx = unit.index;
-    const n = pos.count, m = idx.count;
-    const positions = new Float32Array(shapes.length * n * 3);
-    const indices = new Uint32Array(shapes.length * m);
-    const spheres = {};
-    const v = new THREE.Vector3();
-    shapes.forEach((s, k) => {
-      const holder = s.parent === node ? s : s.parent; // the sphere's node
-      const t = holder.position, r = holder.scale.x;
-      const label = holder.name || s.name;
-      const tri = /^triangle (\d+)/.exec(label);
-      if (tri) spheres[tri[1]] = [t.x, t.y, t.z, r];
-      for (let i = 0; i < n; i++) {
-        v.fromBufferAttribute(pos, i).multiplyScalar(r).add(t);
-        positions.set([v.x, v.y, v.z], (k * n + i) * 3);
-      }
-      for (let j = 0; j < m; j++) indices[k * m + j] = idx.getX(j) + k * n;
-    });
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(positions, 3));
-    geometry.setIndex(new THREE.BufferAttribute(indices, 1));
-    const material = new THREE.LineBasicMaterial({ color: shapes[0].material.color, transparent: true, opacity: 0.55 });
-    return { lines: new THREE.LineSegments(geometry, material), spheres };
-  }
-
-  function readLists(extras) {
-    state.grid = extras.grid || null;
-    const byTriangle = new Map();
-    for (const entry of extras.lists || []) {
-      for (const t of entry.triangles) {
-        if (!byTriangle.has(t)) byTriangle.set(t, []);
-        const cells = byTriangle.get(t);
-        if (!cells.some((c) => c.join() === entry.cell.join())) cells.push(entry.cell);
-      }
-    }
-    state.lists = byTriangle;
   }
 
   function frameCamera(obj) {
@@ -395,19 +253,19 @@
     }
     const g = new THREE.BufferGeometry();
     g.setAttribute('position', new THREE.Float32BufferAttribute(pts, 3));
-    const lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color, depthTest: false }));
+    const lines = new THREE.LineSegments(g, SylcolDraw.flatMaterial(color, { over: true }));
     lines.renderOrder = 5;
     return lines;
   }
   function marker(point, color) {
-    const m = new THREE.Mesh(new THREE.SphereGeometry(state.radius / 120, 12, 8), new THREE.MeshBasicMaterial({ color, depthTest: false }));
+    const m = new THREE.Mesh(new THREE.SphereGeometry(state.radius / 120, 12, 8), SylcolDraw.flatMaterial(color, { over: true }));
     m.position.copy(point);
     m.renderOrder = 6;
     return m;
   }
   function segment(a, b, color) {
     const g = new THREE.BufferGeometry().setFromPoints([a, b]);
-    const l = new THREE.Line(g, new THREE.LineBasicMaterial({ color, depthTest: false }));
+    const l = new THREE.Line(g, SylcolDraw.flatMaterial(color, { over: true }));
     l.renderOrder = 6;
     return l;
   }
@@ -418,7 +276,7 @@
     const world = corners.map((c) => c.clone().applyMatrix4(mesh.matrixWorld));
     const g = new THREE.BufferGeometry().setFromPoints(world);
     g.setIndex([0, 1, 2]);
-    const m = new THREE.Mesh(g, new THREE.MeshBasicMaterial({ color: 0xffd23f, side: THREE.DoubleSide, depthTest: false, transparent: true, opacity: 0.85 }));
+    const m = new THREE.Mesh(g, SylcolDraw.flatMaterial(0xffd23f, { side: THREE.DoubleSide, over: true, opacity: 0.85 }));
     m.renderOrder = 4;
     return { mesh: m, corners, world };
   }
@@ -431,8 +289,12 @@
   };
   function pickAt(ev) {
     raycaster.setFromCamera(ndc(ev), camera);
-    const hits = raycaster.intersectObjects(state.pickables.filter((m) => visibleChain(m)), false);
-    return hits[0] || null;
+    return raycaster.intersectObjects(shownPickables(), false)[0] || null;
+  }
+  // The pick meshes are never drawn: they count as shown with the hull.
+  function shownPickables() {
+    const hull = state.layers.hull && state.layers.hull[0];
+    return hull && visibleChain(hull) ? state.pickables : [];
   }
   function visibleChain(o) {
     for (let x = o; x; x = x.parent) if (!x.visible) return false;
@@ -451,10 +313,7 @@
     const s = state.spheres && state.spheres[face];
     if (s) {
       rows.push(['sphere', `centre ${vecText(s.slice(0, 3))}, radius ${f32(s[3])}`]);
-      const sm = new THREE.Mesh(new THREE.SphereGeometry(1, 24, 16), new THREE.MeshBasicMaterial({ color: 0xff66ff, wireframe: true, transparent: true, opacity: 0.35 }));
-      sm.position.set(s[0], s[1], s[2]);
-      sm.scale.setScalar(s[3]);
-      overlay.add(sm);
+      overlay.add(new SylcolDraw.SphereLayer(new Float32Array(s), new THREE.Color(0xff66ff)));
     }
     const cells = state.lists ? state.lists.get(face) || [] : null;
     if (cells) {
@@ -495,7 +354,7 @@
         if (state.kind === 'library') {
           // The part the ray meets first (three.js), asked of sylcol in its own frame.
           const hit = new THREE.Raycaster(o, d.clone().normalize()).intersectObjects(state.pickables, false)[0];
-          const part = hit && resolve(hit.object, hit.faceIndex).part;
+          const part = hit && SylcolScene.resolve(hit.object, hit.faceIndex).part;
           if (!part) throw new Error('the ray meets no part');
           mesh = part.name;
           offset = part.position.clone();
@@ -528,12 +387,12 @@
 
   function localRay(o, d) {
     const len = d.length();
-    const hit = new THREE.Raycaster(o, d.clone().normalize()).intersectObjects(state.pickables.filter(visibleChain), false)[0];
+    const hit = new THREE.Raycaster(o, d.clone().normalize()).intersectObjects(shownPickables(), false)[0];
     if (!hit) return { query: 'ray', hit: false };
     const n = hit.face.normal.clone().transformDirection(hit.object.matrixWorld);
     return {
       query: 'ray', hit: true, time_of_impact: hit.distance / len,
-      point: hit.point.toArray(), normal: n.toArray(), triangle: resolve(hit.object, hit.faceIndex).face,
+      point: hit.point.toArray(), normal: n.toArray(), triangle: SylcolScene.resolve(hit.object, hit.faceIndex).face,
     };
   }
 
@@ -578,7 +437,7 @@
     if (p.tool === 'pick' && moved < 4) {
       const hit = pickAt(ev);
       if (hit) {
-        const r = resolve(hit.object, hit.faceIndex);
+        const r = SylcolScene.resolve(hit.object, hit.faceIndex);
         showTriangle(r.mesh, r.face, hit.point, r.part);
       }
     } else if (p.tool === 'ray' && p.start) {
@@ -744,24 +603,64 @@
       const r = canvas.getBoundingClientRect();
       return { world: c.toArray(), x: r.left + (p.x + 1) / 2 * r.width, y: r.top + (1 - p.y) / 2 * r.height, visible: Math.abs(p.x) < 0.9 && Math.abs(p.y) < 0.9 && p.z < 1 };
     },
+    // Moves the camera `factor` times as far from the orbit centre.
+    zoom: (factor) => {
+      camera.position.sub(controls.target).multiplyScalar(factor).add(controls.target);
+      controls.update();
+      requestRender();
+    },
     view: (dir) => {
       const off = new THREE.Vector3(...dir).normalize().multiplyScalar(camera.position.distanceTo(controls.target));
       camera.position.copy(controls.target).add(off);
       controls.update();
       requestRender();
     },
+    // Draws `n` frames at once, the camera orbiting, each timed around
+    // draw() (the script's side: level of detail, sphere lists,
+    // renderer.render) and until a pixel can be read back (the GL work
+    // done too, without the page's compositing): the median of each and
+    // what renderer.info counted for the last frame.
+    profile: (n = 15, full = true) => {
+      const gl = renderer.getContext();
+      if (software) renderer.setPixelRatio(full ? 1 : 0.5);
+      resize();
+      const script = [], done = [], pixel = new Uint8Array(4);
+      for (let i = 0; i < n; i++) {
+        const off = camera.position.clone().sub(controls.target).applyAxisAngle(new THREE.Vector3(0, 1, 0), (2 * Math.PI) / 600);
+        camera.position.copy(controls.target).add(off);
+        camera.lookAt(controls.target);
+        const t0 = performance.now();
+        draw();
+        const t1 = performance.now();
+        gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+        script.push(t1 - t0);
+        done.push(performance.now() - t0);
+      }
+      const median = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+      const { calls, triangles, lines, points } = renderer.info.render;
+      requestRender();
+      return { script_ms: median(script), gl_ms: median(done), calls, triangles, lines, points, width: canvas.width, height: canvas.height };
+    },
     // Renders continuously for `ms`, the camera orbiting (as when you drag
     // it; `full` keeps full resolution on a software renderer): frames
-    // drawn and the mean time between them.
+    // drawn, the mean time between them, the median and 90th percentile
+    // of those times, and what the last frame drew (renderer.info).
     measure: (ms, full = false) => new Promise((done) => {
-      spin = { step: (2 * Math.PI) / 600, frames: 0, full };
+      spin = { step: (2 * Math.PI) / 600, frames: 0, full, at: [] };
+      requestRender();
       const t0 = performance.now();
       setTimeout(() => {
         const elapsed = performance.now() - t0;
-        const frames = spin.frames;
+        const { frames, at } = spin;
         spin = null;
         requestRender();
-        done({ software, full, frames, ms: elapsed, frame_ms: elapsed / Math.max(frames, 1), fps: (1000 * frames) / elapsed });
+        const gaps = at.slice(1).map((t, k) => t - at[k]).sort((a, b) => a - b);
+        const pick = (q) => (gaps.length ? gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))] : NaN);
+        const { calls, triangles, lines } = renderer.info.render;
+        done({
+          software, full, frames, ms: elapsed, frame_ms: elapsed / Math.max(frames, 1), fps: (1000 * frames) / elapsed,
+          median_ms: pick(0.5), p90_ms: pick(0.9), calls, triangles, lines, width: canvas.width, height: canvas.height,
+        });
       }, ms);
     }),
   };

@@ -1,8 +1,6 @@
 //! `sylcol pairs ARCHIVE [--names FILE]`: which REGN goes with which MCOL,
 //! and the evidence for each pairing (docs/formats/regn.md).
 
-use std::path::PathBuf;
-
 use sylcol::pairs::{Grid, Object};
 use sylcol::report::names::Pairs;
 use sylcol_format::{mcol, regn};
@@ -15,16 +13,12 @@ use crate::{Context, Outcome, print};
 pub struct Args {
     /// The archive holding the MCOL and REGN entries.
     archive: String,
-    /// A name list (one name a line, `pak+inner` or bare); a `names.txt`
-    /// beside the archive is read too.
-    #[arg(long)]
-    names: Option<PathBuf>,
 }
 
 /// Runs the command: exit 1 when a REGN stays unpaired, 2 when an entry
 /// could not be read.
 pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
-    let archive = open_archive(&args.archive, args.names.as_deref())?;
+    let archive = open_archive(&args.archive)?;
     let (mut regns, mut mcols, mut errors) = (Vec::new(), Vec::new(), Vec::new());
     for e in archive.entries() {
         let info = match archive.probe(e) {

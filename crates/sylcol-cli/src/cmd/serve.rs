@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     stop_on_signals();
     let addr = SocketAddr::new(args.host, args.port);
     let count = catalog.objects().len();
-    serve(&catalog, addr, &STOP, |bound| {
+    serve(std::sync::Arc::new(catalog), addr, &STOP, |bound| {
         println!("serving {count} objects at http://{bound}/ (Ctrl-C stops)");
         use std::io::Write;
         let _ = std::io::stdout().flush();

@@ -1,9 +1,9 @@
 // The part of three.js the viewer uses, bundled into one classic script
 // that defines the global THREE (see README.md for the command).
 export {
-  Box3, BufferAttribute, BufferGeometry, Color, DirectionalLight, DoubleSide,
-  Float32BufferAttribute, Group, HemisphereLight, Line, LineBasicMaterial, LineSegments,
-  Mesh, MeshBasicMaterial, MeshLambertMaterial, PerspectiveCamera, Plane, Raycaster, REVISION, Scene, Sphere,
+  BackSide, Box3, BufferAttribute, BufferGeometry, Color, DoubleSide, DynamicDrawUsage,
+  Float32BufferAttribute, FrontSide, Frustum, GLSL3, Group, Line, LineSegments, Matrix4, Mesh,
+  MeshBasicMaterial, PerspectiveCamera, Plane, RawShaderMaterial, Raycaster, REVISION, Scene, Sphere,
   SphereGeometry, Vector2, Vector3, WebGLRenderer,
 } from 'three';
 export { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';

@@ -3,7 +3,11 @@
 //! every mesh), with node transforms applied. Nodes that sylcol's
 //! exporter marks as a debug layer (`extras.sylcol_layer` other than
 //! `hull`: cells, spheres, failures) are skipped with everything under
-//! them, so a scene exported with `--layers` builds back to its hull.
+//! them, so a scene exported with `--layers` builds back to its hull. An
+//! editor that drops `extras` (Blender without "Include > Custom
+//! Properties") keeps the names: a node named `NAME LAYER` under a node
+//! named `NAME` (`$DD89A110 failures` under `$DD89A110`), as the exporter
+//! names them, is skipped too.
 
 use std::path::Path;
 
@@ -12,6 +16,7 @@ use gltf::mesh::Mode;
 
 use super::gltf_guard as guard;
 use super::{ImportErrorKind, MeshFormat};
+use crate::export::gltf::{LAYER_KEY, Layer};
 use crate::mesh::TriMesh;
 
 /// Reads a glTF or GLB file into one mesh.
@@ -23,10 +28,10 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
         .or_else(|| document.scenes().next());
     match scene {
         Some(scene) => {
-            let mut stack: Vec<(gltf::Node, DMat4)> =
-                scene.nodes().map(|n| (n, DMat4::IDENTITY)).collect();
-            while let Some((node, parent)) = stack.pop() {
-                if is_debug_layer(&node) {
+            let mut stack: Vec<(gltf::Node, DMat4, Option<String>)> =
+                scene.nodes().map(|n| (n, DMat4::IDENTITY, None)).collect();
+            while let Some((node, parent, parent_name)) = stack.pop() {
+                if is_debug_layer(&node, parent_name.as_deref()) {
                     continue;
                 }
                 let local = Mat4::from_cols_array_2d(&node.transform().matrix()).as_dmat4();
@@ -34,7 +39,8 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
                 if let Some(m) = node.mesh() {
                     append_mesh(&mut mesh, &m, &buffers, world)?;
                 }
-                stack.extend(node.children().map(|c| (c, world)));
+                let name = node.name().map(str::to_string);
+                stack.extend(node.children().map(|c| (c, world, name.clone())));
             }
         }
         None => {
@@ -46,16 +52,39 @@ pub(super) fn read(bytes: &[u8], base: Option<&Path>) -> Result<TriMesh, ImportE
     Ok(mesh)
 }
 
-/// Whether `node` is one of sylcol's debug layers (not the hull).
-pub(super) fn is_debug_layer(node: &gltf::Node) -> bool {
-    let Some(raw) = node.extras() else {
+/// Whether `node` (a child of a node named `parent`) is one of sylcol's
+/// debug layers, not the hull: marked by `extras.sylcol_layer`, or, with
+/// the extras gone, named `PARENT LAYER` after a debug layer (Blender's
+/// `.001` suffixes aside).
+pub(super) fn is_debug_layer(node: &gltf::Node, parent: Option<&str>) -> bool {
+    let mark = node.extras().as_ref().and_then(|raw| {
+        let extras: serde_json::Value = serde_json::from_str(raw.get()).ok()?;
+        Some(extras.get(LAYER_KEY)?.as_str()?.to_string())
+    });
+    match mark {
+        Some(layer) => layer != Layer::Hull.name(),
+        None => named_as_layer(node.name(), parent),
+    }
+}
+
+/// Whether `name` is `PARENT LAYER` for a debug layer.
+pub(super) fn named_as_layer(name: Option<&str>, parent: Option<&str>) -> bool {
+    let (Some(name), Some(parent)) = (name, parent) else {
         return false;
     };
-    let extras: serde_json::Value = serde_json::from_str(raw.get()).unwrap_or_default();
-    extras
-        .get(crate::export::gltf::LAYER_KEY)
-        .and_then(|v| v.as_str())
-        .is_some_and(|l| l != "hull")
+    let (name, parent) = (without_copy_suffix(name), without_copy_suffix(parent));
+    name.strip_prefix(parent)
+        .and_then(|rest| rest.strip_prefix(' '))
+        .and_then(Layer::from_name)
+        .is_some_and(|layer| layer != Layer::Hull)
+}
+
+/// `name` without the `.001` Blender appends to a repeated name.
+fn without_copy_suffix(name: &str) -> &str {
+    match name.rsplit_once('.') {
+        Some((base, n)) if n.len() == 3 && n.bytes().all(|b| b.is_ascii_digit()) => base,
+        _ => name,
+    }
 }
 
 pub(super) fn append_mesh(

@@ -29,8 +29,20 @@ struct Part {
     mesh: TriMesh,
 }
 
+/// The parts of a glTF scene, in the order a library is built from them.
+#[derive(Debug)]
+pub struct SceneParts {
+    /// Each part's name and mesh.
+    pub parts: Vec<(String, TriMesh)>,
+    /// Whether the order is the library's record order: every part carries
+    /// a distinct `extras.sylcol_record`. Otherwise it is the file's node
+    /// order, which is the editor's (Blender writes objects sorted by
+    /// name, and drops the extras unless custom properties are exported).
+    pub in_record_order: bool,
+}
+
 /// Reads the parts of the glTF / GLB file at `path`.
-pub fn import_parts_file(path: &Path) -> Result<Vec<(String, TriMesh)>, ImportError> {
+pub fn import_parts_file(path: &Path) -> Result<SceneParts, ImportError> {
     let fail = |kind| ImportError {
         file: path.display().to_string(),
         kind,
@@ -40,26 +52,25 @@ pub fn import_parts_file(path: &Path) -> Result<Vec<(String, TriMesh)>, ImportEr
 }
 
 /// Reads the parts of a glTF or GLB document (see the module docs).
-pub fn read_parts(
-    bytes: &[u8],
-    base: Option<&Path>,
-) -> Result<Vec<(String, TriMesh)>, ImportErrorKind> {
+pub fn read_parts(bytes: &[u8], base: Option<&Path>) -> Result<SceneParts, ImportErrorKind> {
     let (document, buffers) = super::gltf_guard::open(bytes, base)?;
     let scene = document
         .default_scene()
         .or_else(|| document.scenes().next())
         .ok_or_else(|| ImportErrorKind::unsupported(MeshFormat::Gltf, "no scene"))?;
     let mut parts = Vec::new();
-    let mut stack: Vec<gltf::Node> = scene.nodes().collect();
+    let mut stack: Vec<(gltf::Node, Option<String>)> = scene.nodes().map(|n| (n, None)).collect();
     stack.reverse();
-    while let Some(node) = stack.pop() {
-        if is_debug_layer(&node) {
+    while let Some((node, parent)) = stack.pop() {
+        if is_debug_layer(&node, parent.as_deref()) {
             continue;
         }
         if let Some(m) = node.mesh() {
             parts.push(read_part(&node, &m, &buffers, parts.len())?);
         }
-        let mut kids: Vec<gltf::Node> = node.children().collect();
+        let name = node.name().map(str::to_string);
+        let mut kids: Vec<(gltf::Node, Option<String>)> =
+            node.children().map(|c| (c, name.clone())).collect();
         kids.reverse();
         stack.extend(kids);
     }
@@ -73,10 +84,14 @@ pub fn read_parts(
     let mut distinct = records.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    if records.len() == parts.len() && distinct.len() == parts.len() {
+    let in_record_order = records.len() == parts.len() && distinct.len() == parts.len();
+    if in_record_order {
         parts.sort_by_key(|p| p.record);
     }
-    Ok(parts.into_iter().map(|p| (p.name, p.mesh)).collect())
+    Ok(SceneParts {
+        parts: parts.into_iter().map(|p| (p.name, p.mesh)).collect(),
+        in_record_order,
+    })
 }
 
 fn read_part(
@@ -147,7 +162,9 @@ mod tests {
             ..SceneOptions::default()
         };
         let glb = library_scene("lib", &set, &opts).unwrap().to_glb().unwrap();
-        let parts = read_parts(&glb, None).unwrap();
+        let read = read_parts(&glb, None).unwrap();
+        assert!(read.in_record_order);
+        let parts = read.parts;
         assert_eq!(parts.len(), 4);
         for ((name, mesh), r) in parts.iter().zip(&set.records) {
             assert_eq!(*name, r.name());
@@ -159,19 +176,93 @@ mod tests {
         }
     }
 
-    #[test]
-    fn debug_layers_are_not_read_as_geometry() {
-        let m = testmaps::box_map();
+    /// `glb` with every node's `extras` removed, as Blender exports it
+    /// without "Include > Custom Properties".
+    fn without_extras(glb: &[u8]) -> Vec<u8> {
+        let raw = gltf::binary::Glb::from_slice(glb).unwrap();
+        let mut json: serde_json::Value = serde_json::from_slice(&raw.json).unwrap();
+        for node in json["nodes"].as_array_mut().unwrap() {
+            node.as_object_mut().unwrap().remove("extras");
+        }
+        let json = serde_json::to_vec(&json).unwrap();
+        let out = gltf::binary::Glb {
+            header: raw.header,
+            json: std::borrow::Cow::Owned(json),
+            bin: raw.bin,
+        };
+        out.to_vec().unwrap()
+    }
+
+    /// A box map whose triangle 2 has a loose sphere: its scene with every
+    /// layer has flagged triangles (red, in the failures node) and lines.
+    fn flagged_box_glb() -> Vec<u8> {
+        let mut m = testmaps::box_map();
+        m.spheres[2][3] *= 3.0;
         let opts = SceneOptions {
             layers: Layers::all(),
             ..SceneOptions::default()
         };
-        let glb = map_scene("box", &m, &opts).unwrap().to_glb().unwrap();
-        let parts = read_parts(&glb, None).unwrap();
-        assert_eq!(parts.len(), 1);
-        assert_eq!(parts[0].0, "box hull");
+        map_scene("box", &m, &opts).unwrap().to_glb().unwrap()
+    }
+
+    #[test]
+    fn debug_layers_are_not_read_as_geometry() {
+        let glb = flagged_box_glb();
+        let read = read_parts(&glb, None).unwrap();
+        assert_eq!(read.parts.len(), 1);
+        assert_eq!(read.parts[0].0, "box hull");
         let whole =
             crate::import::import_bytes(&glb, MeshFormat::Gltf, None, &Default::default()).unwrap();
         assert_eq!(whole.triangles.len(), 12);
+    }
+
+    #[test]
+    fn debug_layers_without_their_marks_are_known_by_name() {
+        let glb = without_extras(&flagged_box_glb());
+        let read = read_parts(&glb, None).unwrap();
+        let names: Vec<&str> = read.parts.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["box hull"]);
+        let whole =
+            crate::import::import_bytes(&glb, MeshFormat::Gltf, None, &Default::default()).unwrap();
+        assert_eq!(
+            whole.triangles.len(),
+            12,
+            "the red copies of flagged triangles are not hull"
+        );
+    }
+
+    #[test]
+    fn only_parent_layer_names_and_copy_suffixes_mark_a_layer() {
+        use super::super::gltf::named_as_layer;
+        assert!(named_as_layer(Some("box failures"), Some("box")));
+        assert!(named_as_layer(Some("box tri-spheres.001"), Some("box.001")));
+        assert!(!named_as_layer(Some("box hull"), Some("box")));
+        assert!(!named_as_layer(Some("box cells"), Some("other")));
+        assert!(!named_as_layer(Some("box cells"), None));
+        assert!(!named_as_layer(Some("boxcells"), Some("box")));
+        assert!(!named_as_layer(Some("box walls"), Some("box")));
+    }
+
+    #[test]
+    fn a_library_without_record_marks_says_its_order_is_the_files() {
+        let set = CollisionSet {
+            endian: Endian::Big,
+            records: ["rou_b_cmesh", "rou_a_cmesh"]
+                .iter()
+                .map(|n| {
+                    let c = testmaps::cube(1.0);
+                    let v = c.vertices.iter().map(|v| v.to_array()).collect();
+                    Record::new(n, v, c.triangles.clone()).unwrap()
+                })
+                .collect(),
+        };
+        let glb = library_scene("lib", &set, &SceneOptions::default())
+            .unwrap()
+            .to_glb()
+            .unwrap();
+        let read = read_parts(&without_extras(&glb), None).unwrap();
+        assert!(!read.in_record_order);
+        let names: Vec<&str> = read.parts.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["rou_b_cmesh", "rou_a_cmesh"], "node order");
     }
 }

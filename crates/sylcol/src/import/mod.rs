@@ -32,7 +32,7 @@ pub mod polygon;
 use std::path::Path;
 
 pub use check::{MeshError, check_mesh, weld};
-pub use gltf_parts::{import_parts_file, read_parts};
+pub use gltf_parts::{SceneParts, import_parts_file, read_parts};
 pub use polygon::PolygonError;
 
 use crate::mesh::TriMesh;

@@ -374,7 +374,11 @@ impl CollisionSetInfo {
             let _ = writeln!(
                 text,
                 "  {:#8x}  {:>8}  {:>9}  {}",
-                m.offset, m.vertices, m.triangles, m.name
+                m.offset,
+                m.vertices,
+                m.triangles,
+                // A record name is the file's bytes: one line, escaped.
+                sylcol_format::text::escape(&m.name)
             );
         }
         text

@@ -36,7 +36,8 @@ pub fn check_table(checks: &[Check]) -> String {
             );
         }
         if let Some(note) = &c.note {
-            let _ = write!(line, "  [{note}]");
+            // A note may quote a name from the file: one line, escaped.
+            let _ = write!(line, "  [{}]", sylcol_format::text::escape(note));
         }
         out.push_str(line.trim_end());
         out.push('\n');

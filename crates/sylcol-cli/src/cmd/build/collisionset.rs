@@ -10,7 +10,7 @@ use sylcol::build::collisionset::{
     Edit, ManifestEntry, apply_edits, build_collisionset, read_manifest, scan_folder,
 };
 use sylcol::build::hull::HullFault;
-use sylcol::import::{ImportOptions, MeshFormat, import_file, import_parts_file, weld};
+use sylcol::import::{ImportOptions, MeshFormat, SceneParts, import_file, import_parts_file, weld};
 use sylcol::report::build::CollisionSetBuilt;
 use sylcol::report::error::{Unsupported, UsageError};
 use sylcol_format::Object;
@@ -156,7 +156,22 @@ impl Parts {
 fn fresh(source: &Path, little: bool, import: &Parts) -> anyhow::Result<CollisionSet> {
     let endian = if little { Endian::Little } else { Endian::Big };
     if source.is_file() && is_scene(source) {
-        let mut parts = import_parts_file(source)?;
+        let SceneParts {
+            mut parts,
+            in_record_order,
+        } = import_parts_file(source)?;
+        if !in_record_order && parts.len() > 1 {
+            let warning = format!(
+                "{}: records written in the file's node order: not every part carries \
+                 extras.sylcol_record (Blender writes objects sorted by name, and keeps \
+                 the record marks only with Include > Custom Properties ticked on export)",
+                source.display()
+            );
+            if !import.ctx.json {
+                note!("sylcol: warning: {warning}");
+            }
+            import.warnings.borrow_mut().push(warning);
+        }
         for (name, mesh) in &mut parts {
             if import.options.weld {
                 *mesh = weld(mesh);

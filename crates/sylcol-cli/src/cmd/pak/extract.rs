@@ -29,9 +29,6 @@ pub(super) struct ExtractArgs {
     output: PathBuf,
     /// Entries to extract (names or `$XXXXXXXX[.MAGIC]`); all when none.
     entries: Vec<String>,
-    /// A name list: one name a line, `pak+inner` or bare; `#` comments.
-    #[arg(long)]
-    names: Option<PathBuf>,
 }
 
 /// The entries `names` select (all when empty; every entry of a hash that
@@ -83,7 +80,7 @@ fn file_names(infos: &[EntryInfo]) -> Vec<String> {
 
 /// Runs `pak extract`.
 pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
-    let archive = open_archive(&a.archive, a.names.as_deref())?;
+    let archive = open_archive(&a.archive)?;
     let mut errors = index_problems(&a.archive, &archive);
     let selected = select(&archive, &a.archive, &a.entries, &mut errors);
     let mut probed = Vec::new();

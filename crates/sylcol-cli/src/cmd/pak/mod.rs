@@ -4,8 +4,6 @@
 mod build;
 pub(crate) mod extract;
 
-use std::path::PathBuf;
-
 use sylcol::report::ErrorReport;
 use sylcol::report::pak::PakList;
 
@@ -36,9 +34,6 @@ enum Action {
 struct ListArgs {
     /// The archive index (`NAME.pak`, parts `NAME.p00`... beside it).
     archive: String,
-    /// A name list: one name a line, `pak+inner` or bare; `#` comments.
-    #[arg(long)]
-    names: Option<PathBuf>,
     /// Also inflate every entry and check its size and Adler-32 values.
     #[arg(long)]
     verify: bool,
@@ -64,7 +59,7 @@ fn outcome(errors: &[ErrorReport], ctx: Context) -> Outcome {
 }
 
 fn list(a: ListArgs, ctx: Context) -> anyhow::Result<Outcome> {
-    let archive = open_archive(&a.archive, a.names.as_deref())?;
+    let archive = open_archive(&a.archive)?;
     let report = PakList::new(&a.archive, &archive, a.verify);
     print::report(ctx, &report, || report.text())?;
     let mut errors = report.errors.clone();
