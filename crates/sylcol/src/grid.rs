@@ -196,12 +196,11 @@ pub fn build_cell_csr_near(
 /// Compressed lists from (cell, triangle) pairs: a counting sort by cell
 /// that keeps each cell's triangles in pair order.
 fn csr_of_pairs(cells: usize, pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
-    let spec_cells = cells;
-    let mut starts = vec![0u32; spec_cells + 1];
+    let mut starts = vec![0u32; cells + 1];
     for &(i, _) in &pairs {
         starts[i as usize + 1] += 1;
     }
-    for i in 0..spec_cells {
+    for i in 0..cells {
         starts[i + 1] += starts[i];
     }
     let mut next = starts.clone();
