@@ -5,10 +5,14 @@
 //! its offset from that cell, so every cell beyond ring r is at least as
 //! far as some cell of ring r: once a whole ring lies farther than the
 //! best triangle so far, the search is done. Distances are computed in
-//! f64 from the f32 corners.
+//! f64 from the f32 corners. The closest index
+//! ([`closest_index`](super::closest_index)), built on the first query,
+//! lets the search skip empty rings and cells, or search a tiny mesh by
+//! brute force, with the same answers.
 
 use glam::{DVec3, Vec3};
 
+use super::closest_index::{BRUTE_FORCE, ClosestIndex};
 use super::mailbox::with_visits;
 use super::{ClosestPoint, Collider, QueryError, finite, radius_ok};
 use crate::geom::Aabb;
@@ -19,6 +23,36 @@ impl Collider {
     pub fn closest_point(&self, p: Vec3) -> Result<Option<ClosestPoint>, QueryError> {
         finite(p, "point")?;
         let pd = p.as_dvec3();
+        let index = self.closest_index.get_or_init(|| ClosestIndex::new(self));
+        let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
+        with_visits(self.triangle_count(), |seen| {
+            if index.listed.len() <= BRUTE_FORCE {
+                self.nearest_of(&index.listed, pd, seen, &mut best);
+                return;
+            }
+            let c0 = self.nearest_cell(pd);
+            let reach = (0..3).map(|k| self.spec.dims[k].max(1)).max().unwrap_or(1);
+            // Rings nearer than the nearest occupied cell list nothing.
+            let first = usize::from(index.empty_rings[self.spec.linear(c0)]);
+            for r in first..reach {
+                self.for_ring_occupied(c0, r, |cell, at| {
+                    if self.cell_distance2(at, pd) <= best.0 {
+                        self.nearest_of(self.list(cell), pd, seen, &mut best);
+                    }
+                });
+                if self.ring_lower_bound(c0, r + 1, pd) > best.0 {
+                    break;
+                }
+            }
+        });
+        Ok(closest_answer(best))
+    }
+
+    /// The ring search through every cell (the answer before the closest
+    /// index): the reference the fast path is tested against.
+    #[cfg(test)]
+    pub(crate) fn closest_by_rings(&self, p: Vec3) -> Option<ClosestPoint> {
+        let pd = p.as_dvec3();
         let c0 = self.nearest_cell(pd);
         let reach = (0..3).map(|k| self.spec.dims[k].max(1)).max().unwrap_or(1);
         let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
@@ -26,7 +60,7 @@ impl Collider {
             for r in 0..reach {
                 let ring_min = self.for_ring(c0, r, pd, |cell, d2| {
                     if d2 <= best.0 {
-                        self.nearest_in_cell(cell, pd, seen, &mut best);
+                        self.nearest_of(self.list(cell), pd, seen, &mut best);
                     }
                 });
                 if ring_min > best.0 {
@@ -34,11 +68,7 @@ impl Collider {
                 }
             }
         });
-        Ok((best.1 != u32::MAX).then(|| ClosestPoint {
-            point: best.2.as_vec3(),
-            distance: best.0.sqrt() as f32,
-            triangle: best.1,
-        }))
+        closest_answer(best)
     }
 
     /// Whether a sphere touches the surface (distance <= radius). A sphere
@@ -85,6 +115,7 @@ impl Collider {
     /// Calls `visit(cell, squared distance from p to the cell)` for every
     /// grid cell at Chebyshev distance `r` from `c0`; returns the smallest
     /// of those distances (infinite when the ring lies outside the grid).
+    #[cfg(test)]
     fn for_ring(
         &self,
         c0: [usize; 3],
@@ -92,51 +123,32 @@ impl Collider {
         p: DVec3,
         mut visit: impl FnMut(usize, f64),
     ) -> f64 {
-        let dims = self.spec.dims;
-        let range = |k: usize| (c0[k].saturating_sub(r), (c0[k] + r).min(dims[k] - 1));
-        let ((x0, x1), (y0, y1), (z0, z1)) = (range(0), range(1), range(2));
         let mut min = f64::INFINITY;
-        let mut cell_at = |x: usize, y: usize, z: usize| {
-            let cell = self.spec.linear([x, y, z]);
+        self.for_ring_cells(c0, r, |cell, _| {
             let d2 = self.spec.cell_box(cell).distance_squared(p);
             min = min.min(d2);
             visit(cell, d2);
-        };
-        for z in z0..=z1 {
-            for y in y0..=y1 {
-                if r == 0 || z.abs_diff(c0[2]) == r || y.abs_diff(c0[1]) == r {
-                    (x0..=x1).for_each(|x| cell_at(x, y, z));
-                } else {
-                    // Inside the ring's y-z square: only its two x faces.
-                    if let Some(x) = c0[0].checked_sub(r) {
-                        cell_at(x, y, z);
-                    }
-                    if c0[0] + r < dims[0] {
-                        cell_at(c0[0] + r, y, z);
-                    }
-                }
-            }
-        }
+        });
         min
     }
 
-    /// Updates `best` (squared distance, triangle, point) with cell
-    /// `cell`'s triangles not yet seen.
-    fn nearest_in_cell(
+    /// Updates `best` (squared distance, triangle, point) with the
+    /// triangles of `list` not yet seen.
+    fn nearest_of(
         &self,
-        cell: usize,
+        list: &[u32],
         p: DVec3,
         seen: &mut super::mailbox::Visits<'_>,
         best: &mut (f64, u32, DVec3),
     ) {
-        for &t in self.list(cell) {
+        for &t in list {
             if !seen.first(t) {
                 continue;
             }
-            let [a, b, c] = self.mesh.corners(t as usize).map(|v| v.as_dvec3());
             if !self.sphere_within(t, p, best.0) {
                 continue;
             }
+            let [a, b, c] = self.mesh.corners(t as usize).map(|v| v.as_dvec3());
             let q = closest_on_triangle(p, a, b, c);
             let d2 = q.distance_squared(p);
             if d2 < best.0 || (d2 == best.0 && t < best.1) {
@@ -162,6 +174,15 @@ impl Collider {
         let [a, b, c] = self.mesh.corners(t as usize).map(|v| v.as_dvec3());
         closest_on_triangle(p, a, b, c).distance_squared(p)
     }
+}
+
+/// The answer from the search's best (squared distance, triangle, point).
+fn closest_answer(best: (f64, u32, DVec3)) -> Option<ClosestPoint> {
+    (best.1 != u32::MAX).then(|| ClosestPoint {
+        point: best.2.as_vec3(),
+        distance: best.0.sqrt() as f32,
+        triangle: best.1,
+    })
 }
 
 /// The point of triangle abc nearest to p (Ericson, *Real-Time Collision

@@ -6,7 +6,9 @@ use std::sync::OnceLock;
 use glam::{DVec3, Vec3, Vec4};
 use sylcol_format::mcol::Mcol;
 
+use super::closest_index::ClosestIndex;
 use super::grid_walk::WalkFrame;
+use super::inside_index::InsideIndex;
 use super::ray_triangle::{LANES, Packet, avx_available, pack, pack_into};
 use super::sub_grid::{CROWDED, SubGrid, cells_per_axis, cubic_grid};
 use crate::build::mcol::triangle_sphere;
@@ -56,6 +58,10 @@ pub struct Collider {
     /// Whether the eight-lane AVX ray kernel (and the AVX2 walk) runs on
     /// this CPU.
     pub(crate) avx: bool,
+    /// The inside index, built on the first `contains_point`.
+    pub(crate) inside_index: OnceLock<InsideIndex>,
+    /// The closest-point index, built on the first `closest_point`.
+    pub(crate) closest_index: OnceLock<ClosestIndex>,
 }
 
 /// What a ray walk tests in a cell.
@@ -436,6 +442,8 @@ fn assemble(
         source,
         spheres_replaced: 0,
         avx: avx_available(),
+        inside_index: OnceLock::new(),
+        closest_index: OnceLock::new(),
     }
 }
 

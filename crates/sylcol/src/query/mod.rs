@@ -25,6 +25,7 @@
 //! benchmark.
 
 mod batch;
+mod closest_index;
 mod closest_point;
 mod collider;
 mod error;
@@ -33,6 +34,7 @@ pub mod fixtures;
 mod grid_walk;
 #[cfg(target_arch = "x86_64")]
 mod grid_walk_avx;
+mod inside_index;
 mod mailbox;
 pub(crate) mod point_inside;
 mod ray_cast;
@@ -46,6 +48,8 @@ mod visited;
 
 #[cfg(test)]
 mod kernel_tests;
+#[cfg(test)]
+mod point_index_tests;
 #[cfg(test)]
 mod tests;
 

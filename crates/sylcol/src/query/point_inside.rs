@@ -2,8 +2,11 @@
 //! count along an axis-parallel ray, decided by exact predicates with a
 //! symbolic perturbation.
 //!
-//! The test ray leaves p along axis k (the direction with the fewest cells
-//! to the grid's edge). Each candidate triangle is decided exactly:
+//! The count runs through the inside index
+//! ([`inside_index`](super::inside_index)), built on the first query: a
+//! lookup for a point in a cell no triangle reaches, else a ray from p
+//! along axis k up to the nearest classified cell. Each candidate triangle
+//! is decided exactly:
 //!
 //! * `orient3d(a, b, c, p)` (Shewchuk's adaptive predicate, exact for the
 //!   f32 inputs) is zero when p lies in the triangle's plane; p is then on
@@ -20,12 +23,15 @@
 //!   every fan around a vertex, is counted consistently: once where the
 //!   surface crosses the ray, twice or not at all where it folds back.
 //!
-//! The answer is exact for a closed (watertight) mesh whose triangles are
-//! listed in every cell they touch; for an open mesh parity has no meaning.
+//! The answer is exact for a closed (watertight) mesh (the index lists
+//! every triangle in every cell it touches); for an open mesh parity has no
+//! meaning. A point outside the collider's grid is outside.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use robust::{Coord, Coord3D, orient2d, orient3d};
 
+use super::inside_index::InsideIndex;
+#[cfg(test)]
 use super::mailbox::with_visits;
 use super::{Collider, QueryError, finite};
 
@@ -48,6 +54,23 @@ impl Collider {
     }
 
     fn inside(&self, p: Vec3) -> bool {
+        if self.spec.cell_of_point(p.as_dvec3()).is_none() {
+            return false;
+        }
+        let index = self.inside_index();
+        index.contains(&self.mesh, p.as_dvec3()).unwrap_or(false)
+    }
+
+    /// The inside index, built on the first call.
+    pub(crate) fn inside_index(&self) -> &InsideIndex {
+        self.inside_index
+            .get_or_init(|| InsideIndex::new(&self.mesh))
+    }
+
+    /// The parity walk through the collider's own grid (the answer before
+    /// the inside index): the reference the index is tested against.
+    #[cfg(test)]
+    pub(crate) fn inside_by_walk(&self, p: Vec3) -> bool {
         let Some(c) = self.spec.cell_of_point(p.as_dvec3()) else {
             return false;
         };
@@ -78,7 +101,7 @@ impl Collider {
 }
 
 /// The axis and direction with the fewest cells from `c` to the grid edge.
-fn shortest_exit(c: [usize; 3], dims: [usize; 3]) -> (usize, bool) {
+pub(crate) fn shortest_exit(c: [usize; 3], dims: [usize; 3]) -> (usize, bool) {
     (0..3)
         .flat_map(|k| [(k, true, dims[k] - c[k]), (k, false, c[k] + 1)])
         .min_by_key(|&(_, _, n)| n)
@@ -87,32 +110,52 @@ fn shortest_exit(c: [usize; 3], dims: [usize; 3]) -> (usize, bool) {
 }
 
 fn c2(p: Vec3, u: usize, v: usize) -> Coord<f64> {
-    Coord {
-        x: f64::from(p[u]),
-        y: f64::from(p[v]),
-    }
+    d2(p.as_dvec3(), u, v)
+}
+
+fn d2(p: DVec3, u: usize, v: usize) -> Coord<f64> {
+    Coord { x: p[u], y: p[v] }
 }
 
 fn c3(p: Vec3) -> Coord3D<f64> {
+    d3(p.as_dvec3())
+}
+
+fn d3(p: DVec3) -> Coord3D<f64> {
     Coord3D {
-        x: f64::from(p.x),
-        y: f64::from(p.y),
-        z: f64::from(p.z),
+        x: p.x,
+        y: p.y,
+        z: p.z,
     }
 }
 
 /// The exact decision for one triangle and the ray from `p` along axis
 /// `k` (forwards or backwards).
 pub(crate) fn crossing(tri: &[Vec3; 3], p: Vec3, k: usize, forward: bool) -> Crossing {
+    crossing_before(tri, p.as_dvec3(), k, forward, None)
+}
+
+/// [`crossing`] for a point with f64 coordinates (exact as given), and
+/// with `stop = Some(s)` for the segment from `p` to the point q whose
+/// coordinate k is `s`: a crossing at or beyond q is a miss. q must not
+/// lie on the triangle (the inside index stops in cells no triangle
+/// reaches).
+pub(crate) fn crossing_before(
+    tri: &[Vec3; 3],
+    p: DVec3,
+    k: usize,
+    forward: bool,
+    stop: Option<f64>,
+) -> Crossing {
     let (u, v) = ((k + 1) % 3, (k + 2) % 3);
     for axis in [u, v] {
         let lo = tri[0][axis].min(tri[1][axis]).min(tri[2][axis]);
         let hi = tri[0][axis].max(tri[1][axis]).max(tri[2][axis]);
-        if p[axis] < lo || p[axis] > hi {
+        if p[axis] < f64::from(lo) || p[axis] > f64::from(hi) {
             return Crossing::Miss;
         }
     }
-    let o3 = orient3d(c3(tri[0]), c3(tri[1]), c3(tri[2]), c3(p));
+    let o3 = orient3d(c3(tri[0]), c3(tri[1]), c3(tri[2]), d3(p));
     if o3 == 0.0 {
         return if on_triangle(tri, p) {
             Crossing::OnSurface
@@ -126,17 +169,25 @@ pub(crate) fn crossing(tri: &[Vec3; 3], p: Vec3, k: usize, forward: bool) -> Cro
         // Seen edge-on: the perturbed ray passes beside it.
         return Crossing::Miss;
     }
-    let q = c2(p, u, v);
+    let q = d2(p, u, v);
     let inside = [(a, b), (b, c), (c, a)]
         .iter()
         .all(|&(x, y)| perturbed_sign(orient2d(x, y, q), x, y) == area.signum());
     // The plane lies ahead when sign(o3) * sign(area) matches the direction.
-    let ahead = (o3 * area > 0.0) == forward;
-    if inside && ahead {
-        Crossing::Cross
-    } else {
-        Crossing::Miss
+    let ahead = |o3: f64| (o3 * area > 0.0) == forward;
+    if !(inside && ahead(o3)) {
+        return Crossing::Miss;
     }
+    if let Some(s) = stop {
+        let mut end = p;
+        end[k] = s;
+        let o3_end = orient3d(c3(tri[0]), c3(tri[1]), c3(tri[2]), d3(end));
+        // o3_end == 0 would put the end point on the triangle.
+        if o3_end == 0.0 || ahead(o3_end) {
+            return Crossing::Miss;
+        }
+    }
+    Crossing::Cross
 }
 
 /// The sign of `orient2d(x, y, q + (eps, eps^2))` given `o = orient2d(x, y, q)`.
@@ -158,7 +209,7 @@ fn perturbed_sign(o: f64, x: Coord<f64>, y: Coord<f64>) -> f64 {
 /// triangle: exact orientations in a projection where the triangle has
 /// area. A triangle with no area in any projection (a segment) is left
 /// to its neighbours.
-fn on_triangle(tri: &[Vec3; 3], p: Vec3) -> bool {
+fn on_triangle(tri: &[Vec3; 3], p: DVec3) -> bool {
     let [a, b, c] = tri.map(|x| x.as_dvec3());
     let n = (b - a).cross(c - a).abs();
     let mut axes = [0usize, 1, 2];
@@ -168,7 +219,7 @@ fn on_triangle(tri: &[Vec3; 3], p: Vec3) -> bool {
         let [a, b, c] = tri.map(|x| c2(x, u, v));
         let area = orient2d(a, b, c);
         if area != 0.0 {
-            let q = c2(p, u, v);
+            let q = d2(p, u, v);
             return [(a, b), (b, c), (c, a)]
                 .iter()
                 .all(|&(x, y)| orient2d(x, y, q) * area >= 0.0);

@@ -1,0 +1,114 @@
+//! `contains_point` and `closest_point` on the eleven sample maps of
+//! `samples/MiscBin.pak`, each through its own grid, on one thread.
+//!
+//! `cargo bench -p sylcol --bench point_queries` prints a table: ns per
+//! query over `POINTS` random points in the map's bounding box (default
+//! 100 000; seed 5 for every map), each query kind's fastest of `ROUNDS`
+//! (default 3) interleaved rounds, and the first call's time (which pays
+//! for any index built lazily on first use). `SCENE=text` keeps only the
+//! maps whose names contain it. No criterion here: the table is the
+//! figure `docs/queries.md` keeps.
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Instant;
+
+use glam::Vec3;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use sylcol::format::ipfb::Archive;
+use sylcol::query::Collider;
+
+/// One sample map: its name, collider and query points.
+struct Map {
+    name: String,
+    collider: Collider,
+    points: Vec<Vec3>,
+}
+
+fn sample_maps(points: usize) -> Vec<Map> {
+    let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
+    let archive = Archive::open(Path::new(pak)).expect("samples/MiscBin.pak");
+    let mut maps = Vec::new();
+    for e in archive.entries() {
+        let info = archive.probe(e).expect("probe");
+        if info.magic.as_deref() != Some("MCOL") {
+            continue;
+        }
+        let bytes = archive.read_entry(&info).expect("read entry");
+        let m = sylcol::format::mcol::decode(&bytes).expect("sample map");
+        let lo = Vec3::from_array(m.header.bbox_min);
+        let hi = Vec3::from_array(m.header.bbox_max);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let points = (0..points)
+            .map(|_| lo + (hi - lo) * Vec3::from_array(std::array::from_fn(|_| rng.random())))
+            .collect();
+        maps.push(Map {
+            name: format!("{:08x}", e.hash),
+            collider: Collider::from_mcol(&m).expect("map"),
+            points,
+        });
+    }
+    maps
+}
+
+/// Nanoseconds per query of `f` over every point.
+fn time<T>(points: &[Vec3], mut f: impl FnMut(Vec3) -> T) -> f64 {
+    let t = Instant::now();
+    for &p in points {
+        black_box(f(p));
+    }
+    t.elapsed().as_secs_f64() * 1e9 / points.len().max(1) as f64
+}
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let (n, rounds) = (env_or("POINTS", 100_000), env_or("ROUNDS", 3).max(1));
+    let only = std::env::var("SCENE").ok();
+    let maps: Vec<Map> = sample_maps(n)
+        .into_iter()
+        .filter(|m| only.as_ref().is_none_or(|o| m.name.contains(o.as_str())))
+        .collect();
+    println!("{n} points per map, fastest of {rounds} rounds, one thread");
+    println!(
+        "| map | tris | grid | inside ns | first inside call µs | closest ns | first closest call µs |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    let (mut sum_in, mut sum_cl) = (0.0, 0.0);
+    for m in &maps {
+        let c = &m.collider;
+        let p0 = m.points[0];
+        let t = Instant::now();
+        black_box(c.contains_point(p0).unwrap());
+        let first_in = t.elapsed().as_secs_f64() * 1e6;
+        let t = Instant::now();
+        black_box(c.closest_point(p0).unwrap());
+        let first_cl = t.elapsed().as_secs_f64() * 1e6;
+        let (mut best_in, mut best_cl) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..rounds {
+            best_in = best_in.min(time(&m.points, |p| c.contains_point(p).unwrap()));
+            best_cl = best_cl.min(time(&m.points, |p| c.closest_point(p).unwrap()));
+        }
+        sum_in += best_in;
+        sum_cl += best_cl;
+        let st = c.grid_stats();
+        let [x, y, z] = st.dims;
+        println!(
+            "| {} | {} | {x}x{y}x{z} | {best_in:.0} | {first_in:.0} | {best_cl:.0} | {first_cl:.0} |",
+            m.name, st.triangles
+        );
+    }
+    let k = maps.len().max(1) as f64;
+    println!(
+        "| mean of {} | | | {:.0} | | {:.0} | |",
+        maps.len(),
+        sum_in / k,
+        sum_cl / k
+    );
+}
