@@ -5,7 +5,8 @@
 
 Seeds come from the repository's own files, cut the way each decoder reads
 them: the sample archive's entries (extracted with the sylcol binary), the
-hand-made MCOL fixtures of tests/fixtures/, the POF0 tables inside those
+hand-made MCOL, REGN and string-table fixtures of tests/fixtures/, the
+smallest sample REGNs and both tables of samples/Tables.pak, the POF0 tables inside those
 MCOLs, small CollisionSet libraries cut from the sample's library (big- and
 little-endian), the archive's stored Z1 entries, and meshes exported by
 sylcol (OBJ, glTF, GLB) or written here (PLY, ASCII and binary). fuzz/run.sh
@@ -150,6 +151,36 @@ def ply_seeds():
     put("import_ply", "cube_props.ply", text.replace("element face 6", "element face 12").encode())
 
 
+def regn_seeds(extracted, fixtures):
+    """The REGN fixtures and the two smallest distinct sample REGNs (the
+    others are 40 KB or more: small inputs keep the fuzzer fast)."""
+    samples = {}
+    for name in sorted(os.listdir(extracted)):
+        with open(os.path.join(extracted, name), "rb") as f:
+            data = f.read()
+        if data[:4] == b"REGN" and data not in samples.values():
+            samples[name.strip("$").split(".")[0].lower() + ".regn"] = data
+    for name in sorted(samples, key=lambda n: len(samples[n]))[:2]:
+        put("regn", name, samples[name])
+    for name in sorted(os.listdir(fixtures)):
+        if name.endswith(".regn"):
+            with open(os.path.join(fixtures, name), "rb") as f:
+                put("regn", name, f.read())
+
+
+def idxd_seeds(binary, work, fixtures):
+    """Both string tables of samples/Tables.pak and the table fixtures."""
+    tables = os.path.join(work, "tables")
+    sylcol(binary, "pak", "extract", os.path.join(ROOT, "samples/Tables.pak"), "-o", tables)
+    for name in sorted(os.listdir(tables)):
+        with open(os.path.join(tables, name), "rb") as f:
+            put("idxd", name.strip("$").lower(), f.read())
+    for name in sorted(os.listdir(fixtures)):
+        if name.endswith((".idxd", ".ixud")):
+            with open(os.path.join(fixtures, name), "rb") as f:
+                put("idxd", name, f.read())
+
+
 def mesh_seeds(binary, work, pak):
     for obj in ("$2CF7EB47", "$CBB99D34"):
         for ext in ("obj", "gltf", "glb"):
@@ -189,6 +220,8 @@ def main():
         index_seeds(pak)
         ply_seeds()
         mesh_seeds(binary, work, pak)
+        regn_seeds(extracted, os.path.join(ROOT, "tests/fixtures"))
+        idxd_seeds(binary, work, os.path.join(ROOT, "tests/fixtures"))
     for target in sorted(os.listdir(SEEDS)):
         files = os.listdir(os.path.join(SEEDS, target))
         size = sum(os.path.getsize(os.path.join(SEEDS, target, f)) for f in files)

@@ -43,6 +43,11 @@ pub struct Chunk<'a> {
 pub struct BadSlot {
     /// Chunk offset of the slot under that base.
     pub slot: u64,
+    /// Which entry of the POF0 table names it (0-based).
+    pub entry: usize,
+    /// Whether the slot itself lies outside the data (else its word does
+    /// not hold an in-data pointer).
+    pub outside: bool,
     /// What is wrong.
     pub reason: String,
 }
@@ -95,28 +100,54 @@ impl<'a> Chunk<'a> {
     /// must lie inside the data, and its value + 0x10 must too.
     pub fn first_bad_slot(&self, data: &[u8], base: u32) -> Option<BadSlot> {
         let end = self.data_end();
-        self.relative_slots.iter().find_map(|&rel| {
-            let slot = u64::from(rel) + u64::from(base);
-            if slot < 0x10 || slot + 4 > end {
-                return Some(BadSlot {
-                    slot,
-                    reason: format!("the slot lies outside the data (0x10..{end:#x})"),
-                });
-            }
-            let value = be_u32(data, slot, "a relocated word").ok()?;
-            let target = u64::from(value) + u64::from(POINTER_BASE);
-            (target >= end).then(|| BadSlot {
+        self.relative_slots
+            .iter()
+            .enumerate()
+            .find_map(|(entry, &rel)| {
+                let slot = u64::from(rel) + u64::from(base);
+                if slot < 0x10 || slot + 4 > end {
+                    return Some(BadSlot {
+                        slot,
+                        entry,
+                        outside: true,
+                        reason: format!("the slot lies outside the data (0x10..{end:#x})"),
+                    });
+                }
+                let value = be_u32(data, slot, "a relocated word").ok()?;
+                let target = u64::from(value) + u64::from(POINTER_BASE);
+                (target >= end).then(|| BadSlot {
                 slot,
+                entry,
+                outside: false,
                 reason: format!(
                     "it holds {value:#x}, whose target {target:#x} lies past the data end {end:#x}"
                 ),
             })
-        })
+            })
+    }
+
+    /// Chunk offset of entry `index` of the POF0 table (each entry is 1, 2
+    /// or 4 bytes wide, as its first byte's top two bits say).
+    pub fn entry_offset(&self, index: usize) -> u64 {
+        let mut pos = 0usize;
+        for _ in 0..index {
+            let Some(&first) = self.table.get(pos) else {
+                break;
+            };
+            pos += match first >> 6 {
+                1 => 1,
+                2 => 2,
+                _ => 4,
+            };
+        }
+        self.pof0_offset + 8 + pos as u64
     }
 
     /// The base under which every slot holds an in-data pointer: 0x10
     /// when it fits, else 0; an error naming the first bad slot (under
-    /// 0x10) when neither fits.
+    /// 0x10) when neither fits, at the slot's word when the slot lies in
+    /// the data, else at the POF0 entry that names it (a slot outside the
+    /// data may lie past the input).
     pub fn resolve_base(&self, data: &[u8]) -> Result<u32, DecodeError> {
         let mut first_failure = None;
         for base in CANDIDATE_BASES {
@@ -128,10 +159,16 @@ impl<'a> Chunk<'a> {
             }
         }
         let bad = first_failure.expect("CANDIDATE_BASES is not empty");
+        let (at, entry) = if bad.outside {
+            let at = self.entry_offset(bad.entry);
+            (at, format!(" (POF0 entry {} at {at:#x})", bad.entry))
+        } else {
+            (bad.slot, String::new())
+        };
         Err(DecodeError::new(
-            bad.slot,
+            at,
             DecodeErrorKind::Pof0(format!(
-                "relocated slot {:#x} cannot hold a pointer under base 0x10: {} (base 0 fails too)",
+                "relocated slot {:#x}{entry} cannot hold a pointer under base 0x10: {} (base 0 fails too)",
                 bad.slot, bad.reason
             )),
         ))

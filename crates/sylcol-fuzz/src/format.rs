@@ -9,12 +9,24 @@ use sylcol_format::{DecodeError, mcol, pof0, probe};
 
 use crate::{Outcome, assert_same};
 
-fn refused(e: &DecodeError) -> Outcome {
+pub(crate) fn refused(e: &DecodeError) -> Outcome {
     Outcome::refused(&e.kind)
 }
 
+/// The refusal of `data` by the `what` decoder, whose error must name an
+/// offset inside the input.
+pub(crate) fn refused_inside(e: &DecodeError, data: &[u8], what: &str) -> Outcome {
+    assert!(
+        e.offset <= data.len() as u64,
+        "{what} error offset {:#x} past the {}-byte input: {e}",
+        e.offset,
+        data.len()
+    );
+    refused(e)
+}
+
 /// Panics naming the first byte where `again` differs from `input`.
-fn assert_identical(again: &[u8], input: &[u8], what: &str) {
+pub(crate) fn assert_identical(again: &[u8], input: &[u8], what: &str) {
     if again != input {
         let at = again
             .iter()
@@ -34,7 +46,7 @@ fn assert_identical(again: &[u8], input: &[u8], what: &str) {
 pub(crate) fn mcol(data: &[u8]) -> Outcome {
     let first = match mcol::decode(data) {
         Ok(m) => m,
-        Err(e) => return refused(&e),
+        Err(e) => return refused_inside(&e, data, "MCOL"),
     };
     let bytes =
         mcol::encode(&first).unwrap_or_else(|e| panic!("a decoded MCOL fails to encode: {e}"));
@@ -89,15 +101,7 @@ pub(crate) fn collisionset(data: &[u8]) -> Outcome {
     let _ = sylcol_format::detect(data);
     let first = match collisionset::decode(data) {
         Ok(set) => set,
-        Err(e) => {
-            assert!(
-                e.offset <= data.len() as u64,
-                "CollisionSet error offset {:#x} past the {}-byte input: {e}",
-                e.offset,
-                data.len()
-            );
-            return refused(&e);
-        }
+        Err(e) => return refused_inside(&e, data, "CollisionSet"),
     };
     for record in &first.records {
         let _ = (record.name(), record.reading());

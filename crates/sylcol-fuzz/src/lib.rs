@@ -16,6 +16,7 @@
 
 mod format;
 mod mesh;
+mod tables;
 
 use std::fmt::Debug;
 use std::path::PathBuf;
@@ -41,6 +42,12 @@ pub enum Target {
     Ply,
     /// glTF 2.0 import (JSON `.gltf` and binary `.glb`).
     Gltf,
+    /// REGN: decode, sections, assumptions, `info` / `verify`, encode
+    /// (byte-identical), decode again.
+    Regn,
+    /// IDXD / IXUD string table: decode, offsets, `info` / `verify`, encode
+    /// (byte-identical), decode again, text form back to the same bytes.
+    Idxd,
 }
 
 /// What a check made of one input.
@@ -79,7 +86,7 @@ fn variant_path(debug: &str) -> String {
 
 impl Target {
     /// Every target, in the order the docs list them.
-    pub const ALL: [Target; 9] = [
+    pub const ALL: [Target; 11] = [
         Target::Mcol,
         Target::Pof0,
         Target::CollisionSet,
@@ -89,6 +96,8 @@ impl Target {
         Target::Obj,
         Target::Ply,
         Target::Gltf,
+        Target::Regn,
+        Target::Idxd,
     ];
 
     /// The target's name: its fuzz binary and its corpus folder.
@@ -100,6 +109,8 @@ impl Target {
             Target::IpfbIndex => "ipfb_index",
             Target::Z1 => "z1",
             Target::Chunk => "chunk",
+            Target::Regn => "regn",
+            Target::Idxd => "idxd",
             Target::Obj => "import_obj",
             Target::Ply => "import_ply",
             Target::Gltf => "import_gltf",
@@ -120,6 +131,8 @@ impl Target {
             Target::IpfbIndex => format::ipfb_index(data),
             Target::Z1 => format::z1(data),
             Target::Chunk => format::chunk(data),
+            Target::Regn => tables::regn(data),
+            Target::Idxd => tables::idxd(data),
             Target::Obj => mesh::import(data, sylcol::import::MeshFormat::Obj),
             Target::Ply => mesh::import(data, sylcol::import::MeshFormat::Ply),
             Target::Gltf => mesh::import(data, sylcol::import::MeshFormat::Gltf),
@@ -145,7 +158,8 @@ macro_rules! test_per_target {
         $crate::test_per_target!($run;
             mcol => Mcol, pof0 => Pof0, collisionset => CollisionSet,
             ipfb_index => IpfbIndex, z1 => Z1, chunk => Chunk,
-            import_obj => Obj, import_ply => Ply, import_gltf => Gltf);
+            import_obj => Obj, import_ply => Ply, import_gltf => Gltf,
+            regn => Regn, idxd => Idxd);
     };
     ($run:path; $($name:ident => $variant:ident),*) => {$(
         #[test]

@@ -43,6 +43,31 @@ fn collisionset_empty_name_field_is_refused_at_its_word() {
     assert!(!collisionset::looks_like(&data));
 }
 
+/// A REGN whose POF0 table names a slot far past the data (and the input):
+/// the error gave the slot itself as its byte offset, 0xad9cf790 in a
+/// 5 273-byte file (found by the mutation test, `tests/mutations.rs`). It
+/// now names the POF0 entry that lists the slot.
+#[test]
+fn regn_pof0_slot_past_the_input_is_reported_at_its_entry() {
+    let data = regression(Target::Regn, "pof0_slot_past_the_input");
+    let e = sylcol_format::regn::decode(&data).unwrap_err();
+    assert!(e.offset < data.len() as u64, "{e}");
+    let pof0 = 0x10 + u64::from(u32::from_be_bytes(data[4..8].try_into().unwrap()));
+    assert!(e.offset >= pof0 + 8, "inside the POF0 table: {e}");
+    assert!(matches!(e.kind, DecodeErrorKind::Pof0(_)), "{e}");
+    let text = e.to_string();
+    assert!(
+        text.contains("relocated slot 0xad9cf790 (POF0 entry"),
+        "{e}"
+    );
+    assert!(text.contains("the slot lies outside the data"), "{e}");
+    // The MCOL reader resolves the base the same way.
+    let mut mcol = data.clone();
+    mcol[..4].copy_from_slice(b"MCOL");
+    let e = sylcol_format::mcol::decode(&mcol).unwrap_err();
+    assert!(e.offset < mcol.len() as u64, "{e}");
+}
+
 /// `element vertex 777777778` with no properties: the binary parser built
 /// that many empty elements from no bytes (out of memory).
 #[test]

@@ -15,6 +15,8 @@ use sylcol_format::{Object, decode_any};
 use crate::errors::to_py;
 use crate::library::CollisionSet;
 use crate::mcol::Mcol;
+use crate::regn::Regn;
+use crate::table::StringTable;
 
 /// An opened IPFB archive (`.pak` index + `.pNN` parts): a sequence of
 /// :class:`Entry` in index order, also indexable by entry name.
@@ -177,7 +179,8 @@ impl Entry {
         Ok(PyBytes::new(py, &bytes))
     }
 
-    /// The entry decoded: an :class:`Mcol` or a :class:`CollisionSet`.
+    /// The entry decoded: an :class:`Mcol`, a :class:`CollisionSet`, a
+    /// :class:`Regn` or a :class:`StringTable`.
     fn decode(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let bytes = py.detach(|| read_entry(&self.archive, &self.entry))?;
         decode_object(py, self.path(), bytes)
@@ -310,8 +313,8 @@ fn read_named(given: &str) -> PyResult<(String, Vec<u8>)> {
     Ok((given.to_string(), bytes))
 }
 
-/// Decodes `bytes` (named `path` in reports and errors) into an `Mcol` or
-/// a `CollisionSet`.
+/// Decodes `bytes` (named `path` in reports and errors) into an `Mcol`, a
+/// `CollisionSet`, a `Regn` or a `StringTable`.
 pub fn decode_object(py: Python<'_>, path: String, bytes: Vec<u8>) -> PyResult<Py<PyAny>> {
     let object = py.detach(|| decode_any(&bytes)).map_err(|error| {
         to_py(&ObjectError {
@@ -322,6 +325,8 @@ pub fn decode_object(py: Python<'_>, path: String, bytes: Vec<u8>) -> PyResult<P
     Ok(match object {
         Object::Mcol(m) => Py::new(py, Mcol::new(path, bytes, *m))?.into_any(),
         Object::CollisionSet(set) => Py::new(py, CollisionSet::new(path, bytes, set))?.into_any(),
+        Object::Regn(r) => Py::new(py, Regn::new(path, bytes, *r))?.into_any(),
+        Object::StringTable(t) => Py::new(py, StringTable::new(path, bytes, t))?.into_any(),
         other => {
             return Err(to_py(&Unsupported {
                 path,

@@ -12,6 +12,8 @@
 //! | [`archive`] | `open_archive`, `Archive`, `Entry`, `load` |
 //! | [`mcol`] | `Mcol` |
 //! | [`library`] | `CollisionSet`, `Mesh` |
+//! | [`regn`] | `Regn` |
+//! | [`table`] | `StringTable` (IDXD / IXUD) |
 //! | [`collider`] | `Collider` (`ray`, `segment`, `inside`, `closest`, `sphere`) |
 //! | [`build`] | `build_mcol`, `build_collisionset` |
 //! | [`errors`] | exceptions of `sylcol._errors` |
@@ -24,7 +26,9 @@ mod collider;
 mod errors;
 mod library;
 mod mcol;
+mod regn;
 mod reports;
+mod table;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -45,7 +49,8 @@ fn open_archive(
     archive::open(py, path.to_string_lossy().into_owned(), names)
 }
 
-/// Loads one object: an ``Mcol`` or a ``CollisionSet``.
+/// Loads one object: an ``Mcol``, a ``CollisionSet``, a ``Regn`` or a
+/// ``StringTable`` (IDXD / IXUD).
 ///
 /// ``source`` is a path, ``"ARCHIVE.pak+ENTRY"`` (the game's notation:
 /// ``"MiscBin.pak+CollisionSet_S01.bin"``, ``"MiscBin.pak+$DC4B0896"``),
@@ -107,6 +112,8 @@ fn _sylcol(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<mcol::Mcol>()?;
     m.add_class::<library::CollisionSet>()?;
     m.add_class::<library::Mesh>()?;
+    m.add_class::<regn::Regn>()?;
+    m.add_class::<table::StringTable>()?;
     m.add_class::<collider::Collider>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

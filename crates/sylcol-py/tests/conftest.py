@@ -19,6 +19,8 @@ import sylcol
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLES = ROOT / "samples"
 PAK = SAMPLES / "MiscBin.pak"
+TABLES = SAMPLES / "Tables.pak"
+ARCHIVES = [PAK, TABLES]
 FIXTURES = ROOT / "tests" / "fixtures"
 
 
@@ -55,6 +57,29 @@ def cli_json(*args):
     return json.loads(run_cli("--json", *args)[1])
 
 
+_LISTINGS = {}
+
+
+def listing(pak):
+    """``sylcol pak list --json PAK``'s entries (parsed once per archive):
+    what the sample archives hold, so that no test hard-codes a count."""
+    if pak not in _LISTINGS:
+        _LISTINGS[pak] = cli_json("pak", "list", pak)["entries"]
+    return _LISTINGS[pak]
+
+
+def entry_path(pak, display):
+    """``PAK+ENTRY`` for an entry `pak list` displays as `display` (an
+    unnamed ``$HASH.MAGIC`` is loaded as ``$HASH``)."""
+    return f"{pak}+{display.split('.')[0] if display.startswith('$') else display}"
+
+
+def entries_with_magic(pak, *magics):
+    """The display names of the entries whose magic is one of `magics`
+    (None: no printable magic, as a CollisionSet has), per the CLI."""
+    return [row["entry"] for row in listing(pak) if row["magic"] in magics]
+
+
 @pytest.fixture(scope="session")
 def archive():
     return sylcol.open_archive(PAK)
@@ -62,13 +87,25 @@ def archive():
 
 @pytest.fixture(scope="session")
 def objects(archive):
-    """Every sample object, decoded: {display name: Mcol | CollisionSet}."""
+    """Every object of MiscBin.pak, decoded: {display name: Mcol |
+    CollisionSet | Regn}."""
     return {e.display: e.decode() for e in archive}
 
 
 @pytest.fixture(scope="session")
 def maps(objects):
     return {k: v for k, v in objects.items() if isinstance(v, sylcol.Mcol)}
+
+
+@pytest.fixture(scope="session")
+def regions(objects):
+    return {k: v for k, v in objects.items() if isinstance(v, sylcol.Regn)}
+
+
+@pytest.fixture(scope="session")
+def tables():
+    """Every object of Tables.pak, decoded: {display name: StringTable}."""
+    return {e.display: e.decode() for e in sylcol.open_archive(TABLES)}
 
 
 @pytest.fixture(scope="session")

@@ -6,7 +6,7 @@ import struct
 import pytest
 
 import sylcol
-from conftest import FIXTURES, PAK, cli_json, run_cli
+from conftest import FIXTURES, PAK, cli_json, listing, run_cli
 
 
 @pytest.fixture(scope="module")
@@ -85,8 +85,17 @@ def test_a_desynchronised_library_names_the_record(library_bytes):
 
 def test_bytes_of_no_format_are_unrecognised():
     with pytest.raises(sylcol.DecodeError) as e:
-        sylcol.load(b"REGN" + bytes(60))
+        sylcol.load(b"NOPE" + bytes(60))
     assert e.value.kind == "unrecognised" and e.value.offset == 0
+
+
+def test_a_regn_magic_on_a_short_object_is_an_invalid_regn(tmp_path):
+    data = b"REGN" + bytes(60)
+    with pytest.raises(sylcol.DecodeError) as e:
+        sylcol.load(data)
+    cli, _ = cli_error(tmp_path, data)
+    assert e.value.kind == cli["kind"] == "invalid" and e.value.offset == cli["offset"]
+    assert "REGN" in e.value.message
 
 
 def test_a_damaged_archive_entry_raises_and_the_others_stay_readable(scratch):
@@ -129,7 +138,7 @@ def test_names_that_do_not_exist():
     with pytest.raises(KeyError):
         sylcol.open_archive(PAK)["no_such_entry.bin"]
     with pytest.raises(IndexError):
-        sylcol.open_archive(PAK)[29]
+        sylcol.open_archive(PAK)[len(listing(PAK))]
     with pytest.raises(FileNotFoundError):
         sylcol.load("no/such/file.mcol")
     with pytest.raises(sylcol.UnsupportedError):
@@ -142,4 +151,4 @@ def test_user_names_name_unknown_entries(tmp_path):
     assert pak["$CBB99D34"].name == "mapmesh_box_500km.col"
     names = tmp_path / "names.txt"
     names.write_text("# a comment\nfoo.bin\n")
-    assert len(sylcol.open_archive(PAK, names=names)) == 29
+    assert len(sylcol.open_archive(PAK, names=names)) == len(listing(PAK))

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 import sylcol
-from conftest import PAK, run_cli
+from conftest import PAK, listing, run_cli
 
 QUERIES_PER_MAP = 10_000
-MAPS = ["$2CF7EB47", "$CBB99D34", "$D84A95FB", "$DB066592", "$DB61C506", "$DC44FE0C",
-        "$DC4B0896", "$DD89A110", "$DF4628C2", "$E084C13C", "$E16460CF"]
+# Every sample map by its hash ("$2CF7EB47"), as `pak list --json` lists them.
+MAPS = ["$" + row["hash"] for row in listing(PAK) if row["magic"] == "MCOL"]
 
 
 def text(v):

@@ -1,7 +1,8 @@
 """sylcol: Project Sylpheed's collision data for Python.
 
-Reads the game's IPFB archives and decodes the MCOL map hulls and the
-CollisionSet part library losslessly, with numpy arrays lent without
+Reads the game's IPFB archives and decodes the MCOL map hulls, the
+CollisionSet part library, the REGN objects and the IDXD / IXUD string
+tables losslessly, with numpy arrays lent without
 copying; answers collision queries in vectorised batches on every core;
 builds valid game files from meshes. The same library as the ``sylcol``
 command line: ``info()`` and ``verify()`` return what ``--json`` prints.
@@ -26,7 +27,7 @@ from ._errors import (
     SylcolError,
     UnsupportedError,
 )
-from ._results import Closest, Hits
+from ._results import Closest, Hits, Section
 from ._sylcol import (
     Archive,
     CollisionSet,
@@ -34,6 +35,8 @@ from ._sylcol import (
     Entry,
     Mcol,
     Mesh,
+    Regn,
+    StringTable,
     __version__,
     build_collisionset,
     build_mcol,
@@ -60,6 +63,9 @@ __all__ = [
     "Mesh",
     "NotFoundError",
     "QueryError",
+    "Regn",
+    "Section",
+    "StringTable",
     "SylcolError",
     "UnsupportedError",
     "__version__",

@@ -53,6 +53,15 @@ class Closest(NamedTuple):
     point: np.ndarray
     triangle: np.ndarray
 
+class Section(NamedTuple):
+    """One of a REGN's six sections: offset = pointer + 0x10 (None when not relocated), span, stride = span / count (None when it does not divide)."""
+    index: int
+    pointer: int
+    count: int
+    offset: Optional[int]
+    span: Optional[int]
+    stride: Optional[int]
+
 class Entry:
     """One archive entry."""
     @property
@@ -90,7 +99,7 @@ class Entry:
         """Why the entry cannot be read, or None."""
     def read(self) -> bytes:
         """The entry's bytes, inflated and checked."""
-    def decode(self) -> Union[Mcol, CollisionSet]:
+    def decode(self) -> _Object:
         """The entry decoded."""
 
 class Archive(Sequence[Entry]):
@@ -220,10 +229,102 @@ class CollisionSet(Mapping[str, Mesh]):
     def verify(self, seed: int = ..., resource_ids: Optional[list[str]] = ...) -> dict[str, Any]: ...
     def to_bytes(self) -> bytes: ...
 
+class Regn:
+    """A decoded REGN object, as far as it is known: header, six sections, the 12-byte vertex section."""
+    @property
+    def path(self) -> str: ...
+    @property
+    def header(self) -> dict[str, Any]:
+        """Every header field; open words raw."""
+    @property
+    def bbox(self) -> np.ndarray:
+        """2 x 3 float32: min, max."""
+    @property
+    def extent(self) -> np.ndarray: ...
+    @property
+    def cell_size(self) -> np.ndarray: ...
+    @property
+    def grid(self) -> Optional[Tuple[int, int, int]]:
+        """Cells per axis as read at 0x50, or None when unreadable."""
+    @property
+    def grid_encoding(self) -> Optional[Literal["u32[3]", "u16[3]", "u8[3]"]]: ...
+    @property
+    def counts(self) -> list[int]:
+        """The six u16 counts at 0x60."""
+    @property
+    def pointers(self) -> list[int]:
+        """The six section pointers at 0x70, as stored."""
+    @property
+    def sections(self) -> list[Section]: ...
+    def section_bytes(self, index: int) -> Optional[bytes]:
+        """The bytes of a section's whole span (None without a target)."""
+    @property
+    def vertex_section(self) -> Optional[int]:
+        """Index of the one section of stride 12, or None."""
+    @property
+    def vertices(self) -> Optional[np.ndarray]:
+        """N x 3 float32 of the vertex section (read-only), or None."""
+    @property
+    def relocations(self) -> np.ndarray:
+        """uint32 chunk offsets of the relocated words."""
+    @property
+    def pof0_base(self) -> int: ...
+    def info(self) -> dict[str, Any]:
+        """What ``sylcol info --json`` prints."""
+    def verify(self, seed: int = ...) -> dict[str, Any]:
+        """What ``sylcol verify --json`` prints."""
+    def to_bytes(self) -> bytes:
+        """Encoded again, byte-identical."""
+
+class StringTable:
+    """A decoded IDXD (UTF-8) or IXUD (UTF-16BE) string table."""
+    @property
+    def path(self) -> str: ...
+    @property
+    def format(self) -> Literal["IDXD", "IXUD"]: ...
+    @property
+    def unit(self) -> Literal[1, 2]:
+        """Bytes per string-offset unit."""
+    @property
+    def pool_size_unit(self) -> Literal["bytes", "units"]: ...
+    @property
+    def records(self) -> np.ndarray:
+        """Structured uint32: hash, string, p1, p2."""
+    @property
+    def pairs(self) -> np.ndarray:
+        """Structured uint32: hash, first, second."""
+    @property
+    def strings(self) -> dict[int, str]:
+        """Pool offset (units) -> text, in pool order."""
+    @property
+    def texts(self) -> list[Optional[str]]:
+        """Each record's string, None where it has none."""
+    def text(self, offset: int) -> Optional[str]:
+        """The string an offset starts, or None."""
+    @property
+    def pool_bytes(self) -> bytes: ...
+    @property
+    def pool_offset(self) -> int: ...
+    @property
+    def trailer(self) -> bytes:
+        """Bytes after the pool."""
+    def __len__(self) -> int:
+        """Number of records."""
+    def to_text(self) -> str:
+        """The text form of ``sylcol export T -o T.txt``."""
+    def info(self) -> dict[str, Any]:
+        """What ``sylcol info --json`` prints."""
+    def verify(self, seed: int = ...) -> dict[str, Any]:
+        """What ``sylcol verify --json`` prints."""
+    def to_bytes(self) -> bytes:
+        """Encoded again, byte-identical."""
+
+_Object = Union[Mcol, CollisionSet, Regn, StringTable]
+
 def open_archive(path: _Path, names: Union[None, _Path, Iterable[str]] = ...) -> Archive:
     """Opens an IPFB archive."""
 
-def load(source: Union[_Path, bytes, bytearray, memoryview], path: Optional[str] = ...) -> Union[Mcol, CollisionSet]:
+def load(source: Union[_Path, bytes, bytearray, memoryview], path: Optional[str] = ...) -> _Object:
     """Loads a path, ``ARCHIVE.pak+ENTRY`` or bytes."""
 
 def build_mcol(vertices: npt.ArrayLike, triangles: npt.ArrayLike, bbox: Optional[npt.ArrayLike] = ..., cell: Optional[float] = ...) -> bytes:

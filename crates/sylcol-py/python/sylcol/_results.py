@@ -1,6 +1,6 @@
-"""What the vectorised queries return: named tuples of numpy arrays."""
+"""What the vectorised queries and REGN sections return: named tuples."""
 
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 import numpy as np
 
@@ -32,3 +32,21 @@ class Closest(NamedTuple):
     distance: np.ndarray
     point: np.ndarray
     triangle: np.ndarray
+
+
+class Section(NamedTuple):
+    """One of a REGN's six sections, as its header places it.
+
+    ``index`` (0..5), ``pointer`` (the stored word at 0x70 + 4 index),
+    ``count`` (the u16 at 0x60 + 2 index), ``offset`` (chunk offset of the
+    first byte, pointer + 0x10; None when POF0 does not relocate the
+    pointer), ``span`` (bytes to the next higher section or the data end)
+    and ``stride`` (span / count when that divides, else None).
+    """
+
+    index: int
+    pointer: int
+    count: int
+    offset: Optional[int]
+    span: Optional[int]
+    stride: Optional[int]
