@@ -2,12 +2,14 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (docs/queries.md).
 #
-#   benches/embree.sh [rays|batch|build|count|sweep|all]     (default: all)
+#   benches/embree.sh [rays|batch|prep|build|count|sweep|all]     (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # batch  rays per second at 1 and 2 threads (sylcol cast_rays, Embree
 #        rtcIntersect1 / rtcIntersect8)
-# count  instructions per ray under callgrind, on one map and one sphere
+# prep   preparation cost: Collider::from_mcol / from_mesh against
+#        parry3d's TriMesh::new and Embree's scene build
+# count  instructions per ray under callgrind, on two maps and one sphere
 # build  preparation time: sylcol's BVH and colliders against parry3d's
 #        TriMesh::new
 # sweep  the grid sweep of `build mcol` (no Embree needed)
@@ -38,7 +40,7 @@ count() {
     out=$(mktemp -d)
     echo "| scene | method | instructions / ray ($rays rays, callgrind) |"
     echo "|---|---|---|"
-    for scene in "map d84a95fb" "sphere 4k"; do
+    for scene in "map d84a95fb" "map dd89a110" "sphere 4k"; do
         for m in sylcol-own sylcol-derived sylcol-bvh embree1 embree1-robust; do
             RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q \
                 --callgrind-out-file="$out/cg" --collect-atstart=no \
@@ -53,7 +55,8 @@ count() {
 case $mode in
     rays) "$bin" rays ;;
     batch) "$bin" batch ;;
-    build) "$bin" build ;;
+    prep) RAYS=${RAYS:-1000} "$bin" prep ;;
+    build) RAYS=${RAYS:-1000} "$bin" build ;;
     count) count ;;
     sweep) "$bin" sweep ;;
     all)
@@ -61,9 +64,11 @@ case $mode in
         echo
         "$bin" batch
         echo
-        "$bin" build
+        RAYS=1000 "$bin" prep
+        echo
+        RAYS=1000 "$bin" build
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|batch|build|count|sweep|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|batch|prep|build|count|sweep|all]" >&2; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
+//! sylcol-bench prep          preparation cost: Collider against parry3d's BVH build
 //! sylcol-bench build         preparation time: the BVH and colliders vs parry3d
 //! ```
 //!
@@ -19,6 +20,7 @@ mod build_time;
 #[cfg(feature = "embree")]
 mod embree;
 mod methods;
+mod prep;
 mod scenes;
 mod sweep;
 mod timing;
@@ -51,6 +53,7 @@ fn main() {
     match mode {
         "rays" => rays_table(&scenes, rounds),
         "batch" => batch_table(&scenes, rounds),
+        "prep" => prep::run(&scenes, rounds.max(5)),
         "build" => build_time::run(&scenes, rounds),
         "count" => {
             let m = args
@@ -70,7 +73,7 @@ fn main() {
                 );
             }
         }
-        other => panic!("unknown mode {other}: rays, batch, build, count METHOD or sweep"),
+        other => panic!("unknown mode {other}: rays, batch, prep, build, count METHOD or sweep"),
     }
 }
 

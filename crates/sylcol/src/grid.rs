@@ -135,6 +135,92 @@ pub fn build_cell_lists_of(
     tris: impl IntoIterator<Item = u32>,
 ) -> Vec<Vec<u32>> {
     let mut lists = vec![Vec::new(); spec.cell_count()];
+    for_each_overlap(mesh, spec, margin, tris, |i, t| lists[i].push(t));
+    lists
+}
+
+/// The lists of [`build_cell_lists_of`] in compressed form: cell `i`'s
+/// list is `items[starts[i]..starts[i + 1]]` (one allocation for all the
+/// lists, however many cells).
+pub fn build_cell_csr_of(
+    mesh: &TriMesh,
+    spec: &GridSpec,
+    margin: f64,
+    tris: impl IntoIterator<Item = u32>,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for_each_overlap(mesh, spec, margin, tris, |i, t| pairs.push((i as u32, t)));
+    csr_of_pairs(spec.cell_count(), pairs)
+}
+
+/// [`build_cell_csr_of`] with a cheaper, conservative test: a triangle is
+/// listed in every cell (grown by `margin`) that its bounding box and its
+/// plane both reach. Every cell the triangle overlaps lists it; a cell it
+/// only passes near (beyond an edge) may list it too. For sub-grids, whose
+/// lists only narrow a cell's own list for speed.
+pub fn build_cell_csr_near(
+    mesh: &TriMesh,
+    spec: &GridSpec,
+    margin: f64,
+    tris: impl IntoIterator<Item = u32>,
+) -> (Vec<u32>, Vec<u32>) {
+    let mut pairs: Vec<(u32, u32)> = Vec::new();
+    for t in tris {
+        let tri = mesh.corners(t as usize);
+        let Some((lo, hi)) = spec.cell_range(&Aabb::of_triangle(&tri).expanded(margin)) else {
+            continue;
+        };
+        let [a, b, c] = tri.map(|p| p.as_dvec3());
+        let n = (b - a).cross(c - a);
+        for z in lo[2]..=hi[2] {
+            for y in lo[1]..=hi[1] {
+                for x in lo[0]..=hi[0] {
+                    let i = spec.linear([x, y, z]);
+                    let bx = spec.cell_box(i).expanded(margin);
+                    // The plane reaches the box when the box's extent
+                    // along the normal covers the plane's offset.
+                    let centre = (bx.min + bx.max) * 0.5;
+                    let r = ((bx.max - bx.min) * 0.5).dot(n.abs());
+                    let s = n.dot(a - centre);
+                    // A relative allowance for the rounding of both sides.
+                    if s.abs() <= r * (1.0 + 1e-9) + 1e-9 * s.abs() {
+                        pairs.push((i as u32, t));
+                    }
+                }
+            }
+        }
+    }
+    csr_of_pairs(spec.cell_count(), pairs)
+}
+
+/// Compressed lists from (cell, triangle) pairs: a counting sort by cell
+/// that keeps each cell's triangles in pair order.
+fn csr_of_pairs(cells: usize, pairs: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
+    let mut starts = vec![0u32; cells + 1];
+    for &(i, _) in &pairs {
+        starts[i as usize + 1] += 1;
+    }
+    for i in 0..cells {
+        starts[i + 1] += starts[i];
+    }
+    let mut next = starts.clone();
+    let mut items = vec![0u32; pairs.len()];
+    for (i, t) in pairs {
+        items[next[i as usize] as usize] = t;
+        next[i as usize] += 1;
+    }
+    (starts, items)
+}
+
+/// Calls `found(cell, t)` for every cell each triangle of `tris` overlaps
+/// (the test of [`build_cell_lists`]), triangle by triangle.
+fn for_each_overlap(
+    mesh: &TriMesh,
+    spec: &GridSpec,
+    margin: f64,
+    tris: impl IntoIterator<Item = u32>,
+    mut found: impl FnMut(usize, u32),
+) {
     for t in tris {
         let tri = mesh.corners(t as usize);
         let bounds = Aabb::of_triangle(&tri);
@@ -145,7 +231,7 @@ pub fn build_cell_lists_of(
             // Fast path: a triangle inside one (grown) cell overlaps it.
             let i = spec.linear(lo);
             if spec.cell_box(i).expanded(margin).contains(&bounds) {
-                lists[i].push(t);
+                found(i, t);
                 continue;
             }
         }
@@ -165,13 +251,12 @@ pub fn build_cell_lists_of(
                     let b = spec.cell_box(i).expanded(margin);
                     let holds_corner = corners.iter().any(|&p| b.contains_point(p));
                     if holds_corner || triangle_overlaps_box(&tri, &b) {
-                        lists[i].push(t);
+                        found(i, t);
                     }
                 }
             }
         }
     }
-    lists
 }
 
 /// The cells of row (y, z) the triangle can reach: the x extent of the
@@ -191,19 +276,22 @@ fn row_x_range(
         .max(spec.bounds().max.abs())
         .max_element();
     let slack = margin + 1e-9 * (reach + spec.cell.max_element());
-    let mut poly: Vec<DVec3> = tri.to_vec();
+    let mut poly = Polygon::default();
+    poly.pts[..3].copy_from_slice(tri);
+    poly.len = 3;
     for (k, bound, keep_below) in [
         (1, row.min.y - slack, false),
         (1, row.max.y + slack, true),
         (2, row.min.z - slack, false),
         (2, row.max.z + slack, true),
     ] {
-        poly = clip(&poly, k, bound, keep_below);
-        if poly.is_empty() {
+        poly = clip(poly.points(), k, bound, keep_below);
+        if poly.len == 0 {
             return None;
         }
     }
     let (lo, hi) = poly
+        .points()
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), p| {
             (a.min(p.x), b.max(p.x))
@@ -214,9 +302,28 @@ fn row_x_range(
     spec.cell_range(&b).map(|(a, z)| (a[0], z[0]))
 }
 
-/// Sutherland-Hodgman: the part of a convex polygon on one side of the
-/// plane `p[k] = bound`.
-fn clip(poly: &[DVec3], k: usize, bound: f64, keep_below: bool) -> Vec<DVec3> {
+/// A convex polygon of at most eight points (a triangle clipped by four
+/// planes has at most seven), kept on the stack.
+#[derive(Debug, Clone, Copy, Default)]
+struct Polygon {
+    pts: [DVec3; 8],
+    len: usize,
+}
+
+impl Polygon {
+    fn points(&self) -> &[DVec3] {
+        &self.pts[..self.len]
+    }
+
+    fn push(&mut self, p: DVec3) {
+        self.pts[self.len] = p;
+        self.len += 1;
+    }
+}
+
+/// Sutherland-Hodgman: the part of a convex polygon (at most seven
+/// points) on one side of the plane `p[k] = bound`.
+fn clip(poly: &[DVec3], k: usize, bound: f64, keep_below: bool) -> Polygon {
     let inside = |p: &DVec3| {
         if keep_below {
             p[k] <= bound
@@ -224,7 +331,7 @@ fn clip(poly: &[DVec3], k: usize, bound: f64, keep_below: bool) -> Vec<DVec3> {
             p[k] >= bound
         }
     };
-    let mut out = Vec::with_capacity(poly.len() + 1);
+    let mut out = Polygon::default();
     for (i, p) in poly.iter().enumerate() {
         let q = &poly[(i + 1) % poly.len()];
         if inside(p) {
@@ -281,6 +388,46 @@ mod tests {
         let occupied: Vec<usize> = (0..8).filter(|&i| !lists[i].is_empty()).collect();
         assert_eq!(occupied, vec![0, 4]);
     }
+    /// The compressed lists are the lists.
+    #[test]
+    fn csr_lists_match_the_lists() {
+        let s = GridSpec {
+            origin: DVec3::splat(-2.0),
+            cell: DVec3::splat(0.5),
+            dims: [8, 8, 8],
+        };
+        let mesh = crate::query::fixtures::uv_sphere(Vec3::ZERO, 1.5, 16, 9);
+        let lists = build_cell_lists(&mesh, &s, 1e-3);
+        let all = 0..mesh.triangles.len() as u32;
+        let (starts, items) = build_cell_csr_of(&mesh, &s, 1e-3, all);
+        assert_eq!(starts.len(), lists.len() + 1);
+        for (i, list) in lists.iter().enumerate() {
+            assert_eq!(
+                &items[starts[i] as usize..starts[i + 1] as usize],
+                &list[..]
+            );
+        }
+        assert!(items.len() > mesh.triangles.len());
+        // The cheaper lists hold every exact entry, and not every cell of
+        // every triangle's box.
+        let all = 0..mesh.triangles.len() as u32;
+        let (near_starts, near) = build_cell_csr_near(&mesh, &s, 1e-3, all);
+        let boxes: usize = (0..mesh.triangles.len())
+            .filter_map(|t| s.cell_range(&Aabb::of_triangle(&mesh.corners(t)).expanded(1e-3)))
+            .map(|(lo, hi)| (0..3).map(|k| hi[k] - lo[k] + 1).product::<usize>())
+            .sum();
+        for (i, list) in lists.iter().enumerate() {
+            let got = &near[near_starts[i] as usize..near_starts[i + 1] as usize];
+            assert!(list.iter().all(|t| got.contains(t)), "cell {i}");
+        }
+        assert!(
+            near.len() >= items.len() && near.len() < boxes,
+            "{} {}",
+            near.len(),
+            boxes
+        );
+    }
+
     #[test]
     fn row_narrowing_matches_brute_force() {
         let s = GridSpec {

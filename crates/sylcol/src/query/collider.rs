@@ -10,11 +10,11 @@ use super::bvh::Bvh;
 use super::closest_index::ClosestIndex;
 use super::grid_walk::WalkFrame;
 use super::inside_index::InsideIndex;
-use super::ray_triangle::{Packet, avx_available, pack};
+use super::ray_triangle::{LANES, Packet, avx_available, pack, pack_into};
 use super::sub_grid::{CROWDED, SubGrid, cells_per_axis, cubic_grid};
 use crate::build::mcol::triangle_sphere;
 use crate::geom::enclosing_radius;
-use crate::grid::{GridSpec, build_cell_lists};
+use crate::grid::{GridSpec, build_cell_csr_of, build_cell_lists};
 use crate::mesh::TriMesh;
 
 use super::error::ColliderError;
@@ -44,8 +44,9 @@ pub struct Collider {
     pub(crate) sub_grids: Vec<SubGrid>,
     /// Bit c: cell c's list is not empty (the walk's first look).
     pub(crate) occupied: Vec<u64>,
-    /// Every triangle in index order (brute force).
-    pub(crate) all_packets: Vec<Packet>,
+    /// Every triangle in index order (small meshes, brute force), packed
+    /// on first use.
+    all_packets: OnceLock<Vec<Packet>>,
     /// Bounding sphere per triangle: centre xyz, radius w.
     pub(crate) spheres: Vec<Vec4>,
     /// Unit normal per triangle, by winding.
@@ -55,8 +56,8 @@ pub struct Collider {
     pub(crate) mesh: TriMesh,
     source: GridSource,
     spheres_replaced: usize,
-    /// Whether the eight-lane AVX ray kernel (with its AVX2 mailbox) runs
-    /// on this CPU.
+    /// Whether the eight-lane AVX ray kernel (and the AVX2 walk) runs on
+    /// this CPU.
     pub(crate) avx: bool,
     /// sylcol's own acceleration for rays and segments, when built
     /// ([`Collider::with_bvh`]).
@@ -240,6 +241,15 @@ impl Collider {
         }
     }
 
+    /// Every triangle as packets, in index order (each triangle once).
+    pub(crate) fn all_packets(&self) -> &[Packet] {
+        self.all_packets.get_or_init(|| {
+            let all: Vec<u32> = (0..self.mesh.triangles.len() as u32).collect();
+            let pad = all.len() as u32;
+            pack(&all, pad, |t| self.mesh.corners(t as usize))
+        })
+    }
+
     /// Number of triangles.
     #[inline]
     pub(crate) fn triangle_count(&self) -> usize {
@@ -362,14 +372,8 @@ fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderErr
         return Err(ColliderError::GridTooLarge(dims));
     }
     // The margin absorbs the DDA's rounding at cell faces.
-    let lists = build_cell_lists(&mesh, &spec, spec.cell.x * 1e-5);
-    let mut starts = Vec::with_capacity(lists.len() + 1);
-    let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-    starts.push(0u32);
-    for l in &lists {
-        items.extend_from_slice(l);
-        starts.push(items.len() as u32);
-    }
+    let all = 0..mesh.triangles.len() as u32;
+    let (starts, items) = build_cell_csr_of(&mesh, &spec, spec.cell.x * 1e-5, all);
     let spheres = (0..mesh.triangles.len())
         .map(|t| triangle_sphere(&mesh.corners(t)))
         .collect();
@@ -388,27 +392,36 @@ fn assemble(
 ) -> Collider {
     let corners = |t: u32| mesh.corners(t as usize);
     let pad = mesh.triangles.len() as u32;
-    let mut packets = Vec::new();
+    let packet_count = starts
+        .windows(2)
+        .map(|w| ((w[1] - w[0]) as usize).div_ceil(LANES))
+        .sum();
+    let mut packets = Vec::with_capacity(packet_count);
     let mut ray_cells = Vec::with_capacity(starts.len() - 1);
     let mut sub_grids = Vec::new();
+    // One scratch list for every cell (no allocation per cell).
+    let mut list = Vec::new();
     for w in starts.windows(2) {
+        let cell = &items[w[0] as usize..w[1] as usize];
         // A triangle a file lists twice in one cell is packed once.
-        let mut list = items[w[0] as usize..w[1] as usize].to_vec();
-        list.sort_unstable();
-        list.dedup();
+        list.clear();
+        list.extend_from_slice(cell);
+        if !cell.is_sorted_by(|a, b| a < b) {
+            list.sort_unstable();
+            list.dedup();
+        }
         ray_cells.push(if list.len() > CROWDED {
             sub_grids.push(SubGrid::new(&mesh, &list, pad));
             RayCell::SubGrid(sub_grids.len() as u32 - 1)
         } else {
             let first = packets.len() as u32;
-            packets.extend(pack(&list, pad, corners));
+            pack_into(&mut packets, &list, pad, corners);
             RayCell::Packets {
                 first,
                 end: packets.len() as u32,
             }
         });
     }
-    let all: Vec<u32> = (0..mesh.triangles.len() as u32).collect();
     let normals = (0..mesh.triangles.len())
         .map(|t| {
             let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
@@ -425,7 +438,7 @@ fn assemble(
         starts,
         items,
         packets,
-        all_packets: pack(&all, pad, corners),
+        all_packets: OnceLock::new(),
         spheres: spheres.into_iter().map(Vec4::from_array).collect(),
         normals,
         bounds: mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO)),

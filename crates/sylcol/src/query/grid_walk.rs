@@ -14,7 +14,7 @@ use glam::{DVec3, IVec3};
 use crate::grid::GridSpec;
 
 /// How far (in cells) the clipping box reaches beyond the grid.
-const CLIP_SLACK: f64 = 1e-9;
+pub(crate) const CLIP_SLACK: f64 = 1e-9;
 
 /// A grid prepared for walking: reciprocal cell sizes and strides.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -29,6 +29,24 @@ pub struct WalkFrame {
     /// The highest cell index per axis, as f64.
     last_cell: DVec3,
     strides: [isize; 3],
+    /// The same numbers as vector rows for the AVX walk (lane 3 inert).
+    pub(crate) lanes: FrameLanes,
+}
+
+/// A [`WalkFrame`]'s numbers as rows of four lanes, the fourth inert:
+/// origin 0, cell 1, clipping face 1 (`grid_walk_avx`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[repr(C, align(32))]
+pub(crate) struct FrameLanes {
+    pub origin: [f64; 4],
+    pub inv_cell: [f64; 4],
+    pub cell: [f64; 4],
+    pub clip_hi: [f64; 4],
+    pub last_cell: [f64; 4],
+    /// The highest cell index per axis.
+    pub last: [i64; 4],
+    /// Linear-index strides per axis.
+    pub strides: [i64; 4],
 }
 
 impl WalkFrame {
@@ -41,14 +59,27 @@ impl WalkFrame {
             grid.dims
         );
         let dims = IVec3::from_array(grid.dims.map(|n| n as i32));
+        let (clip_hi, last_cell) = (dims.as_dvec3() + CLIP_SLACK, (dims - 1).as_dvec3());
+        let inv_cell = DVec3::ONE / grid.cell;
+        let strides = [1, dims.x as isize, dims.x as isize * dims.y as isize];
+        let row = |v: DVec3, pad: f64| [v.x, v.y, v.z, pad];
         WalkFrame {
-            clip_hi: dims.as_dvec3() + CLIP_SLACK,
-            last_cell: (dims - 1).as_dvec3(),
+            clip_hi,
+            last_cell,
             origin: grid.origin,
-            inv_cell: DVec3::ONE / grid.cell,
+            inv_cell,
             cell: grid.cell,
             dims,
-            strides: [1, dims.x as isize, dims.x as isize * dims.y as isize],
+            strides,
+            lanes: FrameLanes {
+                origin: row(grid.origin, 0.0),
+                inv_cell: row(inv_cell, 1.0),
+                cell: row(grid.cell, 1.0),
+                clip_hi: row(clip_hi, 1.0),
+                last_cell: row(last_cell, 0.0),
+                last: [dims.x - 1, dims.y - 1, dims.z - 1, 0].map(i64::from),
+                strides: [strides[0], strides[1], strides[2], 0].map(|s| s as i64),
+            },
         }
     }
 }
@@ -328,7 +359,7 @@ impl Iterator for GridWalk {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn grid() -> GridSpec {
@@ -389,7 +420,7 @@ mod tests {
     }
     /// Random rays, some through lattice points (cell corners, edges and
     /// faces), over a 5 x 3 x 7 grid of unequal cells.
-    fn random_rays() -> (GridSpec, Vec<(DVec3, DVec3, f64)>) {
+    pub(crate) fn random_rays() -> (GridSpec, Vec<(DVec3, DVec3, f64)>) {
         use rand::{Rng, SeedableRng};
         let g = GridSpec {
             origin: DVec3::new(-3.0, 2.0, 0.5),

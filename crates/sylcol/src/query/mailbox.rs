@@ -34,53 +34,6 @@ pub struct Visits<'a> {
 }
 
 impl Visits<'_> {
-    /// A bit mask of the lanes of `ids` seen for the first time in this
-    /// query (no data-dependent branches); marks them all seen.
-    #[inline(always)]
-    pub fn fresh<const N: usize>(&mut self, ids: &[u32; N]) -> u32 {
-        let mut mask = 0;
-        for (lane, &t) in ids.iter().enumerate() {
-            let s = &mut self.stamps[t as usize];
-            mask |= u32::from(*s != self.epoch) << lane;
-            *s = self.epoch;
-        }
-        mask
-    }
-
-    /// [`Visits::fresh`] for eight lanes with one AVX2 gather: the same
-    /// mask, except that an id repeated within `ids` counts as fresh in
-    /// every lane holding it (the collider's packets hold distinct ids,
-    /// padding aside).
-    ///
-    /// # Safety
-    /// The CPU must have AVX2 (callers run inside
-    /// `#[target_feature(enable = "avx2")]` code).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    pub unsafe fn fresh8_avx2(&mut self, ids: &[u32; 8]) -> u32 {
-        use std::arch::x86_64::*;
-        // The gather takes signed 32-bit indices: every id must be below
-        // both the stamp count and 2^31, else the checked scalar path.
-        let last = (self.stamps.len().min(1 << 31) as u32).wrapping_sub(1);
-        // SAFETY: AVX2 per the contract; `ids` is 32 readable bytes.
-        unsafe {
-            let v = _mm256_loadu_si256(ids.as_ptr().cast());
-            let lim = _mm256_set1_epi32(last as i32);
-            let inside = _mm256_cmpeq_epi32(_mm256_max_epu32(v, lim), lim);
-            if self.stamps.is_empty() || _mm256_movemask_epi8(inside) != -1 {
-                return self.fresh(ids);
-            }
-            // Every id is a valid, non-negative index: gather and mark.
-            let old = _mm256_i32gather_epi32::<4>(self.stamps.as_ptr().cast(), v);
-            let seen = _mm256_cmpeq_epi32(old, _mm256_set1_epi32(self.epoch as i32));
-            let mask = !(_mm256_movemask_ps(_mm256_castsi256_ps(seen)) as u32) & 0xff;
-            for &t in ids {
-                *self.stamps.get_unchecked_mut(t as usize) = self.epoch;
-            }
-            mask
-        }
-    }
-
     /// True the first time triangle `t` is seen in this query.
     #[inline(always)]
     pub fn first(&mut self, t: u32) -> bool {
@@ -128,26 +81,5 @@ mod tests {
         // A new query starts afresh, even on a bigger set.
         let again = with_visits(8, |v| [v.first(2), v.first(7), v.first(7)]);
         assert_eq!(again, [true, true, false]);
-    }
-
-    /// The gather answers like the scalar loop, and falls back to it for
-    /// ids out of range.
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn gather_matches_scalar() {
-        if !std::arch::is_x86_feature_detected!("avx2") {
-            return;
-        }
-        let packets = [[0, 1, 2, 3, 4, 5, 6, 7], [7, 8, 9, 1, 10, 11, 12, 13]];
-        let scalar = with_visits(16, |v| packets.map(|p| v.fresh(&p)));
-        // SAFETY: the CPU has AVX2.
-        let gather = with_visits(16, |v| packets.map(|p| unsafe { v.fresh8_avx2(&p) }));
-        assert_eq!(scalar, gather);
-        assert_eq!(gather, [0xff, 0b1111_0110]);
-        // An id past the stamps: the scalar path (which panics on it).
-        let wide = std::panic::catch_unwind(|| {
-            with_visits(8, |v| unsafe { v.fresh8_avx2(&[0, 1, 2, 3, 4, 5, 6, 8]) })
-        });
-        assert!(wide.is_err());
     }
 }

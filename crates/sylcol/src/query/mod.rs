@@ -35,6 +35,8 @@ mod error;
 mod exact;
 pub mod fixtures;
 mod grid_walk;
+#[cfg(target_arch = "x86_64")]
+mod grid_walk_avx;
 mod inside_index;
 mod mailbox;
 pub(crate) mod point_inside;

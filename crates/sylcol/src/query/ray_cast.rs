@@ -1,4 +1,4 @@
-//! Rays and segments: the DDA walk, mailboxed list tests, and the cell
+//! Rays and segments: the DDA walk, the cells' list tests, and the cell
 //! t-range rule that keeps the first hit exact.
 
 use glam::{DVec3, Vec3};
@@ -6,7 +6,6 @@ use glam::{DVec3, Vec3};
 use super::bvh_walk::BoxRay;
 use super::collider::RayCell;
 use super::grid_walk::GridWalk;
-use super::mailbox::{Visits, with_visits};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{Cast as Exact, Kernel, NO_TRIANGLE, Packet, Portable, RayFrame};
@@ -59,6 +58,31 @@ impl Collider {
     /// (exactly; t scales back exactly), which keeps the kernel's f32
     /// depths in range.
     fn cast_with(&self, ray: &Ray, max_toi: f32, cast: Cast, scan_all: bool) -> Option<RayHit> {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx {
+            // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
+            return unsafe { self.cast_avx(ray, max_toi, cast, scan_all) };
+        }
+        self.cast_kernel::<Portable>(ray, max_toi, cast, scan_all)
+    }
+
+    /// [`Collider::cast_with`] compiled for AVX and AVX2 (the frame and the
+    /// walk in one function).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,avx2")]
+    fn cast_avx(&self, ray: &Ray, max_toi: f32, cast: Cast, scan_all: bool) -> Option<RayHit> {
+        self.cast_kernel::<Avx>(ray, max_toi, cast, scan_all)
+    }
+
+    /// [`Collider::cast_with`] with kernel `K`.
+    #[inline(always)]
+    fn cast_kernel<K: Kernel>(
+        &self,
+        ray: &Ray,
+        max_toi: f32,
+        cast: Cast,
+        scan_all: bool,
+    ) -> Option<RayHit> {
         let scale = direction_scale(ray.dir);
         let (dir, max) = if scale == 1.0 {
             (ray.dir, max_toi)
@@ -79,7 +103,7 @@ impl Collider {
         };
         let frame = RayFrame::new(ray.origin, dir, max, &exact, self.bounds);
         let best = if scan_all {
-            self.every_triangle(&frame, max)
+            self.scan::<K>(&frame, max)
         } else if let Some(bvh) = &self.bvh {
             let boxes = BoxRay::new(ray.origin, dir);
             bvh.first_hit(&frame, &boxes, max, self.avx)
@@ -90,54 +114,43 @@ impl Collider {
                 Cast::Ray => dir.as_dvec3(),
                 Cast::Segment(to) => (to.as_dvec3() - ray.origin.as_dvec3()) * f64::from(scale),
             };
-            self.walk_hit(&frame, &Line::new(ray.origin.as_dvec3(), d), max)
+            self.walk_compiled::<K>(&frame, &Line::new(ray.origin.as_dvec3(), d), max)
         };
         (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0 * scale, best.1))
     }
 
-    /// The grid walk proper, with the widest kernel this CPU runs.
-    pub(crate) fn walk_hit(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
-        // One spare mailbox slot for the packets' unused lanes.
-        with_visits(self.triangle_count() + 1, |seen| {
-            #[cfg(target_arch = "x86_64")]
-            if self.avx {
-                // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
-                return unsafe { self.walk_avx(f, ray, max_toi, seen) };
-            }
-            self.walk::<Portable>(f, ray, max_toi, seen)
-        })
+    /// [`Collider::walk`] compiled for the kernel's instruction set (a
+    /// closure does not take its caller's target features, so the walk is
+    /// always reached through a function that has them).
+    #[inline(always)]
+    fn walk_compiled<K: Kernel>(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
+        #[cfg(target_arch = "x86_64")]
+        if K::AVX {
+            // SAFETY: the AVX kernel runs only where the CPU has AVX and
+            // AVX2.
+            return unsafe { self.walk_avx(f, ray, max_toi) };
+        }
+        self.walk::<K>(f, ray, max_toi)
     }
 
     /// The walk compiled for AVX and AVX2, eight lanes a packet.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
-    fn walk_avx(
-        &self,
-        f: &RayFrame<'_>,
-        ray: &Line,
-        max_toi: f32,
-        seen: &mut Visits<'_>,
-    ) -> (f32, u32) {
-        self.walk::<Avx>(f, ray, max_toi, seen)
+    fn walk_avx(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
+        self.walk::<Avx>(f, ray, max_toi)
     }
 
     /// The walk with kernel `K`: the nearest (time, triangle) found.
     #[inline(always)]
-    pub(crate) fn walk<K: Kernel>(
-        &self,
-        f: &RayFrame<'_>,
-        ray: &Line,
-        max_toi: f32,
-        seen: &mut Visits<'_>,
-    ) -> (f32, u32) {
+    pub(crate) fn walk<K: Kernel>(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
         let (o, d) = (ray.o, ray.d);
         let t_max = f64::from(max_toi);
         if d.cmpeq(DVec3::ZERO).any() {
-            self.walk_still_axis::<K>(f, ray, t_max, seen, &mut best);
-        } else if let Some(walk) = GridWalk::moving(&self.frame, o, d, 0.0, t_max) {
-            walk.visit_masked(|cell, t_enter| {
-                self.visit_cell::<K>(f, cell, t_enter, ray, seen, &mut best)
+            self.walk_still_axis::<K>(f, ray, t_max, &mut best);
+        } else {
+            K::walk_moving(&self.frame, o, d, 0.0, t_max, |cell, t_enter| {
+                self.visit_cell::<K>(f, cell, t_enter, ray, &mut best)
             });
         }
         best
@@ -153,11 +166,10 @@ impl Collider {
         k: &RayFrame<'_>,
         ray: &Line,
         t_max: f64,
-        seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) {
         if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
-            walk.visit(|cell, t_enter| self.visit_cell::<K>(k, cell, t_enter, ray, seen, best));
+            walk.visit(|cell, t_enter| self.visit_cell::<K>(k, cell, t_enter, ray, best));
         }
     }
 
@@ -172,7 +184,6 @@ impl Collider {
         cell: usize,
         t_enter: f64,
         ray: &Line,
-        seen: &mut Visits<'_>,
         best: &mut (f32, u32),
     ) -> bool {
         if t_enter > f64::from(best.0) {
@@ -184,37 +195,82 @@ impl Collider {
         }
         match self.ray_cells[cell] {
             RayCell::Packets { first, end } => {
-                K::test_packets(k, &self.packets[first as usize..end as usize], seen, best)
+                K::test_packets(k, &self.packets[first as usize..end as usize], best);
             }
-            RayCell::SubGrid(sub) => self.walk_sub_grid::<K>(k, sub as usize, ray, seen, best),
+            RayCell::SubGrid(sub) => self.walk_sub_grid::<K>(k, sub as usize, ray, best),
         }
         true
     }
 
     /// A crowded cell: walk its own grid, which spans its triangles (a ray
-    /// missing them all skips the list).
-    #[inline(never)]
+    /// missing them all skips the list). Out of line, compiled for the
+    /// kernel's instruction set.
+    #[inline(always)]
     fn walk_sub_grid<K: Kernel>(
         &self,
         k: &RayFrame<'_>,
         sub: usize,
         ray: &Line,
-        seen: &mut Visits<'_>,
+        best: &mut (f32, u32),
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if K::AVX {
+            // SAFETY: the AVX kernel runs only where the CPU has AVX and
+            // AVX2.
+            return unsafe { self.walk_sub_grid_avx(k, sub, ray, best) };
+        }
+        self.walk_sub_grid_portable::<K>(k, sub, ray, best);
+    }
+
+    /// [`Collider::walk_sub_grid`] with the AVX kernel and walk.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(never)]
+    #[target_feature(enable = "avx,avx2")]
+    fn walk_sub_grid_avx(&self, k: &RayFrame<'_>, sub: usize, ray: &Line, best: &mut (f32, u32)) {
+        self.sub_grid_walk::<Avx>(k, sub, ray, best);
+    }
+
+    /// [`Collider::walk_sub_grid`] with any other kernel.
+    #[inline(never)]
+    fn walk_sub_grid_portable<K: Kernel>(
+        &self,
+        k: &RayFrame<'_>,
+        sub: usize,
+        ray: &Line,
+        best: &mut (f32, u32),
+    ) {
+        self.sub_grid_walk::<K>(k, sub, ray, best);
+    }
+
+    /// The body of [`Collider::walk_sub_grid`]: a second DDA over the
+    /// sub-grid for t in [0, best so far].
+    #[inline(always)]
+    fn sub_grid_walk<K: Kernel>(
+        &self,
+        k: &RayFrame<'_>,
+        sub: usize,
+        ray: &Line,
         best: &mut (f32, u32),
     ) {
         let (o, d) = (ray.o, ray.d);
         let g = &self.sub_grids[sub];
-        if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, f64::from(best.0)) {
-            inner.visit(|s, t_sub| {
-                if t_sub > f64::from(best.0) {
-                    return false;
-                }
-                let packets = g.packets(s);
-                if !packets.is_empty() {
-                    K::test_packets(k, packets, seen, best);
-                }
-                true
-            });
+        let t1 = f64::from(best.0);
+        let visit = |s, t_sub| {
+            if t_sub > f64::from(best.0) {
+                return false;
+            }
+            let packets = g.packets(s);
+            if !packets.is_empty() {
+                K::test_packets(k, packets, best);
+            }
+            true
+        };
+        if d.cmpeq(DVec3::ZERO).any() {
+            if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, t1) {
+                inner.visit(visit);
+            }
+        } else {
+            K::walk_moving(&g.frame, o, d, 0.0, t1, visit);
         }
     }
 
@@ -239,28 +295,11 @@ impl Collider {
         Ok(self.cast_with(ray, max_toi, Cast::Ray, true))
     }
 
-    /// Every packet in index order, each triangle once.
-    fn every_triangle(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
-        #[cfg(target_arch = "x86_64")]
-        if self.avx {
-            // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
-            return unsafe { self.scan_avx(f, max_toi) };
-        }
-        self.scan::<Portable>(f, max_toi)
-    }
-
-    /// The scan compiled for AVX and AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx,avx2")]
-    fn scan_avx(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
-        self.scan::<Avx>(f, max_toi)
-    }
-
     /// Every packet with kernel `K`: the nearest (time, triangle).
     #[inline(always)]
     pub(crate) fn scan<K: Kernel>(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
-        for p in &self.all_packets {
+        for p in self.all_packets() {
             take_nearest::<K>(f, p, u32::MAX, &mut best);
         }
         best
@@ -303,21 +342,16 @@ pub(crate) fn direction_scale(d: Vec3) -> f32 {
     f32::from_bits(((127 - e) as u32) << 23)
 }
 
-/// Tests a list's packets, each lane whose triangle is new to this ray
-/// (mailbox), keeping the nearest hit in `best`: the body of
-/// [`Kernel::test_packets`].
+/// Tests every lane of a list's packets (no mailbox), keeping the nearest
+/// hit in `best`: the body of [`Kernel::test_packets`].
 #[inline(always)]
-pub(crate) fn test_packets<K: Kernel>(
-    f: &RayFrame<'_>,
-    packets: &[Packet],
-    seen: &mut Visits<'_>,
-    best: &mut (f32, u32),
-) {
+pub(crate) fn test_packets<K: Kernel>(f: &RayFrame<'_>, packets: &[Packet], best: &mut (f32, u32)) {
+    if let [p] = packets {
+        take_nearest::<K>(f, p, u32::MAX, best);
+        return;
+    }
     for p in packets {
-        let fresh = K::fresh(seen, &p.ids);
-        if fresh != 0 {
-            take_nearest::<K>(f, p, fresh, best);
-        }
+        take_nearest::<K>(f, p, u32::MAX, best);
     }
 }
 

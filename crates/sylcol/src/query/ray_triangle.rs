@@ -29,10 +29,10 @@
 
 use std::ops::{BitAnd, BitOr, Not};
 
-use glam::{BVec4A, Vec3, Vec4};
+use glam::{BVec4A, DVec3, Vec3, Vec4};
 
 use super::exact::ExactRay;
-use super::mailbox::Visits;
+use super::grid_walk::{GridWalk, WalkFrame};
 
 /// "No triangle" (no hit yet).
 pub const NO_TRIANGLE: u32 = u32::MAX;
@@ -122,12 +122,20 @@ fn round_up(x: f64) -> f32 {
 /// Packs triangle ids into packets, [`LANES`] at a time; unused lanes get
 /// the id `pad`.
 pub fn pack(ids: &[u32], pad: u32, corners: impl Fn(u32) -> [Vec3; 3]) -> Vec<Packet> {
-    ids.chunks(LANES)
-        .map(|chunk| {
-            let tris: Vec<(u32, [Vec3; 3])> = chunk.iter().map(|&t| (t, corners(t))).collect();
-            Packet::new(&tris, pad)
-        })
-        .collect()
+    let mut out = Vec::with_capacity(ids.len().div_ceil(LANES));
+    pack_into(&mut out, ids, pad, corners);
+    out
+}
+
+/// [`pack`] appending to `out` (no allocation but `out`'s growth).
+pub fn pack_into(out: &mut Vec<Packet>, ids: &[u32], pad: u32, corners: impl Fn(u32) -> [Vec3; 3]) {
+    for chunk in ids.chunks(LANES) {
+        let mut tris = [(0, [Vec3::ZERO; 3]); LANES];
+        for (slot, &t) in tris.iter_mut().zip(chunk) {
+            *slot = (t, corners(t));
+        }
+        out.push(Packet::new(&tris[..chunk.len()], pad));
+    }
 }
 
 /// A ray prepared for the kernels: its frame, the error-bound constants
@@ -182,7 +190,7 @@ impl<'a> RayFrame<'a> {
     /// vertices lie in the box `bounds`; `cast` is the same ray (a
     /// segment's exact direction may differ from the f32 `d` by its
     /// rounding). `d` must be non-zero and finite.
-    #[inline]
+    #[inline(always)]
     pub fn new(o: Vec3, d: Vec3, limit: f32, cast: &'a Cast, bounds: (Vec3, Vec3)) -> Self {
         const AXES: [Axis; 4] = [Axis::X, Axis::Y, Axis::Z, Axis::X];
         const NEXT: [[usize; 4]; 2] = [[1, 2, 0, 0], [2, 0, 1, 0]];
@@ -362,9 +370,21 @@ fn depth_err<V: Lanes>(err: V, z_max: V, den: V) -> V {
 #[inline(always)]
 fn corner<V: Lanes>(f: &RayFrame<'_>, r: &[[f32; LANES]; 3], at: usize) -> (V, V, V) {
     let [kx, ky, kz] = f.axes.map(|a| a as usize);
-    let ax = V::load(&r[kx], at).sub(V::splat(f.o[kx]));
-    let ay = V::load(&r[ky], at).sub(V::splat(f.o[ky]));
-    let az = V::load(&r[kz], at).sub(V::splat(f.o[kz]));
+    // SAFETY: an `Axis` is 0, 1 or 2, in range of both arrays (checking
+    // it again per packet costs a few instructions a packet).
+    let (rx, ry, rz, ox, oy, oz) = unsafe {
+        (
+            r.get_unchecked(kx),
+            r.get_unchecked(ky),
+            r.get_unchecked(kz),
+            *f.o.get_unchecked(kx),
+            *f.o.get_unchecked(ky),
+            *f.o.get_unchecked(kz),
+        )
+    };
+    let ax = V::load(rx, at).sub(V::splat(ox));
+    let ay = V::load(ry, at).sub(V::splat(oy));
+    let az = V::load(rz, at).sub(V::splat(oz));
     (
         ax.sub(V::splat(f.shear[0]).mul(az)),
         ay.sub(V::splat(f.shear[1]).mul(az)),
@@ -470,24 +490,33 @@ impl Lanes for Vec4 {
 /// lanes of `lanes` hit with 0 < t <= `t_max`. Every implementation
 /// gives bit-identical answers.
 pub trait Kernel: Copy {
+    /// Whether this is the AVX kernel (its walks are compiled for AVX2).
+    const AVX: bool = false;
     /// The packet test.
     fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes: u32) -> ([f32; LANES], u32);
-    /// The lanes of `ids` new to this query ([`Visits::fresh`]), marking
-    /// them seen.
+    /// Calls `visit(cell, t_enter)` along the walk of a ray moving along
+    /// every axis over `f`'s grid, t in [t0, t1], until it returns false
+    /// ([`GridWalk::moving`] and its masked visit).
     #[inline(always)]
-    fn fresh(seen: &mut Visits<'_>, ids: &[u32; LANES]) -> u32 {
-        seen.fresh(ids)
-    }
-    /// Tests a cell's packets, each lane new to this query, keeping the
-    /// nearest (time, triangle) in `best`.
-    #[inline(always)]
-    fn test_packets(
-        f: &RayFrame<'_>,
-        packets: &[Packet],
-        seen: &mut Visits<'_>,
-        best: &mut (f32, u32),
+    fn walk_moving(
+        f: &WalkFrame,
+        o: DVec3,
+        d: DVec3,
+        t0: f64,
+        t1: f64,
+        visit: impl FnMut(usize, f64) -> bool,
     ) {
-        super::ray_cast::test_packets::<Self>(f, packets, seen, best);
+        if let Some(w) = GridWalk::moving(f, o, d, t0, t1) {
+            w.visit_masked(visit);
+        }
+    }
+    /// Tests every lane of a cell's packets, keeping the nearest (time,
+    /// triangle) in `best`. No mailbox: a triangle listed in several cells
+    /// on the ray is tested in each (it answers the same every time), which
+    /// costs less than the look-up that would skip it.
+    #[inline(always)]
+    fn test_packets(f: &RayFrame<'_>, packets: &[Packet], best: &mut (f32, u32)) {
+        super::ray_cast::test_packets::<Self>(f, packets, best);
     }
 }
 

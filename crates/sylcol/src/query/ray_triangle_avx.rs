@@ -1,5 +1,5 @@
-//! The ray/triangle kernel eight lanes wide on AVX, with an AVX2 gather
-//! for the mailbox: [`super::ray_triangle::lanes`] on `__m256`. Its
+//! The ray/triangle kernel eight lanes wide on AVX:
+//! [`super::ray_triangle::lanes`] on `__m256`. Its
 //! methods may only run where [`super::ray_triangle::avx_available`] is
 //! true; every caller is compiled with `#[target_feature(enable =
 //! "avx,avx2")]`.
@@ -7,7 +7,9 @@
 use std::arch::x86_64::*;
 use std::ops::{BitAnd, BitOr};
 
-use super::mailbox::Visits;
+use glam::DVec3;
+
+use super::grid_walk::WalkFrame;
 use super::ray_triangle::{Kernel, LANES, Lanes, Packet, RayFrame, lanes, settle};
 
 /// Eight f32 lanes in one AVX register.
@@ -111,11 +113,26 @@ impl Lanes for W8 {
     }
 }
 
-/// The kernel on eight lanes (AVX), with the AVX2 gather mailbox.
+/// The kernel on eight lanes (AVX).
 #[derive(Debug, Clone, Copy)]
 pub struct Avx;
 
 impl Kernel for Avx {
+    const AVX: bool = true;
+
+    #[inline(always)]
+    fn walk_moving(
+        f: &WalkFrame,
+        o: DVec3,
+        d: DVec3,
+        t0: f64,
+        t1: f64,
+        visit: impl FnMut(usize, f64) -> bool,
+    ) {
+        // SAFETY: AVX and AVX2 are there wherever this kernel runs.
+        unsafe { super::grid_walk_avx::walk_moving(f, o, d, t0, t1, visit) }
+    }
+
     #[inline(always)]
     fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
         let mut t = [0.0; LANES];
@@ -132,20 +149,9 @@ impl Kernel for Avx {
     }
 
     #[inline(always)]
-    fn fresh(seen: &mut Visits<'_>, ids: &[u32; LANES]) -> u32 {
-        // SAFETY: AVX2 is enabled wherever this kernel runs.
-        unsafe { seen.fresh8_avx2(ids) }
-    }
-
-    #[inline(always)]
-    fn test_packets(
-        f: &RayFrame<'_>,
-        packets: &[Packet],
-        seen: &mut Visits<'_>,
-        best: &mut (f32, u32),
-    ) {
+    fn test_packets(f: &RayFrame<'_>, packets: &[Packet], best: &mut (f32, u32)) {
         // SAFETY: AVX and AVX2 are there wherever this kernel runs.
-        unsafe { test_packets_avx(f, packets, seen, best) }
+        unsafe { test_packets_avx(f, packets, best) }
     }
 }
 
@@ -153,11 +159,6 @@ impl Kernel for Avx {
 /// calling it keeps its loop state in registers.
 #[inline(never)]
 #[target_feature(enable = "avx,avx2")]
-fn test_packets_avx(
-    f: &RayFrame<'_>,
-    packets: &[Packet],
-    seen: &mut Visits<'_>,
-    best: &mut (f32, u32),
-) {
-    super::ray_cast::test_packets::<Avx>(f, packets, seen, best);
+fn test_packets_avx(f: &RayFrame<'_>, packets: &[Packet], best: &mut (f32, u32)) {
+    super::ray_cast::test_packets::<Avx>(f, packets, best);
 }

@@ -4,8 +4,9 @@
 //! triangles a cell) makes a ray test every triangle of each cell it
 //! crosses. A cell whose list is longer than [`CROWDED`] therefore carries
 //! a sub-grid over the bounding box of its listed triangles, with lists
-//! drawn from the cell's own list only (exact triangle/box test with a
-//! margin of 10^-5 of a sub-cell, as for derived grids). The file's lists
+//! drawn from the cell's own list only (a triangle goes to every sub-cell
+//! its bounding box and its plane reach, grown by 10^-5 of a sub-cell: a
+//! superset of the exact lists, cheap to build). The file's lists
 //! stay the truth: a sub-grid only splits a list, so a ray sees exactly the
 //! triangles the cell lists, wherever along the ray they lie (the sub-grid
 //! spans the triangles, not just the cell). Walking it is a second DDA over
@@ -14,8 +15,8 @@
 use glam::DVec3;
 
 use super::grid_walk::WalkFrame;
-use super::ray_triangle::{Packet, pack};
-use crate::grid::{GridSpec, build_cell_lists_of};
+use super::ray_triangle::{LANES, Packet, pack_into};
+use crate::grid::{GridSpec, build_cell_csr_near};
 use crate::mesh::TriMesh;
 
 /// Lists longer than this get a sub-grid.
@@ -48,12 +49,13 @@ impl SubGrid {
         let n = cells_per_axis(hi - lo, list.len()).min(MAX_SUB_CELLS);
         let spec = cubic_grid(lo, hi, n);
         let margin = spec.cell.x * 1e-5;
-        let lists = build_cell_lists_of(mesh, &spec, margin, list.iter().copied());
-        let mut starts = Vec::with_capacity(lists.len() + 1);
-        let mut packets = Vec::new();
+        let (cells, items) = build_cell_csr_near(mesh, &spec, margin, list.iter().copied());
+        let mut starts = Vec::with_capacity(cells.len());
+        let mut packets = Vec::with_capacity(items.len().div_ceil(LANES) + cells.len() / 2);
         starts.push(0);
-        for l in &lists {
-            packets.extend(pack(l, pad, |t| mesh.corners(t as usize)));
+        for w in cells.windows(2) {
+            let l = &items[w[0] as usize..w[1] as usize];
+            pack_into(&mut packets, l, pad, |t| mesh.corners(t as usize));
             starts.push(packets.len() as u32);
         }
         SubGrid {
