@@ -7,11 +7,10 @@
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # batch  rays per second at 1 and 2 threads (sylcol cast_rays, Embree
 #        rtcIntersect1 / rtcIntersect8)
-# prep   preparation cost: Collider::from_mcol / from_mesh against
-#        parry3d's TriMesh::new and Embree's scene build
+# prep   preparation cost: Collider::from_mcol, Bvh::build, from_mcol +
+#        with_bvh and from_mesh against parry3d's TriMesh::new and
+#        Embree's scene build (`build` prints the same table)
 # count  instructions per ray under callgrind, on two maps and one sphere
-# build  preparation time: sylcol's BVH and colliders against parry3d's
-#        TriMesh::new
 # sweep  the grid sweep of `build mcol` (no Embree needed)
 #
 # Environment: RAYS (default 1000000 a scene), ROUNDS (default 3), SCENE

@@ -5,8 +5,8 @@
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
-//! sylcol-bench prep          preparation cost: Collider against parry3d's BVH build
-//! sylcol-bench build         preparation time: the BVH and colliders vs parry3d
+//! sylcol-bench prep          preparation cost: colliders and the BVH against parry3d's BVH build
+//!                            (`build` is the same table)
 //! ```
 //!
 //! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;
@@ -16,7 +16,6 @@
 //! and turns it on). See `docs/queries.md` for the figures.
 
 mod batch;
-mod build_time;
 #[cfg(feature = "embree")]
 mod embree;
 mod methods;
@@ -54,7 +53,7 @@ fn main() {
         "rays" => rays_table(&scenes, rounds),
         "batch" => batch_table(&scenes, rounds),
         "prep" => prep::run(&scenes, rounds.max(5)),
-        "build" => build_time::run(&scenes, rounds),
+        "build" => prep::run(&scenes, rounds.max(5)),
         "count" => {
             let m = args
                 .get(1)
