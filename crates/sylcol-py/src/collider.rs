@@ -60,7 +60,9 @@ impl<'a, 'py> FromPyObject<'a, 'py> for GridChoice {
 #[pyclass(frozen, module = "sylcol._sylcol")]
 pub struct Collider {
     name: String,
-    inner: query::Collider,
+    /// Boxed: the collider holds 32-byte aligned SIMD rows, and Python
+    /// places a class's fields at 16-byte alignment only.
+    inner: Box<query::Collider>,
 }
 
 impl Collider {
@@ -116,7 +118,7 @@ impl Collider {
         })?;
         Ok(Collider {
             name: name.to_string(),
-            inner,
+            inner: Box::new(inner),
         })
     }
 
