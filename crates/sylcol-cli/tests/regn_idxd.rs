@@ -226,3 +226,26 @@ fn probe_shows_a_regn_header_and_its_relocations() {
         .collect();
     assert_eq!(relocated, [0x70, 0x74, 0x78, 0x7C, 0x80, 0x84]);
 }
+
+/// `--mesh` names a CollisionSet part: on a REGN or a table alone it is
+/// refused with exit 2, naming what it does not apply to.
+#[test]
+fn mesh_flags_are_refused_for_points_and_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, out, what) in [
+        ("twin.regn", "points.ply", "a REGN's points"),
+        ("names.idxd", "table.txt", "a string table"),
+    ] {
+        let o = sylcol()
+            .args(["export", &fixture(file), "-o"])
+            .arg(dir.path().join(out))
+            .args(["--mesh", "x"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{file}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        let want = format!("--mesh, --layers and --scale do not apply to {what}");
+        assert!(err.contains(&want), "{file}: {err}");
+        assert!(!dir.path().join(out).exists(), "{file}");
+    }
+}

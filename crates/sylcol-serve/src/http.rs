@@ -57,7 +57,7 @@ pub async fn answer(
         |p| p.as_str().to_string(),
     );
     if declared_length(&request).is_some_and(|n| n > api::MAX_BODY as u64) {
-        return Ok(response(&too_large(), true));
+        return Ok(response(too_large(), true));
     }
     let body = match Limited::new(request.into_body(), api::MAX_BODY)
         .collect()
@@ -65,12 +65,12 @@ pub async fn answer(
     {
         Ok(body) => body.to_bytes(),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => {
-            return Ok(response(&too_large(), true));
+            return Ok(response(too_large(), true));
         }
         // The client went away or sent a broken body: nobody reads an answer.
         Err(_) => {
             return Ok(response(
-                &Reply::error(400, "the body could not be read"),
+                Reply::error(400, "the body could not be read"),
                 true,
             ));
         }
@@ -78,8 +78,8 @@ pub async fn answer(
     let reply =
         tokio::task::spawn_blocking(move || api::handle(&catalog, &method, &target, &body)).await;
     Ok(match reply {
-        Ok(reply) => response(&reply, false),
-        Err(_) => response(&Reply::error(500, "the answer failed"), true),
+        Ok(reply) => response(reply, false),
+        Err(_) => response(Reply::error(500, "the answer failed"), true),
     })
 }
 
@@ -97,8 +97,9 @@ fn too_large() -> Reply {
 }
 
 /// `reply` as a response; `close` asks hyper to close the connection after it.
-fn response(reply: &Reply, close: bool) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(reply.body.clone())));
+fn response(reply: Reply, close: bool) -> Response<Full<Bytes>> {
+    // The body moves into the response: an export can be megabytes.
+    let mut response = Response::new(Full::new(Bytes::from(reply.body)));
     *response.status_mut() =
         StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = response.headers_mut();
@@ -120,12 +121,12 @@ mod tests {
 
     #[test]
     fn a_reply_becomes_a_response_with_its_headers() {
-        let r = response(&Reply::error(404, "no such object"), false);
+        let r = response(Reply::error(404, "no such object"), false);
         assert_eq!(r.status(), 404);
         assert_eq!(r.headers()[CONTENT_TYPE], "application/json");
         assert_eq!(r.headers()[CACHE_CONTROL], "no-store");
         assert!(!r.headers().contains_key(hyper::header::CONNECTION));
-        let r = response(&too_large(), true);
+        let r = response(too_large(), true);
         assert_eq!(
             (r.status().as_u16(), &r.headers()["connection"]),
             (413, &"close".parse::<HeaderValue>().unwrap())

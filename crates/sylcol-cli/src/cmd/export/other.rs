@@ -52,14 +52,7 @@ pub fn export_regn(
     output: &Path,
     report: &mut ExportReport,
 ) -> anyhow::Result<()> {
-    // In a whole archive the mesh flags are for the maps; given for one
-    // REGN they are refused rather than ignored.
-    if args.mesh.is_some() || (args.gltf_only_flags() && !is_archive(&args.file)) {
-        anyhow::bail!(Unsupported {
-            path: input.name.clone(),
-            detail: "--mesh, --layers and --scale do not apply to a REGN's points".into(),
-        });
-    }
+    refuse_mesh_flags(input, args, "a REGN's points")?;
     let format = point_format(output, args.format)?;
     let section = r.vertex_section().ok_or_else(|| Unsupported {
         path: input.name.clone(),
@@ -88,6 +81,19 @@ pub fn export_regn(
     Ok(())
 }
 
+/// Refuses `--mesh`, `--layers` and `--scale` for `what` exported alone.
+/// In a whole archive those flags are for the maps; given for one object
+/// they do not apply to, they are refused rather than ignored.
+fn refuse_mesh_flags(input: &Input, args: &Args, what: &str) -> anyhow::Result<()> {
+    if args.mesh.is_some() || (args.gltf_only_flags() && !is_archive(&args.file)) {
+        anyhow::bail!(Unsupported {
+            path: input.name.clone(),
+            detail: format!("--mesh, --layers and --scale do not apply to {what}"),
+        });
+    }
+    Ok(())
+}
+
 /// The report row of a file written from `input` (no triangles).
 fn written(input: &Input, output: &Path, vertices: usize) -> Written {
     Written {
@@ -107,12 +113,7 @@ pub fn export_table(
     output: &Path,
     report: &mut ExportReport,
 ) -> anyhow::Result<()> {
-    if args.mesh.is_some() || (args.gltf_only_flags() && !is_archive(&args.file)) {
-        anyhow::bail!(Unsupported {
-            path: input.name.clone(),
-            detail: "--mesh, --layers and --scale do not apply to a string table".into(),
-        });
-    }
+    refuse_mesh_flags(input, args, "a string table")?;
     let bytes = match extension(output).as_str() {
         "json" => {
             let info = StringTableInfo::of(&input.name, input.bytes.len(), t);
