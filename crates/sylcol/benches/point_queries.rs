@@ -9,14 +9,14 @@
 //! maps whose names contain it. No criterion here: the table is the
 //! figure `docs/queries.md` keeps.
 
+mod common;
+
 use std::hint::black_box;
-use std::path::Path;
 use std::time::Instant;
 
 use glam::Vec3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use sylcol::format::ipfb::Archive;
 use sylcol::query::Collider;
 
 /// One sample map: its name, collider and query points.
@@ -27,16 +27,8 @@ struct Map {
 }
 
 fn sample_maps(points: usize) -> Vec<Map> {
-    let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
-    let archive = Archive::open(Path::new(pak)).expect("samples/MiscBin.pak");
     let mut maps = Vec::new();
-    for e in archive.entries() {
-        let info = archive.probe(e).expect("probe");
-        if info.magic.as_deref() != Some("MCOL") {
-            continue;
-        }
-        let bytes = archive.read_entry(&info).expect("read entry");
-        let m = sylcol::format::mcol::decode(&bytes).expect("sample map");
+    for (hash, m) in common::sample_mcols() {
         let lo = Vec3::from_array(m.header.bbox_min);
         let hi = Vec3::from_array(m.header.bbox_max);
         let mut rng = ChaCha8Rng::seed_from_u64(5);
@@ -44,7 +36,7 @@ fn sample_maps(points: usize) -> Vec<Map> {
             .map(|_| lo + (hi - lo) * Vec3::from_array(std::array::from_fn(|_| rng.random())))
             .collect();
         maps.push(Map {
-            name: format!("{:08x}", e.hash),
+            name: format!("{hash:08x}"),
             collider: Collider::from_mcol(&m).expect("map"),
             points,
         });

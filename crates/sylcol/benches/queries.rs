@@ -21,6 +21,8 @@
 //! half from outside (a sphere of twice the box's half-diagonal) aimed at a
 //! random point in the box; the table ends with their aggregate.
 
+mod common;
+
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -29,9 +31,7 @@ use glam::Vec3;
 use parry3d::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::Path;
 use sylcol::TriMesh;
-use sylcol::format::ipfb::Archive;
 use sylcol::query::fixtures::{icosphere, map_from_mesh, merged, uv_sphere};
 use sylcol::query::{Collider, Ray};
 
@@ -112,17 +112,9 @@ fn fixture_scene(name: &str, bytes: &[u8], rays: usize) -> Scene {
 /// The eleven MCOL maps of the sample archive, one scene each, in index
 /// order (seed 4 for every map's rays).
 fn sample_map_scenes(rays: usize) -> Vec<Scene> {
-    let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
-    let archive = Archive::open(Path::new(pak)).expect("samples/MiscBin.pak");
     let mut scenes = Vec::new();
-    for e in archive.entries() {
-        let info = archive.probe(e).expect("probe");
-        if info.magic.as_deref() != Some("MCOL") {
-            continue;
-        }
-        let bytes = archive.read_entry(&info).expect("read entry");
-        let m = sylcol::format::mcol::decode(&bytes).expect("sample map");
-        let name = format!("map {:08x}", e.hash);
+    for (hash, m) in common::sample_mcols() {
+        let name = format!("map {hash:08x}");
         scenes.push(scene(
             name,
             &TriMesh::from_mcol(&m),
