@@ -41,12 +41,16 @@ pub const LEAF_SIZE: usize = LANES;
 /// triangles becomes a leaf when the SAH finds that cheaper than a split.
 pub const LEAF_PACKETS: usize = 2;
 
-/// The cost of a node test against one packet test, for the SAH's
-/// choice between a leaf of two packets and a split. Measured: 0.5 leaves
-/// many nodes over two leaves (3 127 nodes on the 65 k sphere), 1.5 few
-/// (1 385) but tests second packets in vain on the maps (d84a95fb 1 354
-/// instructions a ray against 1 161 at 1.0; 65 k sphere 1 395 / 1 370).
-const NODE_COST: f32 = 1.0;
+/// What a split costs beside its children's packet tests (a slot in a
+/// wide node, a share of its box test), against one packet test, for the
+/// SAH's choice between a leaf and a split of up to 16 triangles.
+/// Measured (callgrind, instructions a ray on d84a95fb / dd89a110 / 4 k /
+/// 65 k sphere): 1.0, no split below 8 triangles: 1 049 / 1 383 / 1 086 /
+/// 1 300; 0.5 with sets of up to 8 split as at 0.15: 971 / 1 236 / 1 040 /
+/// 1 278; 0.15 for all: the same; 0.05 below 8: 959 / 1 232 / 1 057 /
+/// 1 284 (the spheres lose). A packet test costs the same however few
+/// of its lanes are used, so the split must shrink the boxes clearly.
+const NODE_COST: f32 = 0.15;
 
 /// A leaf link holds its packet count less one from this bit (two bits)
 /// and the index of its first packet below.
@@ -146,7 +150,14 @@ pub struct Bvh {
     pub(crate) packets: Vec<Packet>,
     /// Levels of nodes from the root to the deepest leaf.
     depth: usize,
+    /// Whether the traversal asks the cache for the children it will
+    /// visit: the nodes and packets take more than [`PREFETCH_BYTES`].
+    pub(crate) prefetch: bool,
 }
+
+/// A hierarchy larger than this is prefetched (`bvh_walk`); a smaller one
+/// stays in the core's own caches (Zen 4: 1 MiB of L2) between rays.
+pub const PREFETCH_BYTES: usize = 512 * 1024;
 
 /// What [`Bvh::stats`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -294,7 +305,7 @@ fn split(p: &Prims, ids: &mut [u32], tree: &mut Vec<BinNode>, at: usize, depth: 
         centres = centres.grow(p.centre[t as usize]);
     }
     tree[at].bounds = bounds.aabb();
-    if count <= LEAF_SIZE {
+    if count <= 1 {
         return;
     }
     let plane = if depth < MEDIAN_DEPTH {
@@ -303,7 +314,7 @@ fn split(p: &Prims, ids: &mut [u32], tree: &mut Vec<BinNode>, at: usize, depth: 
         None
     };
     if count <= LEAF_SIZE * LEAF_PACKETS {
-        // A leaf of two packets, or a node over two leaves?
+        // A leaf of one or two packets, or a split (smaller boxes)?
         let leaf = packets_for(count);
         if plane.is_none_or(|pl| NODE_COST + pl.cost / bounds.half_area() >= leaf) {
             return;
@@ -451,6 +462,7 @@ fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
         nodes: Vec::with_capacity(tree.len() / 4 + 1),
         packets: Vec::with_capacity(tree.len() / 2 + 1),
         depth: 0,
+        prefetch: false,
     };
     if tree.is_empty() {
         return bvh;
@@ -485,6 +497,7 @@ fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
         }
         bvh.nodes[wide] = node;
     }
+    bvh.prefetch = bvh.stats().bytes > PREFETCH_BYTES;
     bvh
 }
 

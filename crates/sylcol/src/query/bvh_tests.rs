@@ -174,22 +174,28 @@ fn one_box(b: Aabb) -> Node {
     n
 }
 
-/// The slab test's mask with each kernel (they must agree).
+/// The slab test's mask with each kernel (they must agree, and give the
+/// same sort keys).
 fn entered(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
-    let (_, portable) = Portable::node(r, n, t_far);
+    let (keys, portable) = Portable::node(r, n, t_far);
     #[cfg(target_arch = "x86_64")]
     if super::ray_triangle::avx_available() {
         // SAFETY: AVX and AVX2 are there.
         let avx = unsafe { avx_node(r, n, t_far) };
-        assert_eq!(avx, portable, "{r:?}");
+        assert_eq!(avx, (keys, portable), "{r:?}");
     }
     portable
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,avx2")]
-fn avx_node(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
-    <super::ray_triangle::Avx as BoxKernel>::node(r, n, t_far).1
+fn avx_node(r: &BoxRay, n: &Node, t_far: f32) -> ([u32; WIDTH], u32) {
+    use std::arch::x86_64::_mm256_storeu_si256;
+    let (v, mask) = <super::ray_triangle::Avx as BoxKernel>::node(r, n, t_far);
+    let mut keys = [0u32; WIDTH];
+    // SAFETY: AVX is there; `keys` holds eight u32.
+    unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), v) };
+    (keys, mask)
 }
 
 #[test]
@@ -314,5 +320,58 @@ proptest! {
                 prop_assert!(same(pair(got), pair(want)), "{name}: {from} -> {to}: {got:?} {want:?}");
             }
         }
+    }
+}
+
+#[test]
+fn both_kernels_push_a_nodes_children_farthest_first() {
+    // Random entries (ties and zeros included) and masks: the sorted keys
+    // are those entered, descending, then zeros; the links follow their
+    // keys; both kernels write the same.
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..20_000 {
+        let t: [f32; WIDTH] = std::array::from_fn(|_| match rng.random_range(0..4) {
+            0 => 0.0,
+            1 => 2.5,
+            _ => rng.random_range(0.0..100.0),
+        });
+        let mask = rng.random_range(0..256u32);
+        let child: [u32; WIDTH] = std::array::from_fn(|i| 100 + i as u32);
+        let keys = super::bvh_walk::keys(&t, mask);
+        let mut want: Vec<u32> = keys.to_vec();
+        want.sort_unstable_by(|a, b| b.cmp(a));
+        let pushed = |push: &dyn Fn(*mut u32, *mut u32)| {
+            let (mut k, mut l) = ([0u32; WIDTH], [0u32; WIDTH]);
+            push(k.as_mut_ptr(), l.as_mut_ptr());
+            (k, l)
+        };
+        // SAFETY: eight entries of room each.
+        let portable = pushed(&|k, l| unsafe { Portable::push_sorted(keys, &child, k, l) });
+        assert_eq!(portable.0.to_vec(), want, "{t:?} {mask:#x}");
+        let n = mask.count_ones() as usize;
+        for i in 0..n {
+            let k = portable.0[i];
+            assert_eq!(portable.1[i], child[(k & 7) as usize]);
+            assert_eq!(mask >> (k & 7) & 1, 1);
+            assert!(f32::from_bits(k & 0x7fff_fff8) <= t[(k & 7) as usize]);
+        }
+        #[cfg(target_arch = "x86_64")]
+        if super::ray_triangle::avx_available() {
+            // SAFETY: AVX and AVX2 are there.
+            let avx = pushed(&|k, l| unsafe { avx_push(&keys, &child, k, l) });
+            assert_eq!(avx.0, portable.0, "{t:?} {mask:#x}");
+            assert_eq!(&avx.1[..n], &portable.1[..n], "{t:?} {mask:#x}");
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2")]
+fn avx_push(keys: &[u32; WIDTH], child: &[u32; WIDTH], k: *mut u32, l: *mut u32) {
+    use std::arch::x86_64::_mm256_loadu_si256;
+    // SAFETY: AVX is there; the caller gives eight entries of room.
+    unsafe {
+        let v = _mm256_loadu_si256(keys.as_ptr().cast());
+        <super::ray_triangle::Avx as BoxKernel>::push_sorted(v, child, k, l);
     }
 }

@@ -34,30 +34,34 @@ use super::bvh::{Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, MEDIAN_DEPTH, Node, WIDTH};
 use super::ray_cast::take_nearest;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
-use super::ray_triangle::{Kernel, Lanes, NO_TRIANGLE, Portable, RayFrame};
-#[cfg(target_arch = "x86_64")]
-use super::ray_triangle_avx::W8;
+use super::ray_triangle::{Kernel, NO_TRIANGLE, Portable, RayFrame};
 
 /// Relative slack of the slab test: 8u (4u of rounding in each value, one
 /// more in the scaling, and margin).
-const EPS: f32 = 8.0 / 16_777_216.0;
+pub(super) const EPS: f32 = 8.0 / 16_777_216.0;
 
 /// Absolute slack for products that underflow: 2^-119.
-const TINY: f32 = 1.504_632_8e-36;
+pub(super) const TINY: f32 = 1.504_632_8e-36;
 
 /// Stack entries: up to `WIDTH - 1` a level, over at most
 /// `MEDIAN_DEPTH + 34` levels (the build's median splits bound the
 /// depth; `Bvh::validate` checks it).
 pub const STACK: usize = (WIDTH - 1) * (MEDIAN_DEPTH + 34);
 
+/// The bit of a sort key that marks a child entered (see [`keys`]).
+pub(super) const ENTERED: u32 = 1 << 31;
+
+/// The low bits of a sort key that hold the child's slot.
+pub(super) const LANE_BITS: u32 = (WIDTH - 1) as u32;
+
 /// A ray prepared for the slab test.
 #[derive(Debug, Clone, Copy)]
 pub struct BoxRay {
-    o: [f32; 3],
-    inv: [f32; 3],
+    pub(super) o: [f32; 3],
+    pub(super) inv: [f32; 3],
     /// Per axis, 1 when d < 0 or is -0 (the near planes are then the
     /// his), else 0.
-    neg: [usize; 3],
+    pub(super) neg: [usize; 3],
 }
 
 impl BoxRay {
@@ -72,94 +76,141 @@ impl BoxRay {
     }
 }
 
-/// Box lanes: the kernel's [`Lanes`] with a maximum and minimum that keep
-/// the accumulator where the new value is NaN.
-pub trait BoxLanes: Lanes {
-    /// `self` where it is above `acc`, else `acc` (NaN: `acc`).
-    fn max_into(self, acc: Self) -> Self;
-    /// `self` where it is below `acc`, else `acc` (NaN: `acc`).
-    fn min_into(self, acc: Self) -> Self;
-}
-
-impl BoxLanes for Vec4 {
-    #[inline(always)]
-    fn max_into(self, acc: Self) -> Self {
-        Vec4::select(self.cmpgt(acc), self, acc)
-    }
-    #[inline(always)]
-    fn min_into(self, acc: Self) -> Self {
-        Vec4::select(self.cmplt(acc), self, acc)
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl BoxLanes for W8 {
-    #[inline(always)]
-    fn max_into(self, acc: Self) -> Self {
-        // vmaxps returns its second operand when either is NaN.
-        self.max(acc)
-    }
-    #[inline(always)]
-    fn min_into(self, acc: Self) -> Self {
-        self.min(acc)
-    }
-}
-
-/// The slab test of node `n`'s children `at..` (as many as `V` holds)
-/// against `r` for t in [0, `t_far`]: each child's entry (shrunk, >= 0)
-/// and the lanes entered.
+/// The slab test of node `n`'s children `at..at + 4` against `r` for t in
+/// [0, `t_far`] on four lanes: each child's entry (shrunk, >= 0) and the
+/// lanes entered. A maximum or minimum with a NaN keeps the accumulator,
+/// as `vmaxps` / `vminps` do in `bvh_avx`.
 #[inline(always)]
-fn boxes<V: BoxLanes>(r: &BoxRay, n: &Node, at: usize, t_far: f32) -> (V, u32) {
-    let mut near = V::splat(0.0);
-    let mut far = V::splat(t_far);
+fn boxes4(r: &BoxRay, n: &Node, at: usize, t_far: f32) -> (Vec4, u32) {
+    let mut near = Vec4::ZERO;
+    let mut far = Vec4::splat(t_far);
     for k in 0..3 {
-        let (o, inv) = (V::splat(r.o[k]), V::splat(r.inv[k]));
+        let (o, inv) = (Vec4::splat(r.o[k]), Vec4::splat(r.inv[k]));
         // Rows k (lo) and 3 + k (hi); the masks keep the indices in range.
         let neg = r.neg[k] & 1;
-        let t0 = V::load(&n.bounds[k + 3 * neg], at).sub(o).mul(inv);
-        let t1 = V::load(&n.bounds[k + 3 * (neg ^ 1)], at).sub(o).mul(inv);
-        near = t0.max_into(near);
-        far = t1.min_into(far);
+        let row = |i: usize| Vec4::from_slice(&n.bounds[i][at..at + 4]);
+        let t0 = (row(k + 3 * neg) - o) * inv;
+        let t1 = (row(k + 3 * (neg ^ 1)) - o) * inv;
+        near = Vec4::select(t0.cmpgt(near), t0, near);
+        far = Vec4::select(t1.cmplt(far), t1, far);
     }
-    let near = near.mul(V::splat(1.0 - EPS));
-    let far = far.mul(V::splat(1.0 + EPS)).add(V::splat(TINY));
-    (near, V::bits(near.le(far)))
+    let near = near * Vec4::splat(1.0 - EPS);
+    let far = far * Vec4::splat(1.0 + EPS) + Vec4::splat(TINY);
+    (near, near.cmple(far).bitmask())
 }
 
-/// A ray kernel with its box test.
+/// The sort keys of a node's children from their entries `t` (>= 0) and
+/// the mask of those entered: `ENTERED | t's bits with the lowest three
+/// cleared | slot` for a child entered (unsigned order is t order, the
+/// slot breaking ties; the t read back is at most the entry, so a popped
+/// child is never dropped too early), 0 for the others (they sort last).
+#[inline(always)]
+pub(super) fn keys(t: &[f32; WIDTH], mask: u32) -> [u32; WIDTH] {
+    std::array::from_fn(|lane| {
+        let key = ENTERED | (t[lane].to_bits() & !LANE_BITS) | lane as u32;
+        if mask >> lane & 1 != 0 { key } else { 0 }
+    })
+}
+
+/// The entry t a sort key holds (its bits, at most the entry's).
+#[inline(always)]
+fn key_t(key: u32) -> u32 {
+    key & !(ENTERED | LANE_BITS)
+}
+
+/// A ray kernel with its node step.
 pub trait BoxKernel: Kernel {
-    /// The entries of node `n`'s children and the mask of those entered.
-    fn node(r: &BoxRay, n: &Node, t_far: f32) -> ([f32; WIDTH], u32);
+    /// A node's sort keys (eight, in the kernel's registers).
+    type Keys: Copy;
+    /// The slab test of node `n`'s children: their sort keys ([`keys`])
+    /// and the mask of those entered.
+    fn node(r: &BoxRay, n: &Node, t_far: f32) -> (Self::Keys, u32);
+    /// The key of slot `lane`.
+    fn key(keys: Self::Keys, lane: usize) -> u32;
+    /// Writes the keys sorted descending to `keys_out` and the links of
+    /// their children in that order to `links_out`.
+    ///
+    /// # Safety
+    /// Both must have room for [`WIDTH`] entries.
+    unsafe fn push_sorted(
+        keys: Self::Keys,
+        child: &[u32; WIDTH],
+        keys_out: *mut u32,
+        links_out: *mut u32,
+    );
 }
 
 impl BoxKernel for Portable {
+    type Keys = [u32; WIDTH];
+
     #[inline(always)]
-    fn node(r: &BoxRay, n: &Node, t_far: f32) -> ([f32; WIDTH], u32) {
+    fn node(r: &BoxRay, n: &Node, t_far: f32) -> ([u32; WIDTH], u32) {
         let mut t = [0.0; WIDTH];
-        let (lo, m0) = boxes::<Vec4>(r, n, 0, t_far);
-        let (hi, m1) = boxes::<Vec4>(r, n, 4, t_far);
-        lo.store(&mut t, 0);
-        hi.store(&mut t, 4);
-        (t, m0 | (m1 << 4))
+        let (lo, m0) = boxes4(r, n, 0, t_far);
+        let (hi, m1) = boxes4(r, n, 4, t_far);
+        lo.write_to_slice(&mut t[..4]);
+        hi.write_to_slice(&mut t[4..]);
+        let mask = m0 | (m1 << 4);
+        (keys(&t, mask), mask)
+    }
+
+    #[inline(always)]
+    fn key(keys: [u32; WIDTH], lane: usize) -> u32 {
+        keys[lane & (WIDTH - 1)]
+    }
+
+    #[inline(always)]
+    unsafe fn push_sorted(
+        keys: [u32; WIDTH],
+        child: &[u32; WIDTH],
+        keys_out: *mut u32,
+        links_out: *mut u32,
+    ) {
+        let mut sorted = keys;
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        for (i, k) in sorted.into_iter().enumerate() {
+            // SAFETY: the caller gives room for WIDTH entries.
+            unsafe {
+                keys_out.add(i).write(k);
+                links_out.add(i).write(child[(k & LANE_BITS) as usize]);
+            }
+        }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 impl BoxKernel for Avx {
+    type Keys = std::arch::x86_64::__m256i;
+
     #[inline(always)]
-    fn node(r: &BoxRay, n: &Node, t_far: f32) -> ([f32; WIDTH], u32) {
-        let mut t = [0.0; WIDTH];
-        let (near, mask) = boxes::<W8>(r, n, 0, t_far);
-        near.store(&mut t, 0);
-        (t, mask)
+    fn node(r: &BoxRay, n: &Node, t_far: f32) -> (Self::Keys, u32) {
+        super::bvh_avx::node_keys(r, n, t_far)
+    }
+
+    #[inline(always)]
+    fn key(keys: Self::Keys, lane: usize) -> u32 {
+        super::bvh_avx::key_of(keys, lane)
+    }
+
+    #[inline(always)]
+    unsafe fn push_sorted(
+        keys: Self::Keys,
+        child: &[u32; WIDTH],
+        keys_out: *mut u32,
+        links_out: *mut u32,
+    ) {
+        // SAFETY: as the caller's.
+        unsafe { super::bvh_avx::push_sorted(keys, child, keys_out, links_out) }
     }
 }
 
-/// A stack entry: the entry t's bits above, the child link below (entry
-/// t >= 0, so the order of the bits is that of the t).
-#[inline(always)]
-fn key(t: f32, link: u32) -> u64 {
-    (u64::from(t.to_bits()) << 32) | u64::from(link)
+/// The children waiting: per entry its sort key and its link, the
+/// nearest on top. Room for [`WIDTH`] more than [`STACK`]: a node's sorted
+/// keys are written eight at a time.
+struct Stack {
+    keys: [MaybeUninit<u32>; STACK + WIDTH],
+    links: [MaybeUninit<u32>; STACK + WIDTH],
+    len: usize,
 }
 
 impl Bvh {
@@ -196,8 +247,11 @@ impl Bvh {
         if self.nodes.is_empty() {
             return best;
         }
-        let mut stack = [const { MaybeUninit::<u64>::uninit() }; STACK];
-        let mut sp = 0;
+        let mut stack = Stack {
+            keys: [const { MaybeUninit::uninit() }; STACK + WIDTH],
+            links: [const { MaybeUninit::uninit() }; STACK + WIDTH],
+            len: 0,
+        };
         let mut link = 0u32;
         loop {
             if link & LEAF != 0 {
@@ -213,23 +267,23 @@ impl Bvh {
             } else {
                 // SAFETY: as above.
                 let node = unsafe { self.nodes.get_unchecked(link as usize) };
-                let (t, mask) = K::node(r, node, best.0);
+                let (keys, mask) = K::node(r, node, best.0);
                 if mask != 0 {
-                    link = self.order(node, &t, mask, &mut stack, &mut sp);
+                    link = self.order::<K>(node, keys, mask, &mut stack);
                     continue;
                 }
             }
             // Pop the next child whose entry is not beyond the best hit.
-            let bound = best.0 * (1.0 + EPS) + TINY;
+            let bound = (best.0 * (1.0 + EPS) + TINY).to_bits();
             loop {
-                if sp == 0 {
+                if stack.len == 0 {
                     return best;
                 }
-                sp -= 1;
-                // SAFETY: entries below `sp` were written by `order`.
-                let k = unsafe { stack[sp].assume_init() };
-                if f32::from_bits((k >> 32) as u32) <= bound {
-                    link = k as u32;
+                stack.len -= 1;
+                // SAFETY: entries below `len` were written by `order`.
+                let key = unsafe { stack.keys.get_unchecked(stack.len).assume_init() };
+                if key_t(key) <= bound {
+                    link = unsafe { stack.links.get_unchecked(stack.len).assume_init() };
                     break;
                 }
             }
@@ -238,11 +292,13 @@ impl Bvh {
 
     /// Asks the cache for the children of `node` in `mask` (nodes and
     /// packets are a few lines each; the loads overlap the sorting and the
-    /// nearest child's test).
+    /// nearest child's test). Only for a hierarchy larger than the cache
+    /// ([`Bvh::prefetch`]): a small one is there already, and the requests
+    /// cost ~20 instructions a child.
     #[inline(always)]
     fn prefetch(&self, node: &Node, mask: u32) {
         #[cfg(target_arch = "x86_64")]
-        {
+        if self.prefetch {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
             let mut m = mask;
             while m != 0 {
@@ -268,53 +324,41 @@ impl Bvh {
         let _ = (node, mask);
     }
 
-    /// The children of `node` in `mask` by entry `t`: the nearest is
-    /// returned, the others pushed farthest first.
+    /// The children of `node` in `mask` by their sort `keys`: the nearest
+    /// is returned, the others pushed farthest first.
     #[inline(always)]
-    fn order(
-        &self,
-        node: &Node,
-        t: &[f32; WIDTH],
-        mask: u32,
-        stack: &mut [MaybeUninit<u64>; STACK],
-        sp: &mut usize,
-    ) -> u32 {
+    fn order<K: BoxKernel>(&self, node: &Node, keys: K::Keys, mask: u32, stack: &mut Stack) -> u32 {
         let first = mask.trailing_zeros() as usize;
         let rest = mask & (mask - 1);
         if rest == 0 {
             return node.child[first];
         }
         self.prefetch(node, rest);
-        let second = rest.trailing_zeros() as usize;
-        let (a, b) = (
-            key(t[first], node.child[first]),
-            key(t[second], node.child[second]),
-        );
+        let len = stack.len;
+        debug_assert!(len + WIDTH <= STACK + WIDTH);
         if rest & (rest - 1) == 0 {
-            stack[*sp] = MaybeUninit::new(a.max(b));
-            *sp += 1;
-            return a.min(b) as u32;
-        }
-        // Three or more: sort the keys, farthest first.
-        let mut keys = [0u64; WIDTH];
-        let mut n = 0;
-        let mut m = mask;
-        while m != 0 {
-            let lane = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let k = key(t[lane], node.child[lane]);
-            let mut i = n;
-            while i > 0 && keys[i - 1] < k {
-                keys[i] = keys[i - 1];
-                i -= 1;
+            let second = rest.trailing_zeros() as usize;
+            let (a, b) = (K::key(keys, first), K::key(keys, second));
+            let (near, far) = (a.min(b), a.max(b));
+            // SAFETY: `len` < STACK (`Bvh::validate` checks the depth).
+            unsafe {
+                stack.keys.get_unchecked_mut(len).write(far);
+                let far_link = node.child[(far & LANE_BITS) as usize];
+                stack.links.get_unchecked_mut(len).write(far_link);
             }
-            keys[i] = k;
-            n += 1;
+            stack.len = len + 1;
+            return node.child[(near & LANE_BITS) as usize];
         }
-        for &k in &keys[..n - 1] {
-            stack[*sp] = MaybeUninit::new(k);
-            *sp += 1;
+        // Three or more: all eight keys sorted (those not entered last),
+        // the nearest read back from just above the new top.
+        let n = mask.count_ones() as usize;
+        // SAFETY: `len` + WIDTH is within the arrays (above).
+        unsafe {
+            let keys_out = stack.keys.as_mut_ptr().add(len).cast::<u32>();
+            let links_out = stack.links.as_mut_ptr().add(len).cast::<u32>();
+            K::push_sorted(keys, &node.child, keys_out, links_out);
+            stack.len = len + n - 1;
+            links_out.add(n - 1).read()
         }
-        keys[n - 1] as u32
     }
 }

@@ -1,0 +1,136 @@
+//! The BVH's node step on AVX2: the slab test of a node's eight children
+//! in one register per plane, and the order of the children entered by a
+//! sorting network instead of a loop with a branch per child.
+//!
+//! Every function here may only run where AVX and AVX2 are there; each
+//! caller is compiled with `#[target_feature(enable = "avx,avx2")]`
+//! (`bvh_walk`). The answers are those of the portable code in
+//! `bvh_walk`: the same IEEE operations lane by lane, the same keys.
+
+use std::arch::x86_64::*;
+
+use super::bvh::{Node, WIDTH};
+use super::bvh_walk::{BoxRay, ENTERED, EPS, LANE_BITS, TINY};
+
+/// The slab test of node `n`'s eight children against `r` for t in
+/// [0, `t_far`]: each child's sort key (`bvh_walk::keys`: entered ones
+/// `ENTERED | t bits above | lane`, the others 0) and the mask of those
+/// entered.
+#[inline(always)]
+pub fn node_keys(r: &BoxRay, n: &Node, t_far: f32) -> (__m256i, u32) {
+    // SAFETY: AVX and AVX2 are there (module notes); the rows are 32-byte
+    // aligned (a node is cache-line aligned and each row 32 bytes).
+    unsafe {
+        let mut near = _mm256_setzero_ps();
+        let mut far = _mm256_set1_ps(t_far);
+        for k in 0..3 {
+            let (o, inv) = (_mm256_set1_ps(r.o[k]), _mm256_set1_ps(r.inv[k]));
+            let neg = r.neg[k] & 1;
+            let lo = n.bounds.get_unchecked(k + 3 * neg).as_ptr();
+            let hi = n.bounds.get_unchecked(k + 3 * (neg ^ 1)).as_ptr();
+            let t0 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(lo), o), inv);
+            let t1 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(hi), o), inv);
+            // vmaxps / vminps return their second operand where either is
+            // NaN: the accumulator (`BoxLanes` in `bvh_walk`).
+            near = _mm256_max_ps(t0, near);
+            far = _mm256_min_ps(t1, far);
+        }
+        let near = _mm256_mul_ps(near, _mm256_set1_ps(1.0 - EPS));
+        let far = _mm256_add_ps(
+            _mm256_mul_ps(far, _mm256_set1_ps(1.0 + EPS)),
+            _mm256_set1_ps(TINY),
+        );
+        let entered = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LE_OQ>(near, far));
+        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let keys = _mm256_or_si256(
+            _mm256_and_si256(
+                _mm256_castps_si256(near),
+                _mm256_set1_epi32(!LANE_BITS as i32),
+            ),
+            _mm256_or_si256(lanes, _mm256_set1_epi32(ENTERED as i32)),
+        );
+        let keys = _mm256_and_si256(keys, entered);
+        (
+            keys,
+            _mm256_movemask_ps(_mm256_castsi256_ps(entered)) as u32,
+        )
+    }
+}
+
+/// The blend mask of one layer of the bitonic network (blocks of `k`,
+/// pairs `j` apart): bit i set where lane i keeps the larger of its pair,
+/// so that the whole sorts descending.
+const fn layer(k: usize, j: usize) -> i32 {
+    let mut imm = 0;
+    let mut i = 0;
+    while i < WIDTH {
+        let descending = i & k == 0;
+        let lower = i & j == 0;
+        if lower == descending {
+            imm |= 1 << i;
+        }
+        i += 1;
+    }
+    imm
+}
+
+/// One layer: each lane against lane `i ^ j`.
+#[inline(always)]
+fn exchange<const IMM: i32>(v: __m256i, partner: __m256i) -> __m256i {
+    // SAFETY: AVX2 (module notes).
+    unsafe {
+        let p = _mm256_permutevar8x32_epi32(v, partner);
+        let (lo, hi) = (_mm256_min_epu32(v, p), _mm256_max_epu32(v, p));
+        _mm256_blend_epi32::<IMM>(lo, hi)
+    }
+}
+
+/// The eight keys sorted descending (unsigned), by a bitonic network of
+/// six layers.
+#[inline(always)]
+pub fn sort_keys(v: __m256i) -> __m256i {
+    // SAFETY: AVX2 (module notes).
+    unsafe {
+        let x1 = _mm256_setr_epi32(1, 0, 3, 2, 5, 4, 7, 6);
+        let x2 = _mm256_setr_epi32(2, 3, 0, 1, 6, 7, 4, 5);
+        let x4 = _mm256_setr_epi32(4, 5, 6, 7, 0, 1, 2, 3);
+        let v = exchange::<{ layer(2, 1) }>(v, x1);
+        let v = exchange::<{ layer(4, 2) }>(v, x2);
+        let v = exchange::<{ layer(4, 1) }>(v, x1);
+        let v = exchange::<{ layer(8, 4) }>(v, x4);
+        let v = exchange::<{ layer(8, 2) }>(v, x2);
+        exchange::<{ layer(8, 1) }>(v, x1)
+    }
+}
+
+/// Writes the keys sorted descending to `keys` and the links of their
+/// children, in the same order, to `links` (eight each).
+///
+/// # Safety
+/// `keys` and `links` must each have room for eight u32.
+#[inline(always)]
+pub unsafe fn push_sorted(
+    unsorted: __m256i,
+    child: &[u32; WIDTH],
+    keys: *mut u32,
+    links: *mut u32,
+) {
+    // SAFETY: AVX2 (module notes); the caller gives the room.
+    unsafe {
+        let sorted = sort_keys(unsorted);
+        let lane = _mm256_and_si256(sorted, _mm256_set1_epi32(LANE_BITS as i32));
+        let child = _mm256_loadu_si256(child.as_ptr().cast());
+        let linked = _mm256_permutevar8x32_epi32(child, lane);
+        _mm256_storeu_si256(keys.cast(), sorted);
+        _mm256_storeu_si256(links.cast(), linked);
+    }
+}
+
+/// The key of lane `lane` of `keys`.
+#[inline(always)]
+pub fn key_of(keys: __m256i, lane: usize) -> u32 {
+    let mut out = [0u32; WIDTH];
+    // SAFETY: AVX (module notes); `out` holds eight u32.
+    unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), keys) };
+    out[lane & (WIDTH - 1)]
+}
