@@ -7,11 +7,12 @@
 //!
 //! - **Build**: a binary tree by binned SAH (16 bins on the triangles'
 //!   centroids, all three axes, cost `area * ceil(n / 8)` per side: a leaf
-//!   costs a packet test however full it is). Up to eight triangles are a
-//!   leaf; up to sixteen are a leaf of two packets unless the SAH finds a
-//!   split cheaper by more than a node test ([`NODE_COST`]: the two-leaf
-//!   nodes it would make cost a level of latency). Where the bins cannot separate the centroids, or the tree
-//!   is deeper than [`MEDIAN_DEPTH`], the split is at the object median.
+//!   costs a packet test however full it is). A set of up to sixteen
+//!   triangles is a leaf of one or two packets unless the SAH finds a
+//!   split cheaper by more than [`NODE_COST`] of a packet test (also below
+//!   eight triangles: smaller boxes spare packet tests). Where the bins
+//!   cannot separate the centroids, or the tree is deeper than
+//!   [`MEDIAN_DEPTH`], a larger set is split at the object median.
 //!   The binary tree is then collapsed into [`WIDTH`]-wide nodes (each
 //!   node opens its largest child until it has eight).
 //! - **Nodes** ([`Node`], 256 bytes, cache-line aligned): the eight child
@@ -34,7 +35,7 @@ use crate::mesh::TriMesh;
 /// Children per node.
 pub const WIDTH: usize = 8;
 
-/// Triangles a leaf always holds when it can: one packet.
+/// Triangles a packet holds (a leaf of up to this many is one packet).
 pub const LEAF_SIZE: usize = LANES;
 
 /// Most packets a leaf holds; a binary node of up to this many packets'

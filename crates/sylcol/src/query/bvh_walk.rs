@@ -23,8 +23,10 @@
 //! in one leaf, so there is no mailbox.
 //!
 //! **Order.** Children hit are visited nearest entry first: the rest go
-//! on a stack with their entry t and are skipped when popped beyond the
-//! best hit.
+//! on a stack with their sort keys ([`keys`]: entry t and slot in one
+//! u32) and are skipped when popped beyond the best hit. Three or more
+//! are sorted by a bitonic network on AVX2 (`bvh_avx`), by a scalar sort
+//! otherwise; the keys are the same, so is the order.
 
 use std::mem::MaybeUninit;
 
