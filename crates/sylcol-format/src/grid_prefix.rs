@@ -152,7 +152,7 @@ mod tests {
         let bytes = raw.as_bytes();
         assert_eq!(&bytes[..4], b"REGN");
         assert_eq!(&bytes[4..8], &[0, 0, 0x12, 0x34]);
-        assert_eq!(&bytes[0x1C..0x20], &[0x3F, 0x80, 0, 1]);
+        assert_eq!(&bytes[0x2C..0x30], &[0x3F, 0x80, 0, 1]);
         assert_eq!(&bytes[0x4C..0x50], &[1, 2, 3, 4]);
         let back = GridPrefix::from_raw(&GridPrefixRaw::read_from_bytes(bytes).unwrap());
         // Compare bits: NaN is not equal to itself.
