@@ -212,7 +212,6 @@ impl BoxKernel for Avx {
 struct Stack {
     keys: [MaybeUninit<u32>; STACK + WIDTH],
     links: [MaybeUninit<u32>; STACK + WIDTH],
-    len: usize,
 }
 
 impl Bvh {
@@ -252,8 +251,10 @@ impl Bvh {
         let mut stack = Stack {
             keys: [const { MaybeUninit::uninit() }; STACK + WIDTH],
             links: [const { MaybeUninit::uninit() }; STACK + WIDTH],
-            len: 0,
         };
+        // The entries in use (a local of its own, so it stays in a
+        // register).
+        let mut len = 0;
         let mut link = 0u32;
         loop {
             if link & LEAF != 0 {
@@ -271,21 +272,21 @@ impl Bvh {
                 let node = unsafe { self.nodes.get_unchecked(link as usize) };
                 let (keys, mask) = K::node(r, node, best.0);
                 if mask != 0 {
-                    link = self.order::<K>(node, keys, mask, &mut stack);
+                    link = self.order::<K>(node, keys, mask, &mut stack, &mut len);
                     continue;
                 }
             }
             // Pop the next child whose entry is not beyond the best hit.
             let bound = (best.0 * (1.0 + EPS) + TINY).to_bits();
             loop {
-                if stack.len == 0 {
+                if len == 0 {
                     return best;
                 }
-                stack.len -= 1;
+                len -= 1;
                 // SAFETY: entries below `len` were written by `order`.
-                let key = unsafe { stack.keys.get_unchecked(stack.len).assume_init() };
+                let key = unsafe { stack.keys.get_unchecked(len).assume_init() };
                 if key_t(key) <= bound {
-                    link = unsafe { stack.links.get_unchecked(stack.len).assume_init() };
+                    link = unsafe { stack.links.get_unchecked(len).assume_init() };
                     break;
                 }
             }
@@ -329,14 +330,21 @@ impl Bvh {
     /// The children of `node` in `mask` by their sort `keys`: the nearest
     /// is returned, the others pushed farthest first.
     #[inline(always)]
-    fn order<K: BoxKernel>(&self, node: &Node, keys: K::Keys, mask: u32, stack: &mut Stack) -> u32 {
+    fn order<K: BoxKernel>(
+        &self,
+        node: &Node,
+        keys: K::Keys,
+        mask: u32,
+        stack: &mut Stack,
+        top: &mut usize,
+    ) -> u32 {
         let first = mask.trailing_zeros() as usize;
         let rest = mask & (mask - 1);
         if rest == 0 {
             return node.child[first];
         }
         self.prefetch(node, rest);
-        let len = stack.len;
+        let len = *top;
         debug_assert!(len + WIDTH <= STACK + WIDTH);
         if rest & (rest - 1) == 0 {
             let second = rest.trailing_zeros() as usize;
@@ -348,7 +356,7 @@ impl Bvh {
                 let far_link = node.child[(far & LANE_BITS) as usize];
                 stack.links.get_unchecked_mut(len).write(far_link);
             }
-            stack.len = len + 1;
+            *top = len + 1;
             return node.child[(near & LANE_BITS) as usize];
         }
         // Three or more: all eight keys sorted (those not entered last),
@@ -359,7 +367,7 @@ impl Bvh {
             let keys_out = stack.keys.as_mut_ptr().add(len).cast::<u32>();
             let links_out = stack.links.as_mut_ptr().add(len).cast::<u32>();
             K::push_sorted(keys, &node.child, keys_out, links_out);
-            stack.len = len + n - 1;
+            *top = len + n - 1;
             links_out.add(n - 1).read()
         }
     }
