@@ -32,11 +32,13 @@ unsafe fn lanes(v: DVec3, pad: f64) -> __m256d {
 }
 
 /// Calls `visit(cell, t_enter)` for each cell of the walk of
-/// `origin + t dir`, t in [t0, t1], over `f`'s grid, in order, until it
-/// returns false: exactly the cells and times of
-/// `GridWalk::moving(f, origin, dir, t0, t1)` and its `visit`. Nothing is
-/// visited when `dir` has a zero component or the piece of the ray misses
-/// the grid's (clipping) box.
+/// `origin + t dir`, t in [t0, t1], over `f`'s grid, in order: exactly the
+/// cells and times of `GridWalk::moving(f, origin, dir, t0, t1)` and its
+/// `visit`, except that `visit` returns a time from which on no cell is
+/// wanted (a cell entered at or after the smallest returned is not
+/// visited; +inf: go on, -inf: stop). Nothing is visited when `dir` has a
+/// zero component or the piece of the ray misses the grid's (clipping)
+/// box.
 ///
 /// # Safety
 /// The CPU must have AVX and AVX2 (callers are compiled with them).
@@ -47,7 +49,7 @@ pub unsafe fn walk_moving(
     dir: DVec3,
     t0: f64,
     t1: f64,
-    mut visit: impl FnMut(usize, f64) -> bool,
+    mut visit: impl FnMut(usize, f64) -> f64,
 ) {
     // SAFETY: AVX and AVX2 per the contract; the loads read `f.lanes`'
     // aligned rows and the one-hot table.
@@ -69,7 +71,7 @@ pub unsafe fn walk_moving(
         let a = _mm256_mul_pd(_mm256_sub_pd(_mm256_set1_pd(-CLIP_SLACK), g), inv);
         let b = _mm256_mul_pd(_mm256_sub_pd(load(&l.clip_hi), g), inv);
         let lo = t0.max(max3(_mm256_min_pd(a, b)));
-        let hi = t1.min(min3(_mm256_max_pd(a, b)));
+        let mut hi = t1.min(min3(_mm256_max_pd(a, b)));
         if lo.is_nan() || hi.is_nan() || lo > hi {
             return;
         }
@@ -114,7 +116,10 @@ pub unsafe fn walk_moving(
         _mm256_storeu_si256(parts.as_mut_ptr().cast(), _mm256_mul_epu32(c, strides));
         let mut linear = parts[0] + parts[1] + parts[2];
         let mut t_enter = lo;
-        while visit(linear as usize, t_enter) {
+        loop {
+            // The walk's end or the visitor's limit, whichever is nearer
+            // (`hi` is not NaN, so neither is the minimum).
+            hi = min_sd(visit(linear as usize, t_enter), hi);
             // The smallest crossing time in every lane.
             let m = _mm256_min_pd(t, _mm256_permute_pd::<0b0101>(t));
             let m = _mm256_min_pd(m, _mm256_permute2f128_pd::<1>(m, m));
@@ -133,6 +138,12 @@ pub unsafe fn walk_moving(
             t = _mm256_add_pd(t, _mm256_and_pd(delta, step));
         }
     }
+}
+
+/// The smaller of `a` and `b`, neither NaN (one `vminsd`).
+#[inline(always)]
+unsafe fn min_sd(a: f64, b: f64) -> f64 {
+    unsafe { _mm_cvtsd_f64(_mm_min_sd(_mm_set_sd(a), _mm_set_sd(b))) }
 }
 
 /// The largest of lanes 0..3 (lane 3 is -inf or below them).
@@ -166,7 +177,11 @@ mod tests {
         unsafe {
             walk_moving(f, o, d, 0.0, t1, |cell, t| {
                 got.push((cell, t));
-                got.len() <= stop_after
+                if got.len() <= stop_after {
+                    f64::INFINITY
+                } else {
+                    f64::NEG_INFINITY
+                }
             })
         };
         got
