@@ -9,7 +9,7 @@ use super::grid_walk::GridWalk;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{
-    Cast as Exact, Kernel, LaneRay, NO_TRIANGLE, Packet, Portable, RayFrame,
+    Cast as Exact, Kernel, LANES, LaneRay, NO_TRIANGLE, Packet, Portable, RayFrame,
 };
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle_avx::W8;
@@ -430,9 +430,16 @@ pub(crate) fn take_nearest<K: Kernel>(
     lanes: u32,
     best: &mut (f32, u32),
 ) {
-    let (t, mut mask) = K::hits_of(f, p, best.0, lanes);
+    K::take_nearest(f, p, lanes, best);
+}
+
+/// Keeps in `best` the nearest of the lanes `mask` of packet `p` hit at
+/// times `t`: the body of [`Kernel::take_nearest`].
+#[inline(always)]
+pub(crate) fn keep_nearest(t: &[f32; LANES], mut mask: u32, p: &Packet, best: &mut (f32, u32)) {
     while mask != 0 {
-        let lane = mask.trailing_zeros() as usize;
+        // A lane below LANES (the mask has LANES bits): no bounds check.
+        let lane = mask.trailing_zeros() as usize & (LANES - 1);
         mask &= mask - 1;
         let (tl, id) = (t[lane], p.ids[lane]);
         if tl < best.0 || (tl == best.0 && id < best.1) {

@@ -588,6 +588,14 @@ pub trait Kernel: Copy {
             });
         }
     }
+    /// Tests the `lanes` of packet `p` and keeps the nearest hit in
+    /// `best` (time, triangle); a tie in time goes to the lower triangle
+    /// index.
+    #[inline(always)]
+    fn take_nearest(f: &LaneRay<'_, Self::V>, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
+        let (t, mask) = Self::hits_of(f, p, best.0, lanes);
+        super::ray_cast::keep_nearest(&t, mask, p, best);
+    }
     /// Tests every lane of a cell's packets, keeping the nearest (time,
     /// triangle) in `best`. No mailbox: a triangle listed in several cells
     /// on the ray is tested in each (it answers the same every time), which

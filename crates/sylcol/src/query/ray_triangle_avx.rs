@@ -154,10 +154,39 @@ impl Kernel for Avx {
     }
 
     #[inline(always)]
+    fn take_nearest(f: &LaneRay<'_, W8>, p: &Packet, lanes_on: u32, best: &mut (f32, u32)) {
+        let Some(h) = lanes::<W8>(f, p, 0, best.0) else {
+            return;
+        };
+        let mut t = [0.0; LANES];
+        h.t.store(&mut t, 0);
+        let mut hit = h.hit;
+        let unsure = h.unsure & lanes_on;
+        if unsure != 0 {
+            hit |= settle(f, p, unsure, best.0, &mut t);
+        }
+        super::ray_cast::keep_nearest(&t, hit & lanes_on, p, best);
+    }
+
+    #[inline(always)]
     fn test_packets(f: &LaneRay<'_, W8>, packets: &[Packet], best: &mut (f32, u32)) {
         // SAFETY: AVX and AVX2 are there wherever this kernel runs.
-        unsafe { test_packets_avx(f, packets, best) }
+        unsafe {
+            if let [p] = packets {
+                test_packet_avx(f, p, best);
+            } else {
+                test_packets_avx(f, packets, best);
+            }
+        }
     }
+}
+
+/// One packet's test out of line, compiled for AVX2: no loop, so few
+/// registers to save (most cells list up to eight triangles).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn test_packet_avx(f: &LaneRay<'_, W8>, p: &Packet, best: &mut (f32, u32)) {
+    Avx::take_nearest(f, p, u32::MAX, best);
 }
 
 /// [`Kernel::test_packets`] out of line, compiled for AVX2: the walk
