@@ -155,10 +155,8 @@ impl Collider {
         self.walk::<K>(f, ray, max_toi)
     }
 
-    /// The walk compiled for AVX and AVX2, eight lanes a packet (out of
-    /// line: only the walk's state is live across its packet tests).
+    /// The walk compiled for AVX and AVX2, eight lanes a packet.
     #[cfg(target_arch = "x86_64")]
-    #[inline(never)]
     #[target_feature(enable = "avx,avx2")]
     fn walk_avx(&self, f: &LaneRay<'_, W8>, ray: &Line, max_toi: f32) -> (f32, u32) {
         self.walk::<Avx>(f, ray, max_toi)
