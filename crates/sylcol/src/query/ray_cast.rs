@@ -5,7 +5,7 @@ use glam::{DVec3, Vec3};
 
 use super::bvh_walk::BoxRay;
 use super::collider::RayCell;
-use super::grid_walk::GridWalk;
+use super::grid_walk::{GridWalk, until_limit};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{
@@ -196,14 +196,9 @@ impl Collider {
         best: &mut (f32, u32),
     ) {
         if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
-            let mut limit = f64::INFINITY;
-            walk.visit(|cell, t_enter| {
-                if t_enter >= limit {
-                    return false;
-                }
-                limit = limit.min(self.visit_cell::<K>(k, cell, ray, best));
-                true
-            });
+            walk.visit(until_limit(|cell, _| {
+                self.visit_cell::<K>(k, cell, ray, best)
+            }));
         }
     }
 
@@ -300,7 +295,7 @@ impl Collider {
         let (o, d) = (ray.o, ray.d);
         let g = &self.sub_grids[sub];
         let t1 = f64::from(best.0);
-        let mut visit = |s, _| {
+        let visit = |s, _| {
             let packets = g.packets(s);
             if packets.is_empty() {
                 return f64::INFINITY;
@@ -310,14 +305,7 @@ impl Collider {
         };
         if d.cmpeq(DVec3::ZERO).any() {
             if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, t1) {
-                let mut limit = f64::INFINITY;
-                inner.visit(|s, t_sub| {
-                    if t_sub >= limit {
-                        return false;
-                    }
-                    limit = limit.min(visit(s, t_sub));
-                    true
-                });
+                inner.visit(until_limit(visit));
             }
         } else {
             K::walk_moving(&g.frame, o, d, 0.0, t1, visit);

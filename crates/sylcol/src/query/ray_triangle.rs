@@ -32,7 +32,7 @@ use std::ops::{BitAnd, BitOr, Not};
 use glam::{BVec4A, DVec3, Vec3, Vec4};
 
 use super::exact::ExactRay;
-use super::grid_walk::{GridWalk, WalkFrame};
+use super::grid_walk::{GridWalk, WalkFrame, until_limit};
 
 /// "No triangle" (no hit yet).
 pub const NO_TRIANGLE: u32 = u32::MAX;
@@ -575,17 +575,10 @@ pub trait Kernel: Copy {
         d: DVec3,
         t0: f64,
         t1: f64,
-        mut visit: impl FnMut(usize, f64) -> f64,
+        visit: impl FnMut(usize, f64) -> f64,
     ) {
         if let Some(w) = GridWalk::moving(f, o, d, t0, t1) {
-            let mut limit = f64::INFINITY;
-            w.visit_masked(|cell, t| {
-                if t >= limit {
-                    return false;
-                }
-                limit = limit.min(visit(cell, t));
-                true
-            });
+            w.visit_masked(until_limit(visit));
         }
     }
     /// Tests the `lanes` of packet `p` and keeps the nearest hit in
