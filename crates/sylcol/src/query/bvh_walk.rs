@@ -36,7 +36,7 @@ use super::bvh::{Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, MEDIAN_DEPTH, Node, WIDTH};
 use super::ray_cast::take_nearest;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
-use super::ray_triangle::{Kernel, NO_TRIANGLE, Portable, RayFrame};
+use super::ray_triangle::{Kernel, LaneRay, NO_TRIANGLE, Portable, RayFrame};
 
 /// Relative slack of the slab test: 8u (4u of rounding in each value, one
 /// more in the scaling, and margin).
@@ -248,6 +248,7 @@ impl Bvh {
         if self.nodes.is_empty() {
             return best;
         }
+        let f = &LaneRay::<K::V>::new(f);
         let mut stack = Stack {
             keys: [const { MaybeUninit::uninit() }; STACK + WIDTH],
             links: [const { MaybeUninit::uninit() }; STACK + WIDTH],
