@@ -33,7 +33,6 @@ use std::mem::MaybeUninit;
 use glam::{Vec3, Vec4};
 
 use super::bvh::{Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, MEDIAN_DEPTH, Node, WIDTH};
-use super::ray_cast::take_nearest;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{Kernel, LaneRay, NO_TRIANGLE, Portable, RayFrame};
@@ -265,9 +264,9 @@ impl Bvh {
                 let first = (link & INDEX_MASK) as usize;
                 let count = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
                 let leaf = unsafe { self.packets.get_unchecked(first..first + count) };
-                for p in leaf {
-                    take_nearest::<K>(f, p, 0xff, &mut best);
-                }
+                // Out of line (on AVX2), so that the walk keeps the slab
+                // test's values in registers.
+                K::test_packets(f, leaf, &mut best);
             } else {
                 // SAFETY: as above.
                 let node = unsafe { self.nodes.get_unchecked(link as usize) };
