@@ -10,8 +10,9 @@ use super::bvh::Bvh;
 use super::closest_index::ClosestIndex;
 use super::grid_walk::WalkFrame;
 use super::inside_index::InsideIndex;
-use super::ray_triangle::{LANES, Packet, avx_available, pack, pack_into};
-use super::sub_grid::{CROWDED, SubGrid, cells_per_axis, cubic_grid};
+use super::ray_grid::RayGrid;
+use super::ray_triangle::{Packet, avx_available, pack};
+use super::sub_grid::{cells_per_axis, cubic_grid};
 use crate::build::mcol::triangle_sphere;
 use crate::geom::enclosing_radius;
 use crate::grid::{GridSpec, build_cell_csr_of, build_cell_lists};
@@ -30,20 +31,23 @@ pub const MAX_DERIVED_CELLS: usize = 1 << 24;
 /// triangles that reach them (one flat CSR array of ids, and the same
 /// lists as SIMD packets for the ray kernel), and per-triangle bounding
 /// spheres.
+///
+/// Some parts are built on the first query that needs them (each once,
+/// thread-safe): a derived grid's lists (the first grid query), the
+/// grid's ray packets (the first ray that walks the grid), the packets of
+/// a small mesh (its first ray), the inside index (the first
+/// `contains_point`) and the closest-point index (the first
+/// `closest_point`).
 #[derive(Debug, Clone)]
 pub struct Collider {
     pub(crate) spec: GridSpec,
     pub(crate) frame: WalkFrame,
-    /// `items[starts[c]..starts[c + 1]]` is cell c's list.
-    pub(crate) starts: Vec<u32>,
-    pub(crate) items: Vec<u32>,
-    /// Per cell, what a ray tests there: a run of `packets` (cell c's
-    /// list) or, for a crowded cell, its sub-grid in `sub_grids`.
-    pub(crate) ray_cells: Vec<RayCell>,
-    pub(crate) packets: Vec<Packet>,
-    pub(crate) sub_grids: Vec<SubGrid>,
-    /// Bit c: cell c's list is not empty (the walk's first look).
-    pub(crate) occupied: Vec<u64>,
+    /// The cell lists: a file's as soon as the collider is made, a
+    /// derived grid's on first use.
+    lists: OnceLock<CellLists>,
+    /// The ray walk's packets and occupancy bits, built on the first ray
+    /// that walks the grid.
+    ray_grid: OnceLock<RayGrid>,
     /// Every triangle in index order (small meshes, brute force), packed
     /// on first use.
     all_packets: OnceLock<Vec<Packet>>,
@@ -66,6 +70,14 @@ pub struct Collider {
     pub(crate) inside_index: OnceLock<InsideIndex>,
     /// The closest-point index, built on the first `closest_point`.
     pub(crate) closest_index: OnceLock<ClosestIndex>,
+}
+
+/// Every cell's list in one flat array.
+#[derive(Debug, Clone)]
+pub(crate) struct CellLists {
+    /// `items[starts[c]..starts[c + 1]]` is cell c's list.
+    pub(crate) starts: Vec<u32>,
+    pub(crate) items: Vec<u32>,
 }
 
 /// What a ray walk tests in a cell.
@@ -175,7 +187,8 @@ impl Collider {
         let spheres = (0..nt)
             .map(|t| checked_sphere(&mesh.corners(t), m.spheres[t], &mut replaced))
             .collect();
-        let mut c = assemble(spec, starts, items, mesh, spheres, GridSource::File);
+        let mut c = assemble(spec, mesh, spheres, GridSource::File);
+        c.lists = OnceLock::from(CellLists { starts, items });
         c.spheres_replaced = replaced;
         Ok(c)
     }
@@ -228,15 +241,48 @@ impl Collider {
     /// Cell `i`'s list.
     #[inline(always)]
     pub(crate) fn list(&self, i: usize) -> &[u32] {
-        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+        let l = self.lists();
+        &l.items[l.starts[i] as usize..l.starts[i + 1] as usize]
+    }
+
+    /// Every cell's list (a derived grid's built on the first call).
+    #[inline(always)]
+    pub(crate) fn lists(&self) -> &CellLists {
+        self.lists.get_or_init(|| self.derived_lists())
+    }
+
+    /// A derived grid's lists: an exact triangle/box test of every
+    /// triangle, each cell grown by 10^-5 of a cell (the margin absorbs
+    /// the walk's rounding at cell faces).
+    #[cold]
+    fn derived_lists(&self) -> CellLists {
+        let all = 0..self.mesh.triangles.len() as u32;
+        let margin = self.spec.cell.x * 1e-5;
+        let (starts, items) = build_cell_csr_of(&self.mesh, &self.spec, margin, all);
+        CellLists { starts, items }
+    }
+
+    /// The ray walk's data, built from the lists on the first call.
+    #[inline(always)]
+    pub(crate) fn ray_grid(&self) -> &RayGrid {
+        self.ray_grid.get_or_init(|| self.build_ray_grid())
+    }
+
+    /// The ray walk's data (out of the query's path).
+    #[cold]
+    #[inline(never)]
+    fn build_ray_grid(&self) -> RayGrid {
+        let l = self.lists();
+        RayGrid::new(&self.mesh, &l.starts, &l.items)
     }
 
     /// Cell `i`'s list as ray-kernel packets (none for a crowded cell:
     /// its sub-grid holds them).
     #[cfg(test)]
     pub(crate) fn cell_packets(&self, i: usize) -> &[Packet] {
-        match self.ray_cells[i] {
-            RayCell::Packets { first, end } => &self.packets[first as usize..end as usize],
+        let g = self.ray_grid();
+        match g.ray_cells[i] {
+            RayCell::Packets { first, end } => &g.packets[first as usize..end as usize],
             RayCell::SubGrid(_) => &[],
         }
     }
@@ -261,8 +307,9 @@ impl Collider {
         let cells = self.spec.cell_count();
         let lens = (0..cells).map(|i| self.list(i).len());
         let occupied = lens.clone().filter(|&n| n > 0).count();
+        let items = &self.lists().items;
         let mut listed = vec![false; self.spheres.len()];
-        for &t in &self.items {
+        for &t in items {
             listed[t as usize] = true;
         }
         GridStats {
@@ -270,8 +317,8 @@ impl Collider {
             dims: self.spec.dims,
             cells,
             occupied,
-            entries: self.items.len(),
-            mean_list: self.items.len() as f64 / occupied.max(1) as f64,
+            entries: items.len(),
+            mean_list: items.len() as f64 / occupied.max(1) as f64,
             max_list: lens.max().unwrap_or(0),
             triangles: self.spheres.len(),
             unlisted: listed.iter().filter(|&&l| !l).count(),
@@ -371,57 +418,18 @@ fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderErr
     if total.is_none_or(|t| t > MAX_DERIVED_CELLS) {
         return Err(ColliderError::GridTooLarge(dims));
     }
-    // The margin absorbs the DDA's rounding at cell faces.
-    let all = 0..mesh.triangles.len() as u32;
-    let (starts, items) = build_cell_csr_of(&mesh, &spec, spec.cell.x * 1e-5, all);
+    // The lists are built on first use (`Collider::lists`).
     let spheres = (0..mesh.triangles.len())
         .map(|t| triangle_sphere(&mesh.corners(t)))
         .collect();
     let source = GridSource::Derived { cells_per_axis };
-    Ok(assemble(spec, starts, items, mesh, spheres, source))
+    Ok(assemble(spec, mesh, spheres, source))
 }
 
-/// A collider from its lists; packs them for the ray kernel.
-fn assemble(
-    spec: GridSpec,
-    starts: Vec<u32>,
-    items: Vec<u32>,
-    mesh: TriMesh,
-    spheres: Vec<[f32; 4]>,
-    source: GridSource,
-) -> Collider {
-    let corners = |t: u32| mesh.corners(t as usize);
-    let pad = mesh.triangles.len() as u32;
-    let packet_count = starts
-        .windows(2)
-        .map(|w| ((w[1] - w[0]) as usize).div_ceil(LANES))
-        .sum();
-    let mut packets = Vec::with_capacity(packet_count);
-    let mut ray_cells = Vec::with_capacity(starts.len() - 1);
-    let mut sub_grids = Vec::new();
-    // One scratch list for every cell (no allocation per cell).
-    let mut list = Vec::new();
-    for w in starts.windows(2) {
-        let cell = &items[w[0] as usize..w[1] as usize];
-        // A triangle a file lists twice in one cell is packed once.
-        list.clear();
-        list.extend_from_slice(cell);
-        if !cell.is_sorted_by(|a, b| a < b) {
-            list.sort_unstable();
-            list.dedup();
-        }
-        ray_cells.push(if list.len() > CROWDED {
-            sub_grids.push(SubGrid::new(&mesh, &list, pad));
-            RayCell::SubGrid(sub_grids.len() as u32 - 1)
-        } else {
-            let first = packets.len() as u32;
-            pack_into(&mut packets, &list, pad, corners);
-            RayCell::Packets {
-                first,
-                end: packets.len() as u32,
-            }
-        });
-    }
+/// A collider without its lists (the caller sets a file's; a derived
+/// grid's are built on first use) and without its ray packets (built on
+/// the first ray that walks the grid).
+fn assemble(spec: GridSpec, mesh: TriMesh, spheres: Vec<[f32; 4]>, source: GridSource) -> Collider {
     let normals = (0..mesh.triangles.len())
         .map(|t| {
             let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
@@ -430,14 +438,10 @@ fn assemble(
         })
         .collect();
     Collider {
-        ray_cells,
-        sub_grids,
-        occupied: occupancy_bits(&starts),
         frame: WalkFrame::new(&spec),
         spec,
-        starts,
-        items,
-        packets,
+        lists: OnceLock::new(),
+        ray_grid: OnceLock::new(),
         all_packets: OnceLock::new(),
         spheres: spheres.into_iter().map(Vec4::from_array).collect(),
         normals,
@@ -450,15 +454,4 @@ fn assemble(
         inside_index: OnceLock::new(),
         closest_index: OnceLock::new(),
     }
-}
-
-/// One bit per cell, set when its list (`starts[c]..starts[c + 1]`) is
-/// not empty.
-fn occupancy_bits(starts: &[u32]) -> Vec<u64> {
-    let cells = starts.len() - 1;
-    let mut bits = vec![0u64; cells.div_ceil(64)];
-    for (c, w) in starts.windows(2).enumerate() {
-        bits[c / 64] |= u64::from(w[0] != w[1]) << (c % 64);
-    }
-    bits
 }

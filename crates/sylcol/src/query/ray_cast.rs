@@ -6,6 +6,7 @@ use glam::{DVec3, Vec3};
 use super::bvh_walk::BoxRay;
 use super::collider::RayCell;
 use super::grid_walk::GridWalk;
+use super::ray_grid::RayGrid;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{Cast as Exact, Kernel, NO_TRIANGLE, Packet, Portable, RayFrame};
@@ -146,11 +147,12 @@ impl Collider {
         let mut best = (max_toi, NO_TRIANGLE);
         let (o, d) = (ray.o, ray.d);
         let t_max = f64::from(max_toi);
+        let g = self.ray_grid();
         if d.cmpeq(DVec3::ZERO).any() {
-            self.walk_still_axis::<K>(f, ray, t_max, &mut best);
+            self.walk_still_axis::<K>(g, f, ray, t_max, &mut best);
         } else {
             K::walk_moving(&self.frame, o, d, 0.0, t_max, |cell, t_enter| {
-                self.visit_cell::<K>(f, cell, t_enter, ray, &mut best)
+                self.visit_cell::<K>(g, f, cell, t_enter, ray, &mut best)
             });
         }
         best
@@ -163,13 +165,14 @@ impl Collider {
     #[inline(never)]
     fn walk_still_axis<K: Kernel>(
         &self,
+        g: &RayGrid,
         k: &RayFrame<'_>,
         ray: &Line,
         t_max: f64,
         best: &mut (f32, u32),
     ) {
         if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
-            walk.visit(|cell, t_enter| self.visit_cell::<K>(k, cell, t_enter, ray, best));
+            walk.visit(|cell, t_enter| self.visit_cell::<K>(g, k, cell, t_enter, ray, best));
         }
     }
 
@@ -180,6 +183,7 @@ impl Collider {
     #[inline(always)]
     fn visit_cell<K: Kernel>(
         &self,
+        g: &RayGrid,
         k: &RayFrame<'_>,
         cell: usize,
         t_enter: f64,
@@ -190,14 +194,14 @@ impl Collider {
             return false;
         }
         // Most cells are empty: one bit, in a small array, says so.
-        if (self.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
+        if (g.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
             return true;
         }
-        match self.ray_cells[cell] {
+        match g.ray_cells[cell] {
             RayCell::Packets { first, end } => {
-                K::test_packets(k, &self.packets[first as usize..end as usize], best);
+                K::test_packets(k, &g.packets[first as usize..end as usize], best);
             }
-            RayCell::SubGrid(sub) => self.walk_sub_grid::<K>(k, sub as usize, ray, best),
+            RayCell::SubGrid(sub) => self.walk_sub_grid::<K>(g, k, sub as usize, ray, best),
         }
         true
     }
@@ -208,6 +212,7 @@ impl Collider {
     #[inline(always)]
     fn walk_sub_grid<K: Kernel>(
         &self,
+        g: &RayGrid,
         k: &RayFrame<'_>,
         sub: usize,
         ray: &Line,
@@ -217,29 +222,37 @@ impl Collider {
         if K::AVX {
             // SAFETY: the AVX kernel runs only where the CPU has AVX and
             // AVX2.
-            return unsafe { self.walk_sub_grid_avx(k, sub, ray, best) };
+            return unsafe { self.walk_sub_grid_avx(g, k, sub, ray, best) };
         }
-        self.walk_sub_grid_portable::<K>(k, sub, ray, best);
+        self.walk_sub_grid_portable::<K>(g, k, sub, ray, best);
     }
 
     /// [`Collider::walk_sub_grid`] with the AVX kernel and walk.
     #[cfg(target_arch = "x86_64")]
     #[inline(never)]
     #[target_feature(enable = "avx,avx2")]
-    fn walk_sub_grid_avx(&self, k: &RayFrame<'_>, sub: usize, ray: &Line, best: &mut (f32, u32)) {
-        self.sub_grid_walk::<Avx>(k, sub, ray, best);
+    fn walk_sub_grid_avx(
+        &self,
+        g: &RayGrid,
+        k: &RayFrame<'_>,
+        sub: usize,
+        ray: &Line,
+        best: &mut (f32, u32),
+    ) {
+        self.sub_grid_walk::<Avx>(g, k, sub, ray, best);
     }
 
     /// [`Collider::walk_sub_grid`] with any other kernel.
     #[inline(never)]
     fn walk_sub_grid_portable<K: Kernel>(
         &self,
+        g: &RayGrid,
         k: &RayFrame<'_>,
         sub: usize,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
-        self.sub_grid_walk::<K>(k, sub, ray, best);
+        self.sub_grid_walk::<K>(g, k, sub, ray, best);
     }
 
     /// The body of [`Collider::walk_sub_grid`]: a second DDA over the
@@ -247,13 +260,14 @@ impl Collider {
     #[inline(always)]
     fn sub_grid_walk<K: Kernel>(
         &self,
+        grid: &RayGrid,
         k: &RayFrame<'_>,
         sub: usize,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
         let (o, d) = (ray.o, ray.d);
-        let g = &self.sub_grids[sub];
+        let g = &grid.sub_grids[sub];
         let t1 = f64::from(best.0);
         let visit = |s, t_sub| {
             if t_sub > f64::from(best.0) {
