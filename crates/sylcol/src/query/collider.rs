@@ -51,15 +51,18 @@ pub struct Collider {
     /// Every triangle in index order (small meshes, brute force), packed
     /// on first use.
     all_packets: OnceLock<Vec<Packet>>,
-    /// Bounding sphere per triangle: centre xyz, radius w.
-    pub(crate) spheres: Vec<Vec4>,
+    /// Bounding sphere per triangle (centre xyz, radius w) and how many
+    /// of a file's were replaced: built on the first query that needs
+    /// them (a sphere sweep or nearest point, or `grid_stats`).
+    spheres: OnceLock<(Vec<Vec4>, usize)>,
+    /// A file's spheres as stored (checked when `spheres` is built).
+    file_spheres: Option<Vec<[f32; 4]>>,
     /// Unit normal per triangle, by winding.
     pub(crate) normals: Vec<Vec3>,
     /// The box of the mesh's vertices (the ray kernel's error bounds).
     pub(crate) bounds: (Vec3, Vec3),
     pub(crate) mesh: TriMesh,
     source: GridSource,
-    spheres_replaced: usize,
     /// Whether the eight-lane AVX ray kernel (and the AVX2 walk) runs on
     /// this CPU.
     pub(crate) avx: bool,
@@ -152,44 +155,10 @@ impl Collider {
                 found: m.spheres.len(),
             });
         }
-        let mut starts = Vec::with_capacity(m.cells.len() + 1);
-        let mut items = Vec::with_capacity(m.list_entries());
-        starts.push(0);
-        for (cell, c) in m.cells.iter().enumerate() {
-            if let Some(first) = c.record() {
-                let end = first.saturating_add(c.count as usize);
-                if end > m.records.len() {
-                    let count = m.records.len();
-                    return Err(ColliderError::RecordLink {
-                        cell,
-                        first,
-                        end,
-                        count,
-                    });
-                }
-                for r in &m.records[first..end] {
-                    for &t in &r.triangles {
-                        if t as usize >= nt {
-                            let triangle = u32::from(t);
-                            return Err(ColliderError::ListEntry {
-                                cell,
-                                triangle,
-                                count: nt,
-                            });
-                        }
-                        items.push(u32::from(t));
-                    }
-                }
-            }
-            starts.push(items.len() as u32);
-        }
-        let mut replaced = 0;
-        let spheres = (0..nt)
-            .map(|t| checked_sphere(&mesh.corners(t), m.spheres[t], &mut replaced))
-            .collect();
-        let mut c = assemble(spec, mesh, spheres, GridSource::File);
+        let (starts, items) = file_lists(m, nt)?;
+        let mut c = assemble(spec, mesh, GridSource::File);
         c.lists = OnceLock::from(CellLists { starts, items });
-        c.spheres_replaced = replaced;
+        c.file_spheres = Some(m.spheres.clone());
         Ok(c)
     }
 
@@ -299,7 +268,38 @@ impl Collider {
     /// Number of triangles.
     #[inline]
     pub(crate) fn triangle_count(&self) -> usize {
-        self.spheres.len()
+        self.mesh.triangles.len()
+    }
+
+    /// Triangle `t`'s bounding sphere: centre xyz, radius w.
+    #[inline(always)]
+    pub(crate) fn sphere(&self, t: usize) -> Vec4 {
+        self.spheres().0[t]
+    }
+
+    /// Every triangle's bounding sphere, and how many of the file's were
+    /// replaced (built on the first call).
+    fn spheres(&self) -> &(Vec<Vec4>, usize) {
+        self.spheres.get_or_init(|| self.build_spheres())
+    }
+
+    /// A file's spheres, each checked (one that does not enclose its
+    /// triangle is recomputed and counted), or computed ones.
+    #[cold]
+    #[inline(never)]
+    fn build_spheres(&self) -> (Vec<Vec4>, usize) {
+        let mut replaced = 0;
+        let corners = |t| self.mesh.corners(t);
+        let all = match &self.file_spheres {
+            Some(file) => (0..file.len())
+                .map(|t| checked_sphere(&corners(t), file[t], &mut replaced))
+                .map(Vec4::from_array)
+                .collect(),
+            None => (0..self.triangle_count())
+                .map(|t| Vec4::from_array(triangle_sphere(&corners(t))))
+                .collect(),
+        };
+        (all, replaced)
     }
 
     /// List lengths and coverage of the grid.
@@ -308,7 +308,7 @@ impl Collider {
         let lens = (0..cells).map(|i| self.list(i).len());
         let occupied = lens.clone().filter(|&n| n > 0).count();
         let items = &self.lists().items;
-        let mut listed = vec![false; self.spheres.len()];
+        let mut listed = vec![false; self.triangle_count()];
         for &t in items {
             listed[t as usize] = true;
         }
@@ -320,9 +320,9 @@ impl Collider {
             entries: items.len(),
             mean_list: items.len() as f64 / occupied.max(1) as f64,
             max_list: lens.max().unwrap_or(0),
-            triangles: self.spheres.len(),
+            triangles: self.triangle_count(),
             unlisted: listed.iter().filter(|&&l| !l).count(),
-            spheres_replaced: self.spheres_replaced,
+            spheres_replaced: self.spheres().1,
         }
     }
 }
@@ -369,6 +369,45 @@ fn file_grid(m: &Mcol) -> Result<GridSpec, ColliderError> {
         });
     }
     Ok(spec)
+}
+
+/// The file's lists in one flat array, each checked: its records in
+/// range, its triangle ids below `nt`.
+fn file_lists(m: &Mcol, nt: usize) -> Result<(Vec<u32>, Vec<u32>), ColliderError> {
+    let mut starts = Vec::with_capacity(m.cells.len() + 1);
+    let mut items: Vec<u32> = Vec::with_capacity(m.list_entries());
+    starts.push(0);
+    for (cell, c) in m.cells.iter().enumerate() {
+        if let Some(first) = c.record() {
+            let end = first.saturating_add(c.count as usize);
+            let Some(records) = m.records.get(first..end) else {
+                let count = m.records.len();
+                return Err(ColliderError::RecordLink {
+                    cell,
+                    first,
+                    end,
+                    count,
+                });
+            };
+            for r in records {
+                let mut largest = 0;
+                for &t in &r.triangles {
+                    largest = largest.max(t);
+                    items.push(u32::from(t));
+                }
+                if largest as usize >= nt {
+                    let bad = r.triangles.iter().find(|&&t| t as usize >= nt);
+                    return Err(ColliderError::ListEntry {
+                        cell,
+                        triangle: u32::from(*bad.unwrap_or(&largest)),
+                        count: nt,
+                    });
+                }
+            }
+        }
+        starts.push(items.len() as u32);
+    }
+    Ok((starts, items))
 }
 
 /// Indices in range and coordinates finite.
@@ -419,17 +458,14 @@ fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderErr
         return Err(ColliderError::GridTooLarge(dims));
     }
     // The lists are built on first use (`Collider::lists`).
-    let spheres = (0..mesh.triangles.len())
-        .map(|t| triangle_sphere(&mesh.corners(t)))
-        .collect();
     let source = GridSource::Derived { cells_per_axis };
-    Ok(assemble(spec, mesh, spheres, source))
+    Ok(assemble(spec, mesh, source))
 }
 
 /// A collider without its lists (the caller sets a file's; a derived
 /// grid's are built on first use) and without its ray packets (built on
 /// the first ray that walks the grid).
-fn assemble(spec: GridSpec, mesh: TriMesh, spheres: Vec<[f32; 4]>, source: GridSource) -> Collider {
+fn assemble(spec: GridSpec, mesh: TriMesh, source: GridSource) -> Collider {
     let normals = (0..mesh.triangles.len())
         .map(|t| {
             let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
@@ -443,12 +479,12 @@ fn assemble(spec: GridSpec, mesh: TriMesh, spheres: Vec<[f32; 4]>, source: GridS
         lists: OnceLock::new(),
         ray_grid: OnceLock::new(),
         all_packets: OnceLock::new(),
-        spheres: spheres.into_iter().map(Vec4::from_array).collect(),
+        spheres: OnceLock::new(),
+        file_spheres: None,
         normals,
         bounds: mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO)),
         mesh,
         source,
-        spheres_replaced: 0,
         avx: avx_available(),
         bvh: None,
         inside_index: OnceLock::new(),
