@@ -100,13 +100,13 @@ fn prepare(k: usize, s: &Scene) -> Option<f64> {
 /// Prints the preparation table.
 pub fn run(scenes: &[Scene], rounds: usize) {
     println!(
-        "| scene | triangles | {} | {} |",
+        "| scene | triangles | file cells | file list entries | {} | {} |",
         METHODS.join(" | "),
         RATIOS
             .map(|k| format!("{} / parry3d", METHODS[k]))
             .join(" | ")
     );
-    println!("|{}", "---|".repeat(METHODS.len() + RATIOS.len() + 2));
+    println!("|{}", "---|".repeat(METHODS.len() + RATIOS.len() + 4));
     for s in scenes {
         let mut best = [f64::INFINITY; METHODS.len()];
         for _ in 0..rounds {
@@ -128,9 +128,11 @@ pub fn run(scenes: &[Scene], rounds: usize) {
             .collect();
         let ratios = RATIOS.map(|k| format!("{:.2}", best[k] / best[PARRY]));
         println!(
-            "| {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             s.name,
             s.mesh.triangles.len(),
+            s.mcol.cells.len(),
+            s.mcol.list_entries(),
             cells.join(" | "),
             ratios.join(" | "),
         );

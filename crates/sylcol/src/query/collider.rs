@@ -44,17 +44,17 @@ pub struct Collider {
     pub(crate) frame: WalkFrame,
     /// The cell lists: a file's as soon as the collider is made, a
     /// derived grid's on first use.
-    lists: OnceLock<CellLists>,
+    pub(crate) lists: OnceLock<CellLists>,
     /// The ray walk's packets and occupancy bits, built on the first ray
     /// that walks the grid.
-    ray_grid: OnceLock<RayGrid>,
+    pub(crate) ray_grid: OnceLock<RayGrid>,
     /// Every triangle in index order (small meshes, brute force), packed
     /// on first use.
     all_packets: OnceLock<Vec<Packet>>,
     /// Bounding sphere per triangle (centre xyz, radius w) and how many
     /// of a file's were replaced: built on the first query that needs
     /// them (a sphere sweep or nearest point, or `grid_stats`).
-    spheres: OnceLock<(Vec<Vec4>, usize)>,
+    pub(crate) spheres: OnceLock<(Vec<Vec4>, usize)>,
     /// A file's spheres as stored (checked when `spheres` is built).
     file_spheres: Option<Vec<[f32; 4]>>,
     /// Unit normal per triangle, by winding.

@@ -133,8 +133,80 @@ mod tests {
     use glam::Vec3;
 
     use super::*;
-    use crate::query::fixtures::uv_sphere;
+    use crate::grid::build_cell_lists;
+    use crate::query::fixtures::{cuboid, map_from_mesh, uv_sphere};
     use crate::query::ray_triangle::pack;
+    use crate::query::{Collider, Ray};
+
+    /// A collider can be shared between threads (its lazily built parts
+    /// are `OnceLock`s).
+    #[test]
+    fn collider_is_send_and_sync() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Collider>();
+    }
+
+    /// Rays through `c` in a fan from `o`: (t bits, triangle) each.
+    fn fan(c: &Collider, o: Vec3) -> Vec<Option<(u32, u32)>> {
+        (0..64)
+            .map(|k| {
+                let a = k as f32 * 0.37;
+                let d = Vec3::new(a.cos(), a.sin(), 0.3 - k as f32 * 0.01);
+                let hit = c.cast_ray(&Ray::new(o, d), f32::INFINITY).unwrap();
+                hit.map(|h| (h.time_of_impact.to_bits(), h.triangle))
+            })
+            .collect()
+    }
+
+    /// A small mesh's rays scan its packets: the grid's ray packets are
+    /// not built until a grid walk asks, and then answer as the scan.
+    #[test]
+    fn small_mesh_rays_build_no_grid() {
+        let mesh = cuboid(Vec3::splat(-3.0), Vec3::new(2.0, 4.0, 5.0));
+        let map = map_from_mesh(&mesh, Vec3::splat(-8.0), Vec3::splat(2.0), [8, 8, 8]);
+        let c = Collider::from_mcol(&map).unwrap();
+        let scanned = fan(&c, Vec3::new(0.1, 0.2, 0.3));
+        assert!(scanned.iter().all(|h| h.is_some()));
+        assert!(c.ray_grid.get().is_none());
+        let ray = Ray::new(Vec3::new(0.1, 0.2, 0.3), Vec3::new(1.0, 0.4, 0.2));
+        let walked = c.walked(&ray, f32::INFINITY).unwrap();
+        assert!(c.ray_grid.get().is_some());
+        let hit = c.cast_ray(&ray, f32::INFINITY).unwrap().unwrap();
+        assert_eq!(
+            (walked.time_of_impact, walked.triangle),
+            (hit.time_of_impact, hit.triangle)
+        );
+    }
+
+    /// A derived grid's lists are built on first use, as the exact lists;
+    /// a BVH collider's rays build neither them nor the ray packets, and
+    /// every lazily built collider answers as one whose parts exist.
+    #[test]
+    fn derived_lists_and_packets_on_first_use() {
+        let mesh = uv_sphere(Vec3::new(0.5, -0.25, 0.0), 4.0, 20, 11);
+        let c = Collider::from_mesh(&mesh).unwrap();
+        assert!(c.lists.get().is_none() && c.spheres.get().is_none());
+        let bvh = c.clone().with_bvh();
+        let o = Vec3::new(0.2, 0.1, -0.3);
+        let through_bvh = fan(&bvh, o);
+        assert!(bvh.lists.get().is_none() && bvh.ray_grid.get().is_none());
+        // Many threads ask first at once: one build, the same answers.
+        let answers: Vec<_> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..4).map(|_| s.spawn(|| fan(&c, o))).collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        assert!(answers.iter().all(|a| a == &answers[0]));
+        let hits = answers[0].iter().flatten().count();
+        assert_eq!(hits, through_bvh.iter().flatten().count());
+        assert_eq!(hits, answers[0].len());
+        let exact = build_cell_lists(&mesh, &c.spec, c.spec.cell.x * 1e-5);
+        for (i, want) in exact.iter().enumerate() {
+            assert_eq!(c.list(i), &want[..], "cell {i}");
+        }
+        assert!(c.ray_grid.get().is_some());
+        assert_eq!(c.grid_stats().spheres_replaced, 0);
+        assert!(c.spheres.get().is_some());
+    }
 
     /// The table's packets are bit for bit those of `pack`.
     #[test]
