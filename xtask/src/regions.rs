@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use anyhow::Context;
 use sylcol_format::ipfb::EntryKey;
 use sylcol_format::mcol::Mcol;
-use sylcol_format::regn::{self, Header, NewSection};
+use sylcol_format::regn::{self, GridPrefix, Header, NewSection};
 
 /// Each map's REGN entry key, and the MCOL's name when known: `(seed id,
 /// REGN key, MCOL name)`. The MCOL is stored under the seed's id; a name
@@ -112,7 +112,7 @@ pub fn regn(mcol: &Mcol) -> anyhow::Result<Vec<u8>> {
         }
         let i = u16::try_from(vertices.len() / 12).context("more than 65 535 vertices")?;
         for (k, &n) in p.iter().enumerate() {
-            let c = h.bbox_min[k] + h.cell_size[k] * n as f32;
+            let c = h.prefix.bbox_min[k] + h.prefix.cell_size[k] * n as f32;
             vertices.extend_from_slice(&c.to_be_bytes());
         }
         lattice.insert(p, i);
@@ -171,13 +171,12 @@ pub fn regn(mcol: &Mcol) -> anyhow::Result<Vec<u8>> {
     let mut grid = [0u8; 16];
     grid[..12].copy_from_slice(&be(&[nx as u32, ny as u32, nz as u32]));
     let header = Header {
-        word_08: [0; 2],
-        bbox_min: h.bbox_min,
-        bbox_max: h.bbox_max,
-        extent: h.extent,
-        pads: h.pads,
-        cell_size: h.cell_size,
-        word_4c: 0,
+        // The MCOL's space; its open words are not the REGN's.
+        prefix: GridPrefix {
+            word_08: [0; 2],
+            word_4c: 0,
+            ..h.prefix
+        },
         grid,
         counts: [0; 6],
         word_6c: 0,
@@ -200,10 +199,13 @@ pub mod tests {
         assert_eq!(regn::encode(&r).unwrap(), bytes);
         let (a, b) = (&r.header, &mcol.header);
         assert_eq!(
-            (a.bbox_min, a.bbox_max, a.extent),
-            (b.bbox_min, b.bbox_max, b.extent)
+            (a.prefix.bbox_min, a.prefix.bbox_max, a.prefix.extent),
+            (b.prefix.bbox_min, b.prefix.bbox_max, b.prefix.extent)
         );
-        assert_eq!((a.pads, a.cell_size), (b.pads, b.cell_size));
+        assert_eq!(
+            (a.prefix.pads, a.prefix.cell_size),
+            (b.prefix.pads, b.prefix.cell_size)
+        );
         let dims = grid_reading(&r).unwrap().dims;
         assert_eq!(dims, b.dims().map(|n| n as u64));
         for check in assumptions(&r) {
@@ -217,7 +219,9 @@ pub mod tests {
         let scan = regn::cell_scan(&r, dims);
         assert_eq!(scan[0].occupied.len(), mcol.occupied_cells());
         assert_eq!(usize::from(r.header.counts[1]), mcol.occupied_cells());
-        let inside = |v: &[f32; 3]| (0..3).all(|k| (a.bbox_min[k]..=a.bbox_max[k]).contains(&v[k]));
+        let inside = |v: &[f32; 3]| {
+            (0..3).all(|k| (a.prefix.bbox_min[k]..=a.prefix.bbox_max[k]).contains(&v[k]))
+        };
         assert!(r.vertices().unwrap().iter().all(inside));
         assert_eq!(Rule::ALL.len(), assumptions(&r).len());
     }

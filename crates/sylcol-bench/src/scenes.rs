@@ -117,7 +117,10 @@ pub fn sample_maps() -> Vec<(String, Mcol)> {
 /// The header's grid box.
 pub fn grid_box(m: &Mcol) -> (Vec3, Vec3) {
     let h = &m.header;
-    (Vec3::from_array(h.bbox_min), Vec3::from_array(h.bbox_max))
+    (
+        Vec3::from_array(h.prefix.bbox_min),
+        Vec3::from_array(h.prefix.bbox_max),
+    )
 }
 
 /// The rays over `m`'s box (see the module docs).

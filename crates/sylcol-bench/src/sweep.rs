@@ -50,7 +50,7 @@ pub fn run(filter: Option<&str>, rays: usize, rounds: usize) {
         let fastest = best.iter().copied().fold(f64::INFINITY, f64::min);
         let mut default_ns = f64::NAN;
         for ((plan, cost, c), ns) in tried.iter().zip(&best) {
-            let is_default = plan.cell == default.header.cell_size[0];
+            let is_default = plan.cell == default.header.prefix.cell_size[0];
             if is_default {
                 default_ns = *ns;
             }

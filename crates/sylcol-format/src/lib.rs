@@ -12,6 +12,7 @@
 //! | [`naming`] | finding entry names: string runs, variants, patterns, harvest | `docs/names.md` |
 //! | [`pof0`] | POF0 relocation tables | `docs/formats/pof0.md` |
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
+//! | [`grid_prefix`] | the 0x50-byte prefix MCOL and REGN share (box, extent, cell size) | `docs/formats/mcol.md`, `docs/formats/regn.md` |
 //! | [`mcol`] | MCOL map collision hulls | `docs/formats/mcol.md` |
 //! | [`regn`] | REGN, the map's other object (header, sections, checked assumptions) | `docs/formats/regn.md` |
 //! | [`collisionset`] | CollisionSet per-part collision library | `docs/formats/collisionset.md` |
@@ -30,6 +31,7 @@ pub mod bytes;
 pub mod chunk;
 pub mod collisionset;
 pub mod error;
+pub mod grid_prefix;
 pub mod idxd;
 pub mod ipfb;
 pub mod mcol;

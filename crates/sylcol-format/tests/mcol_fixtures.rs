@@ -19,9 +19,9 @@ fn box_map_matches_the_seed() {
     let (bytes, m) = decode("box.mcol");
     assert_eq!((m.vertices.len(), m.triangles.len()), (8, 12));
     assert_eq!(m.header.dims(), [10, 10, 10]);
-    assert_eq!(m.header.bbox_min, [-250000.0; 3]);
-    assert_eq!(m.header.bbox_max, [250000.0; 3]);
-    assert_eq!(m.header.cell_size, [50000.0; 3]);
+    assert_eq!(m.header.prefix.bbox_min, [-250000.0; 3]);
+    assert_eq!(m.header.prefix.bbox_max, [250000.0; 3]);
+    assert_eq!(m.header.prefix.cell_size, [50000.0; 3]);
     assert_eq!(m.occupied_cells(), 488);
     assert_eq!(m.records.len(), 488);
     assert_eq!(m.pof0_base, 0x10);
@@ -63,7 +63,7 @@ fn quirks_are_kept() {
     assert_eq!(twin.pof0_base, 0x10);
     assert_eq!(q.vertices, twin.vertices);
     assert_eq!(q.triangles, twin.triangles);
-    assert_eq!(q.header.word_08, [0x11111111, 0x22222222]);
+    assert_eq!(q.header.prefix.word_08, [0x11111111, 0x22222222]);
     assert_eq!(q.header.words_78, [0x78787878, 0x7C7C7C7C]);
     let layout = q.layout.as_ref().unwrap();
     assert_eq!(layout.trailer, b"\0\0\0\0\0\0\0\0\0\0\0\0END!");

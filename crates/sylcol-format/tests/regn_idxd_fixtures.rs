@@ -16,8 +16,8 @@ fn twin_regn_reads_as_the_writer_laid_it_out() {
     let bytes = fixture("twin.regn");
     let r = regn::decode(&bytes).unwrap();
     assert_eq!(regn::encode(&r).unwrap(), bytes);
-    assert_eq!(r.header.bbox_min, [-25_000.0; 3]);
-    assert_eq!(r.header.cell_size, [10_000.0; 3]);
+    assert_eq!(r.header.prefix.bbox_min, [-25_000.0; 3]);
+    assert_eq!(r.header.prefix.cell_size, [10_000.0; 3]);
     let grid = regn::grid_reading(&r).unwrap();
     assert_eq!((grid.encoding, grid.dims), (GridEncoding::U32, [5, 5, 5]));
     // 125 dense cells, 63 items, 63 * 1.5 rounded refs, 8 tets, 14 verts, 16 faces.

@@ -26,6 +26,7 @@ mod collider;
 mod errors;
 mod library;
 mod mcol;
+mod prefix;
 mod regn;
 mod reports;
 mod table;

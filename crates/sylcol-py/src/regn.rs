@@ -66,13 +66,7 @@ impl Regn {
         let h = &self.regn.header;
         let d = PyDict::new(py);
         d.set_item("data_size", self.regn.data_size())?;
-        d.set_item("word_08", h.word_08.to_vec())?;
-        d.set_item("bbox_min", h.bbox_min.to_vec())?;
-        d.set_item("bbox_max", h.bbox_max.to_vec())?;
-        d.set_item("extent", h.extent.to_vec())?;
-        d.set_item("pads", h.pads.to_vec())?;
-        d.set_item("cell_size", h.cell_size.to_vec())?;
-        d.set_item("word_4c", h.word_4c)?;
+        crate::prefix::set_items(&d, &h.prefix)?;
         d.set_item("grid_bytes", PyBytes::new(py, &h.grid))?;
         d.set_item("counts", h.counts.to_vec())?;
         d.set_item("word_6c", h.word_6c)?;
@@ -83,20 +77,19 @@ impl Regn {
     /// The grid box: a 2 x 3 float32 array, rows min and max.
     #[getter]
     fn bbox<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        let h = &self.regn.header;
-        crate::arrays::rows3(py, vec![h.bbox_min, h.bbox_max])
+        crate::prefix::bbox(py, &self.regn.header.prefix)
     }
 
     /// The header's extent row (max - min), float32[3].
     #[getter]
     fn extent<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        PyArray1::from_slice(py, &self.regn.header.extent)
+        PyArray1::from_slice(py, &self.regn.header.prefix.extent)
     }
 
     /// The cell size per axis, float32[3].
     #[getter]
     fn cell_size<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
-        PyArray1::from_slice(py, &self.regn.header.cell_size)
+        PyArray1::from_slice(py, &self.regn.header.prefix.cell_size)
     }
 
     /// Cells per axis as read at 0x50, or None when no reading of those

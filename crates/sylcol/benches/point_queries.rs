@@ -29,8 +29,8 @@ struct Map {
 fn sample_maps(points: usize) -> Vec<Map> {
     let mut maps = Vec::new();
     for (hash, m) in common::sample_mcols() {
-        let lo = Vec3::from_array(m.header.bbox_min);
-        let hi = Vec3::from_array(m.header.bbox_max);
+        let lo = Vec3::from_array(m.header.prefix.bbox_min);
+        let hi = Vec3::from_array(m.header.prefix.bbox_max);
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let points = (0..points)
             .map(|_| lo + (hi - lo) * Vec3::from_array(std::array::from_fn(|_| rng.random())))

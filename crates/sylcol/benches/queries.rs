@@ -91,8 +91,8 @@ fn scatter_scene(rays: usize) -> Scene {
 
 fn fixture_scene(name: &str, bytes: &[u8], rays: usize) -> Scene {
     let m = sylcol::format::mcol::decode(bytes).expect("fixture");
-    let lo = Vec3::from_array(m.header.bbox_min);
-    let hi = Vec3::from_array(m.header.bbox_max);
+    let lo = Vec3::from_array(m.header.prefix.bbox_min);
+    let hi = Vec3::from_array(m.header.prefix.bbox_max);
     let mut rng = ChaCha8Rng::seed_from_u64(2);
     let rays = (0..rays)
         .map(|_| {
@@ -128,8 +128,8 @@ fn sample_map_scenes(rays: usize) -> Vec<Scene> {
 /// Game-like rays for a map: half from random points in its bounding box
 /// in random directions, half from outside aimed through the box.
 fn map_rays(m: &sylcol::format::mcol::Mcol, rays: usize) -> Vec<Ray> {
-    let lo = Vec3::from_array(m.header.bbox_min);
-    let hi = Vec3::from_array(m.header.bbox_max);
+    let lo = Vec3::from_array(m.header.prefix.bbox_min);
+    let hi = Vec3::from_array(m.header.prefix.bbox_max);
     let (centre, reach) = ((lo + hi) * 0.5, (hi - lo).length());
     let mut rng = ChaCha8Rng::seed_from_u64(4);
     let in_box = |rng: &mut ChaCha8Rng| {

@@ -25,8 +25,8 @@ impl GridSpec {
     /// The grid an MCOL header describes.
     pub fn from_header(h: &Header) -> Self {
         GridSpec {
-            origin: DVec3::from_array(h.bbox_min.map(f64::from)),
-            cell: DVec3::from_array(h.cell_size.map(f64::from)),
+            origin: DVec3::from_array(h.prefix.bbox_min.map(f64::from)),
+            cell: DVec3::from_array(h.prefix.cell_size.map(f64::from)),
             dims: h.dims(),
         }
     }

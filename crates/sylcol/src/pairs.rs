@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 
+use sylcol_format::grid_prefix::GridPrefix;
 use sylcol_format::mcol::Mcol;
 use sylcol_format::regn::{self, Regn};
 
@@ -26,24 +27,23 @@ pub struct Grid {
 impl Grid {
     /// An MCOL's grid (dimensions from its 0x70 bytes).
     pub fn of_mcol(m: &Mcol) -> Grid {
-        let h = &m.header;
-        Grid {
-            bbox_min: h.bbox_min,
-            bbox_max: h.bbox_max,
-            cell_size: h.cell_size,
-            dims: Some(h.dims().map(|n| n as u64)),
-        }
+        Grid::of_prefix(&m.header.prefix, Some(m.header.dims().map(|n| n as u64)))
     }
 
     /// A REGN's grid (dimensions when a reading of 0x50 matches its bbox
     /// and cell size, see [`regn::grid_reading`]).
     pub fn of_regn(r: &Regn) -> Grid {
-        let h = &r.header;
+        Grid::of_prefix(&r.header.prefix, regn::grid_reading(r).map(|g| g.dims))
+    }
+
+    /// The grid of a shared header prefix with the dimensions its format
+    /// states.
+    fn of_prefix(p: &GridPrefix, dims: Option<[u64; 3]>) -> Grid {
         Grid {
-            bbox_min: h.bbox_min,
-            bbox_max: h.bbox_max,
-            cell_size: h.cell_size,
-            dims: regn::grid_reading(r).map(|g| g.dims),
+            bbox_min: p.bbox_min,
+            bbox_max: p.bbox_max,
+            cell_size: p.cell_size,
+            dims,
         }
     }
 

@@ -116,7 +116,7 @@ fn vertices_on_the_bbox() {
     let m = build(&mesh, None, None);
     let n = usize::from(m.header.grid[0]);
     assert_eq!(m.header.grid, [n as u8, n as u8, n as u8, 1]);
-    assert_eq!(m.header.bbox_min, [-r; 3]);
+    assert_eq!(m.header.prefix.bbox_min, [-r; 3]);
     assert_eq!(m.occupied_cells(), n.pow(3) - n.saturating_sub(2).pow(3));
     // A vertex on the bbox max face of a grid it does not fill.
     let mut mesh2 = mesh.clone();

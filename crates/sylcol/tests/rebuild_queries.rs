@@ -53,8 +53,8 @@ fn rebuilt(original: &Mcol, format: MeshFormat) -> Collider {
     let back = import_bytes(&bytes, format, None, &ImportOptions::default()).unwrap();
     let h = &original.header;
     let options = McolBuildOptions {
-        bbox: Some((h.bbox_min, h.bbox_max)),
-        cell: Some(h.cell_size[0]),
+        bbox: Some((h.prefix.bbox_min, h.prefix.bbox_max)),
+        cell: Some(h.prefix.cell_size[0]),
     };
     Collider::from_mcol(&build_mcol(&back, &options).unwrap()).unwrap()
 }
@@ -72,8 +72,8 @@ fn maps() -> &'static [Map] {
                     ("OBJ", rebuilt(m, MeshFormat::Obj)),
                     ("glTF", rebuilt(m, MeshFormat::Gltf)),
                 ],
-                lo: Vec3::from_array(m.header.bbox_min),
-                hi: Vec3::from_array(m.header.bbox_max),
+                lo: Vec3::from_array(m.header.prefix.bbox_min),
+                hi: Vec3::from_array(m.header.prefix.bbox_max),
             })
             .collect();
         assert_eq!(maps.len(), 11, "the sample archive holds eleven maps");

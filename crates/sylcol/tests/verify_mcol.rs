@@ -193,8 +193,8 @@ fn duplicated_triangle() {
 #[test]
 fn header_and_cell_defects() {
     let mut m = box_map();
-    m.header.extent[1] += 1.0;
-    m.header.pads[2] = 1f32.to_bits();
+    m.header.prefix.extent[1] += 1.0;
+    m.header.prefix.pads[2] = 1f32.to_bits();
     let occupied = m.cells.iter().position(|c| c.record().is_some()).unwrap();
     m.cells[occupied].index[3] = 0;
     let r = run(&m);

@@ -226,7 +226,7 @@ fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
             detail: "--grid-from needs an MCOL, this is another format".into(),
         });
     };
-    let [cx, cy, cz] = m.header.cell_size;
+    let [cx, cy, cz] = m.header.prefix.cell_size;
     if cx != cy || cy != cz {
         anyhow::bail!(
             "{}: the cell is {cx} x {cy} x {cz}; the builder makes cubic cells only",
@@ -234,7 +234,7 @@ fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
         );
     }
     Ok(McolBuildOptions {
-        bbox: Some((m.header.bbox_min, m.header.bbox_max)),
+        bbox: Some((m.header.prefix.bbox_min, m.header.prefix.bbox_max)),
         cell: Some(cx),
     })
 }

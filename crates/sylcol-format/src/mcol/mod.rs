@@ -3,6 +3,8 @@
 //! All values big-endian. Offsets are from the chunk start; every stored
 //! pointer is an offset from chunk start + 0x10.
 //!
+//! Bytes 0x00..0x50 are the prefix REGN shares ([`crate::grid_prefix`]).
+//!
 //! | offset | size | field | status |
 //! |---|---|---|---|
 //! | 0x00 | 4 | magic `MCOL` | seed |
@@ -40,6 +42,8 @@
 //! | 0x00 | 4 | u32 count n | seed |
 //! | 0x04 | 4 | -> u16[n] triangle indices, packed | seed |
 //! | 0x08 | 24 | bytes | **open**, kept |
+
+pub use crate::grid_prefix::{GridPrefix, GridPrefixRaw};
 
 mod claims;
 mod raw;
@@ -87,20 +91,9 @@ pub struct Mcol {
 pub struct Header {
     /// 0x04 as read; the encoder recomputes it unless the layout is kept.
     pub data_size: u32,
-    /// 0x08, 0x0C (open).
-    pub word_08: [u32; 2],
-    /// 0x10 bbox min.
-    pub bbox_min: [f32; 3],
-    /// 0x20 bbox max.
-    pub bbox_max: [f32; 3],
-    /// 0x30 extent (max - min).
-    pub extent: [f32; 3],
-    /// Raw bits of the pad words at 0x1C, 0x2C, 0x3C (1.0, 1.0, 0.0 seen).
-    pub pads: [u32; 3],
-    /// 0x40 cell size per axis.
-    pub cell_size: [f32; 3],
-    /// 0x4C (open).
-    pub word_4c: u32,
+    /// 0x08..0x50: the open words and the grid's space, as in every
+    /// prefix ([`GridPrefix`]).
+    pub prefix: GridPrefix,
     /// 0x60..0x70 (open, "mostly zeros").
     pub words_60: [u32; 4],
     /// 0x70 grid dimensions (nx, ny, nz) and the fourth byte (1 seen).

@@ -1,6 +1,8 @@
 //! On-disk structures of MCOL, as zerocopy big-endian views.
 
 use zerocopy::byteorder::big_endian::{F32, U16, U32};
+
+use crate::grid_prefix::GridPrefixRaw;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// Size of the header.
@@ -14,28 +16,8 @@ pub const RECORD_SIZE: usize = 32;
 #[derive(Debug, Clone, Copy, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
 pub struct HeaderRaw {
-    /// 0x00 `MCOL`.
-    pub magic: [u8; 4],
-    /// 0x04 data size: the POF0 table starts at 0x10 + this.
-    pub data_size: U32,
-    /// 0x08, 0x0C: open.
-    pub word_08: [U32; 2],
-    /// 0x10 bbox min xyz, pad (1.0).
-    pub bbox_min: [F32; 3],
-    /// 0x1C pad word, raw bits.
-    pub pad_min: U32,
-    /// 0x20 bbox max xyz.
-    pub bbox_max: [F32; 3],
-    /// 0x2C pad word, raw bits.
-    pub pad_max: U32,
-    /// 0x30 extent xyz.
-    pub extent: [F32; 3],
-    /// 0x3C pad word, raw bits.
-    pub pad_extent: U32,
-    /// 0x40 cell size xyz.
-    pub cell_size: [F32; 3],
-    /// 0x4C open.
-    pub word_4c: U32,
+    /// 0x00..0x50 the prefix MCOL and REGN share (magic `MCOL`).
+    pub prefix: GridPrefixRaw,
     /// 0x50 vertex count.
     pub vertex_count: U16,
     /// 0x52 triangle count.

@@ -2,6 +2,7 @@
 //! every pointer and count against the input before reading, and records
 //! where everything lay so the writer can reproduce the file.
 
+use crate::grid_prefix::GridPrefix;
 use std::collections::BTreeSet;
 
 use zerocopy::FromBytes;
@@ -48,12 +49,12 @@ pub fn decode(data: &[u8]) -> Result<Mcol, DecodeError> {
 fn read_header(data: &[u8]) -> Result<HeaderRaw, DecodeError> {
     let bytes = slice(data, 0, HEADER_SIZE as u64, "the 0x80-byte MCOL header")?;
     let h = HeaderRaw::read_from_bytes(bytes).expect("slice has the header's size");
-    if &h.magic != b"MCOL" {
+    if &h.prefix.magic != b"MCOL" {
         return Err(DecodeError::new(
             0u64,
             DecodeErrorKind::BadMagic {
                 expected: "MCOL".into(),
-                found: crate::bytes::show_magic(&h.magic),
+                found: crate::bytes::show_magic(&h.prefix.magic),
             },
         ));
     }
@@ -384,13 +385,7 @@ fn read_f32x4(b: &[u8]) -> [f32; 4] {
 fn header_model(h: &HeaderRaw, data_size: u32) -> Header {
     Header {
         data_size,
-        word_08: h.word_08.map(|w| w.get()),
-        bbox_min: h.bbox_min.map(|f| f.get()),
-        bbox_max: h.bbox_max.map(|f| f.get()),
-        extent: h.extent.map(|f| f.get()),
-        pads: [h.pad_min.get(), h.pad_max.get(), h.pad_extent.get()],
-        cell_size: h.cell_size.map(|f| f.get()),
-        word_4c: h.word_4c.get(),
+        prefix: GridPrefix::from_raw(&h.prefix),
         words_60: h.words_60.map(|w| w.get()),
         grid: h.grid,
         words_78: h.words_78.map(|w| w.get()),
@@ -399,12 +394,12 @@ fn header_model(h: &HeaderRaw, data_size: u32) -> Header {
 
 /// The grid bytes at 0x70 must be ceil((max - min) / cell size) per axis.
 pub(super) fn check_grid(h: &Header) -> Result<(), DecodeError> {
+    let implied = h.prefix.implied_cells();
     for k in 0..3 {
         let n = h.grid[k];
-        let expected =
-            (f64::from(h.bbox_max[k]) - f64::from(h.bbox_min[k])) / f64::from(h.cell_size[k]);
-        let cells = crate::chunk::axis_cells(h.bbox_min[k], h.bbox_max[k], h.cell_size[k]);
-        if cells != Some(u64::from(n)) {
+        let expected = (f64::from(h.prefix.bbox_max[k]) - f64::from(h.prefix.bbox_min[k]))
+            / f64::from(h.prefix.cell_size[k]);
+        if implied[k] != Some(u64::from(n)) {
             return Err(err(
                 0x70 + k as u64,
                 DecodeErrorKind::BadCount {
@@ -412,9 +407,9 @@ pub(super) fn check_grid(h: &Header) -> Result<(), DecodeError> {
                     detail: format!(
                         "axis {} has {n} cells but (max - min) / cell size = ({} - {}) / {} = {expected}",
                         ["x", "y", "z"][k],
-                        h.bbox_max[k],
-                        h.bbox_min[k],
-                        h.cell_size[k]
+                        h.prefix.bbox_max[k],
+                        h.prefix.bbox_min[k],
+                        h.prefix.cell_size[k]
                     ),
                 },
             ));

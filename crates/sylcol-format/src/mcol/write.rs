@@ -200,17 +200,7 @@ fn ptr(offset: u32) -> U32 {
 fn write_header(m: &Mcol, l: &Layout, data_size: u32, out: &mut [u8]) {
     let h = &m.header;
     let raw = HeaderRaw {
-        magic: *b"MCOL",
-        data_size: U32::new(data_size),
-        word_08: h.word_08.map(U32::new),
-        bbox_min: h.bbox_min.map(F32::new),
-        pad_min: U32::new(h.pads[0]),
-        bbox_max: h.bbox_max.map(F32::new),
-        pad_max: U32::new(h.pads[1]),
-        extent: h.extent.map(F32::new),
-        pad_extent: U32::new(h.pads[2]),
-        cell_size: h.cell_size.map(F32::new),
-        word_4c: U32::new(h.word_4c),
+        prefix: h.prefix.to_raw(*b"MCOL", data_size),
         vertex_count: U16::new(m.vertices.len() as u16),
         triangle_count: U16::new(m.triangles.len() as u16),
         vertices: ptr(l.vertices),

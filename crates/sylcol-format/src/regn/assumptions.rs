@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::raw::HEADER_SIZE;
 use super::{GRID_AT, POINTER_SLOTS, Regn, Section};
-use crate::chunk::axis_cells;
+use crate::grid_prefix::PAD_OFFSETS;
 
 /// How many breaks an [`Assumption`] lists (the count covers them all).
 pub const MAX_BREAKS: usize = 8;
@@ -161,9 +161,7 @@ pub struct GridReading {
 
 /// The dimensions the bbox and cell size imply, when they imply any.
 pub fn implied_dims(regn: &Regn) -> Option<[u64; 3]> {
-    let h = &regn.header;
-    let dims: [Option<u64>; 3] =
-        std::array::from_fn(|k| axis_cells(h.bbox_min[k], h.bbox_max[k], h.cell_size[k]));
+    let dims = regn.header.prefix.implied_cells();
     Some([dims[0]?, dims[1]?, dims[2]?])
 }
 
@@ -266,8 +264,8 @@ fn header_slots(regn: &Regn) -> Assumption {
 fn pads(regn: &Regn) -> Assumption {
     let mut a = Assumption::new(Rule::Pads);
     let want = [1.0f32, 1.0, 0.0];
-    for (k, at) in [0x1Cu64, 0x2C, 0x3C].into_iter().enumerate() {
-        let bits = regn.header.pads[k];
+    for (k, at) in PAD_OFFSETS.into_iter().enumerate() {
+        let bits = regn.header.prefix.pads[k];
         a.case(bits == want[k].to_bits(), at, || {
             format!("{bits:#010x} ({}), not {:?}", f32::from_bits(bits), want[k])
         });
@@ -279,9 +277,9 @@ fn extent(regn: &Regn) -> Assumption {
     let mut a = Assumption::new(Rule::Extent);
     let h = &regn.header;
     for k in 0..3 {
-        let diff = h.bbox_max[k] - h.bbox_min[k];
-        a.case(h.extent[k] == diff, 0x30 + 4 * k as u64, || {
-            format!("extent {} but max - min = {diff}", h.extent[k])
+        let diff = h.prefix.bbox_max[k] - h.prefix.bbox_min[k];
+        a.case(h.prefix.extent[k] == diff, 0x30 + 4 * k as u64, || {
+            format!("extent {} but max - min = {diff}", h.prefix.extent[k])
         });
     }
     a

@@ -5,6 +5,8 @@
 //! All values big-endian; offsets are chunk offsets; stored pointers are
 //! offsets from chunk + 0x10, listed in the POF0 table.
 //!
+//! Bytes 0x00..0x50 are the prefix MCOL shares ([`crate::grid_prefix`]).
+//!
 //! | offset | size | field | status |
 //! |---|---|---|---|
 //! | 0x00 | 4 | magic `REGN` | known |
@@ -27,6 +29,8 @@
 //! Which section is cells, items, refs, tetrahedra or vertices is **open**;
 //! [`assumptions`] tests two readings (a 12-byte vertex section, a cell
 //! section in MCOL's cell-index convention) on every file.
+
+pub use crate::grid_prefix::{GridPrefix, GridPrefixRaw};
 
 mod assumptions;
 mod raw;
@@ -71,20 +75,9 @@ pub struct Regn {
 /// The header fields (the data size is the body's: see [`Regn::data_size`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Header {
-    /// 0x08, 0x0C (open).
-    pub word_08: [u32; 2],
-    /// 0x10 bbox min.
-    pub bbox_min: [f32; 3],
-    /// 0x20 bbox max.
-    pub bbox_max: [f32; 3],
-    /// 0x30 extent.
-    pub extent: [f32; 3],
-    /// Raw bits of the pad words at 0x1C, 0x2C, 0x3C.
-    pub pads: [u32; 3],
-    /// 0x40 cell size per axis.
-    pub cell_size: [f32; 3],
-    /// 0x4C (open).
-    pub word_4c: u32,
+    /// 0x08..0x50: the open words and the grid's space, as in every
+    /// prefix ([`GridPrefix`]).
+    pub prefix: GridPrefix,
     /// 0x50..0x60: the grid dimensions in an open encoding, and what follows.
     pub grid: [u8; 16],
     /// 0x60 the six u16 counts.

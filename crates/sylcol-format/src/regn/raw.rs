@@ -1,6 +1,8 @@
 //! The REGN header as a zerocopy big-endian view.
 
-use zerocopy::byteorder::big_endian::{F32, U16, U32};
+use zerocopy::byteorder::big_endian::{U16, U32};
+
+use crate::grid_prefix::GridPrefixRaw;
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// Size of the header: the first byte after the six section pointers.
@@ -11,28 +13,8 @@ pub const HEADER_SIZE: usize = 0x88;
 #[derive(Debug, Clone, Copy, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
 pub struct HeaderRaw {
-    /// 0x00 `REGN`.
-    pub magic: [u8; 4],
-    /// 0x04 data size: the POF0 table starts at 0x10 + this.
-    pub data_size: U32,
-    /// 0x08, 0x0C: open.
-    pub word_08: [U32; 2],
-    /// 0x10 bbox min xyz.
-    pub bbox_min: [F32; 3],
-    /// 0x1C pad word, raw bits.
-    pub pad_min: U32,
-    /// 0x20 bbox max xyz.
-    pub bbox_max: [F32; 3],
-    /// 0x2C pad word, raw bits.
-    pub pad_max: U32,
-    /// 0x30 extent xyz.
-    pub extent: [F32; 3],
-    /// 0x3C pad word, raw bits.
-    pub pad_extent: U32,
-    /// 0x40 cell size xyz.
-    pub cell_size: [F32; 3],
-    /// 0x4C open.
-    pub word_4c: U32,
+    /// 0x00..0x50 the prefix MCOL and REGN share (magic `REGN`).
+    pub prefix: GridPrefixRaw,
     /// 0x50 grid dimensions (encoding open) and what follows them.
     pub grid: [u8; 16],
     /// 0x60 six u16 counts.

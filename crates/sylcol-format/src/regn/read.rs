@@ -2,6 +2,7 @@
 //! and keeps every byte. It refuses only what makes the bytes unreadable;
 //! the write-ups' assumptions are checked by [`super::assumptions`].
 
+use crate::grid_prefix::GridPrefix;
 use zerocopy::FromBytes;
 
 use super::raw::{HEADER_SIZE, HeaderRaw};
@@ -18,12 +19,12 @@ use crate::error::{DecodeError, DecodeErrorKind};
 pub fn decode(data: &[u8]) -> Result<Regn, DecodeError> {
     let bytes = slice(data, 0, HEADER_SIZE as u64, "the 0x88-byte REGN header")?;
     let raw = HeaderRaw::read_from_bytes(bytes).expect("slice has the header's size");
-    if &raw.magic != b"REGN" {
+    if &raw.prefix.magic != b"REGN" {
         return Err(DecodeError::new(
             0u64,
             DecodeErrorKind::BadMagic {
                 expected: "REGN".into(),
-                found: show_magic(&raw.magic),
+                found: show_magic(&raw.prefix.magic),
             },
         ));
     }
@@ -94,13 +95,7 @@ fn check_section_targets(raw: &HeaderRaw, slots: &[u32]) -> Result<(), DecodeErr
 
 fn header_model(h: &HeaderRaw) -> Header {
     Header {
-        word_08: h.word_08.map(|w| w.get()),
-        bbox_min: h.bbox_min.map(|f| f.get()),
-        bbox_max: h.bbox_max.map(|f| f.get()),
-        extent: h.extent.map(|f| f.get()),
-        pads: [h.pad_min.get(), h.pad_max.get(), h.pad_extent.get()],
-        cell_size: h.cell_size.map(|f| f.get()),
-        word_4c: h.word_4c.get(),
+        prefix: GridPrefix::from_raw(&h.prefix),
         grid: h.grid,
         counts: h.counts.map(|c| c.get()),
         word_6c: h.word_6c.get(),

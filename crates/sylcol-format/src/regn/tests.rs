@@ -75,12 +75,12 @@ fn decodes_the_hand_laid_chunk() {
     let r = decode(&bytes).unwrap();
     assert_eq!(r.pof0_base, 0x10);
     assert_eq!(r.slots, POINTER_SLOTS);
-    assert_eq!(r.header.bbox_min, [-25_000.0; 3]);
-    assert_eq!(r.header.cell_size, [10_000.0; 3]);
+    assert_eq!(r.header.prefix.bbox_min, [-25_000.0; 3]);
+    assert_eq!(r.header.prefix.cell_size, [10_000.0; 3]);
     assert_eq!(r.header.counts, [2, 2, 4, 1, 4, 2]);
-    assert_eq!(r.header.word_08, [0xAAAA_AAAA, 0xBBBB_BBBB]);
+    assert_eq!(r.header.prefix.word_08, [0xAAAA_AAAA, 0xBBBB_BBBB]);
     assert_eq!(
-        (r.header.word_4c, r.header.word_6c),
+        (r.header.prefix.word_4c, r.header.word_6c),
         (0x4C4C_4C4C, 0x6C6C_6C6C)
     );
     let s = r.sections();

@@ -1,7 +1,7 @@
 //! REGN encoder, and a way to lay out a new REGN from six sections.
 
 use zerocopy::IntoBytes;
-use zerocopy::byteorder::big_endian::{F32, U16, U32};
+use zerocopy::byteorder::big_endian::{U16, U32};
 
 use super::raw::{HEADER_SIZE, HeaderRaw};
 use super::{Header, POINTER_BASE, POINTER_SLOTS, Regn};
@@ -53,17 +53,7 @@ pub fn encode(regn: &Regn) -> Result<Vec<u8>, EncodeError> {
 
 fn header_raw(h: &Header, data_size: u32) -> HeaderRaw {
     HeaderRaw {
-        magic: *b"REGN",
-        data_size: U32::new(data_size),
-        word_08: h.word_08.map(U32::new),
-        bbox_min: h.bbox_min.map(F32::new),
-        pad_min: U32::new(h.pads[0]),
-        bbox_max: h.bbox_max.map(F32::new),
-        pad_max: U32::new(h.pads[1]),
-        extent: h.extent.map(F32::new),
-        pad_extent: U32::new(h.pads[2]),
-        cell_size: h.cell_size.map(F32::new),
-        word_4c: U32::new(h.word_4c),
+        prefix: h.prefix.to_raw(*b"REGN", data_size),
         grid: h.grid,
         counts: h.counts.map(U16::new),
         word_6c: U32::new(h.word_6c),

@@ -21,7 +21,7 @@
 //! seeds' canonical layout.
 
 use glam::{DVec3, Vec3};
-use sylcol_format::mcol::{Cell, CellLink, Header, ListRecord, Mcol};
+use sylcol_format::mcol::{Cell, CellLink, GridPrefix, Header, ListRecord, Mcol};
 
 use super::BuildError;
 use super::plan::{GridPlan, MeshStats, f32_at_least, plan_grid};
@@ -129,13 +129,7 @@ fn header_for(plan: &GridPlan) -> Header {
 pub fn grid_header(min: [f32; 3], max: [f32; 3], cell: [f32; 3], dims: [u8; 3]) -> Header {
     Header {
         data_size: 0,
-        word_08: [0; 2],
-        bbox_min: min,
-        bbox_max: max,
-        extent: [0, 1, 2].map(|k| max[k] - min[k]),
-        pads: [1f32.to_bits(), 1f32.to_bits(), 0],
-        cell_size: cell,
-        word_4c: 0,
+        prefix: GridPrefix::new(min, max, cell),
         words_60: [0; 4],
         grid: [dims[0], dims[1], dims[2], 1],
         words_78: [0; 2],

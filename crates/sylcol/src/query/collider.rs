@@ -351,11 +351,11 @@ impl Collider {
 /// The grid an MCOL header describes, checked against its cell array.
 fn file_grid(m: &Mcol) -> Result<GridSpec, ColliderError> {
     let h = &m.header;
-    if !h.cell_size.iter().all(|c| c.is_finite() && *c > 0.0) {
-        return Err(ColliderError::BadCellSize(h.cell_size));
+    if !h.prefix.cell_size.iter().all(|c| c.is_finite() && *c > 0.0) {
+        return Err(ColliderError::BadCellSize(h.prefix.cell_size));
     }
-    if !h.bbox_min.iter().all(|c| c.is_finite()) {
-        return Err(ColliderError::BadOrigin(h.bbox_min));
+    if !h.prefix.bbox_min.iter().all(|c| c.is_finite()) {
+        return Err(ColliderError::BadOrigin(h.prefix.bbox_min));
     }
     let spec = GridSpec::from_header(h);
     if spec.dims.contains(&0) {

@@ -339,7 +339,7 @@ fn broken_maps_are_refused() {
         Err(ColliderError::EmptyGrid(_))
     ));
     let mut m = good.clone();
-    m.header.cell_size[1] = 0.0;
+    m.header.prefix.cell_size[1] = 0.0;
     assert!(matches!(
         Collider::from_mcol(&m),
         Err(ColliderError::BadCellSize(_))

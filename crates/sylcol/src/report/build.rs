@@ -42,8 +42,8 @@ impl McolBuilt {
             bytes,
             vertices: mcol.vertices.len(),
             triangles: mcol.triangles.len(),
-            bbox_min: mcol.header.bbox_min,
-            bbox_max: mcol.header.bbox_max,
+            bbox_min: mcol.header.prefix.bbox_min,
+            bbox_max: mcol.header.prefix.bbox_max,
             grid: GridSummary::of(mcol),
             warnings: Vec::new(),
         }

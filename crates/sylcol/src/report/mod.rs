@@ -70,7 +70,7 @@ impl GridSummary {
     pub fn of(m: &sylcol_format::mcol::Mcol) -> Self {
         GridSummary {
             dims: m.header.dims(),
-            cell_size: m.header.cell_size,
+            cell_size: m.header.prefix.cell_size,
             cells: m.cells.len(),
             occupied_cells: m.occupied_cells(),
             list_entries: m.list_entries(),

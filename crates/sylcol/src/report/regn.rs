@@ -123,10 +123,10 @@ impl RegnInfo {
             bytes,
             data_size: r.data_size(),
             pof0_base: r.pof0_base,
-            bbox_min: h.bbox_min,
-            bbox_max: h.bbox_max,
-            extent: h.extent,
-            cell_size: h.cell_size,
+            bbox_min: h.prefix.bbox_min,
+            bbox_max: h.prefix.bbox_max,
+            extent: h.prefix.extent,
+            cell_size: h.prefix.cell_size,
             grid: regn::grid_reading(r).map(|g| RegnGrid {
                 dims: g.dims,
                 encoding: g.encoding.as_str(),
@@ -139,7 +139,12 @@ impl RegnInfo {
             header_slots: (r.slots.iter().copied())
                 .filter(|&s| (s as usize) < regn::HEADER_SIZE)
                 .collect(),
-            open_words: [h.word_08[0], h.word_08[1], h.word_4c, h.word_6c],
+            open_words: [
+                h.prefix.word_08[0],
+                h.prefix.word_08[1],
+                h.prefix.word_4c,
+                h.word_6c,
+            ],
             grid_bytes: h.grid.iter().map(|b| format!("{b:02x}")).collect(),
             assumptions: regn::assumptions(r)
                 .into_iter()

@@ -163,7 +163,7 @@ fn triangle_shape_flags(mesh: &TriMesh, valid: &[bool], out: &mut Collect) {
 
 /// Triangle spheres: enclosing, tight, centre inside the box.
 fn sphere_flags(mcol: &Mcol, mesh: &TriMesh, valid: &[bool], out: &mut Collect) {
-    let (lo, hi) = (mcol.header.bbox_min, mcol.header.bbox_max);
+    let (lo, hi) = (mcol.header.prefix.bbox_min, mcol.header.prefix.bbox_max);
     for (t, s) in mcol.spheres.iter().enumerate().take(valid.len()) {
         if !(0..3).all(|k| s[k] >= lo[k] && s[k] <= hi[k]) {
             out.triangle(t, geo::SPHERE_IN_BBOX);

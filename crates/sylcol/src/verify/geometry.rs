@@ -135,7 +135,7 @@ pub fn sphere_checks(mcol: &Mcol, mesh: &TriMesh, rng: &mut ChaCha8Rng) -> (Vec<
         }
     }
     let median_ratio = median(&mut ratios);
-    let (lo, hi) = (mcol.header.bbox_min, mcol.header.bbox_max);
+    let (lo, hi) = (mcol.header.prefix.bbox_min, mcol.header.prefix.bbox_max);
     let inside = mcol
         .spheres
         .iter()

@@ -161,12 +161,14 @@ pub fn verify(mcol: &Mcol, chunk: Option<&[u8]>, seed: u64) -> McolReport {
 fn header_checks(mcol: &Mcol) -> Vec<Check> {
     let h = &mcol.header;
     let pads = [1f32.to_bits(), 1f32.to_bits(), 0f32.to_bits()];
-    let pads_ok = (0..3).filter(|&k| h.pads[k] == pads[k]).count();
+    let pads_ok = (0..3).filter(|&k| h.prefix.pads[k] == pads[k]).count();
     let extent_ok = (0..3)
-        .filter(|&k| h.extent[k] == h.bbox_max[k] - h.bbox_min[k])
+        .filter(|&k| h.prefix.extent[k] == h.prefix.bbox_max[k] - h.prefix.bbox_min[k])
         .count();
     let grid_ok = (0..3)
-        .filter(|&k| h.grid[k] > 0 && f32::from(h.grid[k]) == h.extent[k] / h.cell_size[k])
+        .filter(|&k| {
+            h.grid[k] > 0 && f32::from(h.grid[k]) == h.prefix.extent[k] / h.prefix.cell_size[k]
+        })
         .count()
         + usize::from(h.grid[3] == 1);
     vec![

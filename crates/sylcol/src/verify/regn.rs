@@ -131,8 +131,11 @@ fn vertex_checks(r: &Regn, seed: u64) -> Vec<Check> {
     // least 1e-6 of the cell size in magnitude.
     let inside = |v: &[f32; 3]| {
         (0..3).all(|k| {
-            let tiny = v[k] != 0.0 && v[k].abs() < 1e-6 * h.cell_size[k].abs();
-            v[k].is_finite() && !tiny && v[k] >= h.bbox_min[k] && v[k] <= h.bbox_max[k]
+            let tiny = v[k] != 0.0 && v[k].abs() < 1e-6 * h.prefix.cell_size[k].abs();
+            v[k].is_finite()
+                && !tiny
+                && v[k] >= h.prefix.bbox_min[k]
+                && v[k] <= h.prefix.bbox_max[k]
         })
     };
     let held = vertices.iter().filter(|v| inside(v)).count() as u64;

@@ -84,12 +84,16 @@ pub fn assert_valid_build(mesh: &TriMesh, m: &Mcol) {
     );
     let h = &m.header;
     for k in 0..3 {
-        assert_eq!(h.extent[k], h.bbox_max[k] - h.bbox_min[k], "extent");
+        assert_eq!(
+            h.prefix.extent[k],
+            h.prefix.bbox_max[k] - h.prefix.bbox_min[k],
+            "extent"
+        );
     }
-    assert_eq!(h.pads, [1f32.to_bits(), 1f32.to_bits(), 0]);
+    assert_eq!(h.prefix.pads, [1f32.to_bits(), 1f32.to_bits(), 0]);
     for k in 0..3 {
         assert_eq!(
-            h.extent[k] / h.cell_size[k],
+            h.prefix.extent[k] / h.prefix.cell_size[k],
             f32::from(h.grid[k]),
             "grid identity"
         );
