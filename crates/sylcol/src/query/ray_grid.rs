@@ -105,9 +105,9 @@ impl LaneTable {
             let p = out.last_mut().expect("just pushed");
             for (lane, &t) in chunk.iter().enumerate() {
                 let c = &self.corners[t as usize];
-                for (corner, v) in c.iter().enumerate() {
-                    for k in 0..3 {
-                        p.v[corner][k][lane] = v[k];
+                for (rows, v) in p.v.iter_mut().zip(c) {
+                    for (row, &x) in rows.iter_mut().zip(v) {
+                        row[lane] = x;
                     }
                 }
                 p.size[lane] = self.sizes[t as usize];
