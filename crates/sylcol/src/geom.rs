@@ -79,11 +79,17 @@ pub fn triangle_overlaps_box(tri: &[Vec3; 3], b: &Aabb) -> bool {
     if s > r || s < -r {
         return false;
     }
-    // The nine edge cross products: axis k x edge has a zero component
-    // k, so each product and dot takes two terms (the same values as the
-    // three-term forms: a zero term adds nothing).
-    let [a, b, c] = v;
-    for edge in e {
+    !edge_axes_separate(&v, half)
+}
+
+/// Whether one of the nine edge cross products separates the triangle
+/// `v` (relative to a box's centre) from the box of half-widths `half`.
+/// Axis k x edge has a zero component k, so each product and dot takes
+/// two terms (the same values as the three-term forms: a zero term adds
+/// nothing).
+fn edge_axes_separate(v: &[DVec3; 3], half: DVec3) -> bool {
+    let [a, b, c] = *v;
+    for edge in [b - a, c - b, a - c] {
         // x x edge = (0, -e.z, e.y).
         let (ay, az) = (-edge.z, edge.y);
         let p = [
@@ -92,7 +98,7 @@ pub fn triangle_overlaps_box(tri: &[Vec3; 3], b: &Aabb) -> bool {
             c.y * ay + c.z * az,
         ];
         if (ay != 0.0 || az != 0.0) && separated(p, half.y * ay.abs() + half.z * az.abs()) {
-            return false;
+            return true;
         }
         // y x edge = (e.z, 0, -e.x).
         let (ax, az) = (edge.z, -edge.x);
@@ -102,7 +108,7 @@ pub fn triangle_overlaps_box(tri: &[Vec3; 3], b: &Aabb) -> bool {
             c.x * ax + c.z * az,
         ];
         if (ax != 0.0 || az != 0.0) && separated(p, half.x * ax.abs() + half.z * az.abs()) {
-            return false;
+            return true;
         }
         // z x edge = (-e.y, e.x, 0).
         let (ax, ay) = (-edge.y, edge.x);
@@ -112,10 +118,10 @@ pub fn triangle_overlaps_box(tri: &[Vec3; 3], b: &Aabb) -> bool {
             c.x * ax + c.y * ay,
         ];
         if (ax != 0.0 || ay != 0.0) && separated(p, half.x * ax.abs() + half.y * ay.abs()) {
-            return false;
+            return true;
         }
     }
-    true
+    false
 }
 
 /// Whether the projections `p` of a triangle's corners on an axis lie
@@ -190,25 +196,10 @@ mod tests {
 
     use super::*;
 
-    /// The separating-axis test with the edge axes as full cross
-    /// products and three-term dots (the form before the two-term one).
-    fn overlaps_three_term(tri: &[Vec3; 3], b: &Aabb) -> bool {
-        let centre = (b.min + b.max) * 0.5;
-        let half = (b.max - b.min) * 0.5;
-        let v = tri.map(|p| p.as_dvec3() - centre);
-        for k in 0..3 {
-            let lo = v[0][k].min(v[1][k]).min(v[2][k]);
-            let hi = v[0][k].max(v[1][k]).max(v[2][k]);
-            if lo > half[k] || hi < -half[k] {
-                return false;
-            }
-        }
+    /// The edge axes as full cross products and three-term dots (the
+    /// form before the two-term one).
+    fn edge_axes_separate_three_term(v: &[DVec3; 3], half: DVec3) -> bool {
         let e = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
-        let n = e[0].cross(e[1]);
-        let s = n.dot(v[0]);
-        if s.abs() > half.dot(n.abs()) {
-            return false;
-        }
         for edge in e {
             for k in 0..3 {
                 let a = DVec3::AXES[k].cross(edge);
@@ -218,11 +209,11 @@ mod tests {
                 let p = v.map(|q| q.dot(a));
                 let r = half.dot(a.abs());
                 if p[0].min(p[1]).min(p[2]) > r || p[0].max(p[1]).max(p[2]) < -r {
-                    return false;
+                    return true;
                 }
             }
         }
-        true
+        false
     }
 
     /// The two-term edge axes decide as the three-term ones, on random
@@ -246,8 +237,11 @@ mod tests {
             let tri = [corner(&mut rng), corner(&mut rng), corner(&mut rng)];
             let margin = [0.0, 1e-5][k % 4 / 2];
             let b = unit_box().expanded(margin);
-            let want = overlaps_three_term(&tri, &b);
-            assert_eq!(triangle_overlaps_box(&tri, &b), want, "{tri:?} {margin}");
+            let centre = (b.min + b.max) * 0.5;
+            let half = (b.max - b.min) * 0.5;
+            let v = tri.map(|p| p.as_dvec3() - centre);
+            let want = edge_axes_separate_three_term(&v, half);
+            assert_eq!(edge_axes_separate(&v, half), want, "{tri:?} {margin}");
             overlaps[usize::from(want)] += 1;
         }
         assert!(overlaps.iter().all(|&n| n > 20_000), "{overlaps:?}");
