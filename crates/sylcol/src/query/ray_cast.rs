@@ -10,6 +10,7 @@ use super::ray_grid::RayGrid;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{Cast as Exact, Kernel, NO_TRIANGLE, Packet, Portable, RayFrame};
+use super::sub_grid::SubGrid;
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
 /// Meshes with at most this many triangles are cast against without the
@@ -147,6 +148,7 @@ impl Collider {
         let mut best = (max_toi, NO_TRIANGLE);
         let (o, d) = (ray.o, ray.d);
         let t_max = f64::from(max_toi);
+        // The grid's packets, built on the first walk.
         let g = self.ray_grid();
         if d.cmpeq(DVec3::ZERO).any() {
             self.walk_still_axis::<K>(g, f, ray, t_max, &mut best);
@@ -201,7 +203,9 @@ impl Collider {
             RayCell::Packets { first, end } => {
                 K::test_packets(k, &g.packets[first as usize..end as usize], best);
             }
-            RayCell::SubGrid(sub) => self.walk_sub_grid::<K>(g, k, sub as usize, ray, best),
+            RayCell::SubGrid(sub) => {
+                self.walk_sub_grid::<K>(k, &g.sub_grids[sub as usize], ray, best)
+            }
         }
         true
     }
@@ -212,9 +216,8 @@ impl Collider {
     #[inline(always)]
     fn walk_sub_grid<K: Kernel>(
         &self,
-        g: &RayGrid,
         k: &RayFrame<'_>,
-        sub: usize,
+        sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
@@ -222,9 +225,9 @@ impl Collider {
         if K::AVX {
             // SAFETY: the AVX kernel runs only where the CPU has AVX and
             // AVX2.
-            return unsafe { self.walk_sub_grid_avx(g, k, sub, ray, best) };
+            return unsafe { self.walk_sub_grid_avx(k, sub, ray, best) };
         }
-        self.walk_sub_grid_portable::<K>(g, k, sub, ray, best);
+        self.walk_sub_grid_portable::<K>(k, sub, ray, best);
     }
 
     /// [`Collider::walk_sub_grid`] with the AVX kernel and walk.
@@ -233,26 +236,24 @@ impl Collider {
     #[target_feature(enable = "avx,avx2")]
     fn walk_sub_grid_avx(
         &self,
-        g: &RayGrid,
         k: &RayFrame<'_>,
-        sub: usize,
+        sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
-        self.sub_grid_walk::<Avx>(g, k, sub, ray, best);
+        self.sub_grid_walk::<Avx>(k, sub, ray, best);
     }
 
     /// [`Collider::walk_sub_grid`] with any other kernel.
     #[inline(never)]
     fn walk_sub_grid_portable<K: Kernel>(
         &self,
-        g: &RayGrid,
         k: &RayFrame<'_>,
-        sub: usize,
+        sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
-        self.sub_grid_walk::<K>(g, k, sub, ray, best);
+        self.sub_grid_walk::<K>(k, sub, ray, best);
     }
 
     /// The body of [`Collider::walk_sub_grid`]: a second DDA over the
@@ -260,14 +261,13 @@ impl Collider {
     #[inline(always)]
     fn sub_grid_walk<K: Kernel>(
         &self,
-        grid: &RayGrid,
         k: &RayFrame<'_>,
-        sub: usize,
+        sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
         let (o, d) = (ray.o, ray.d);
-        let g = &grid.sub_grids[sub];
+        let g = sub;
         let t1 = f64::from(best.0);
         let visit = |s, t_sub| {
             if t_sub > f64::from(best.0) {
