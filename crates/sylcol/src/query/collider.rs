@@ -141,9 +141,11 @@ impl GridStats {
 
 impl Collider {
     /// A collider over an MCOL map through the file's own grid, lists and
-    /// bounding spheres. The lists are copied into one flat array; nothing
-    /// is rebuilt. A sphere that does not enclose its triangle is
-    /// recomputed (and counted in [`GridStats::spheres_replaced`]).
+    /// bounding spheres. The lists are copied into one flat array (and
+    /// checked: a bad list is this call's error); nothing is rebuilt. The
+    /// ray packets are made on the first ray that walks the grid. A sphere
+    /// that does not enclose its triangle is recomputed (and counted in
+    /// [`GridStats::spheres_replaced`]) when the spheres are first needed.
     pub fn from_mcol(m: &Mcol) -> Result<Self, ColliderError> {
         let spec = file_grid(m)?;
         let mesh = TriMesh::from_mcol(m);
@@ -163,7 +165,9 @@ impl Collider {
     }
 
     /// A collider over any mesh (a CollisionSet part, an imported model)
-    /// with a derived grid sized for it ([`Collider::suggested_cells_per_axis`]).
+    /// with a derived grid sized for it ([`Collider::suggested_cells_per_axis`]),
+    /// whose lists are built on the first grid query (so
+    /// `from_mesh(..).with_bvh()` builds no grid for its rays).
     pub fn from_mesh(mesh: &TriMesh) -> Result<Self, ColliderError> {
         check_mesh(mesh)?;
         let n = suggested_cells_per_axis(mesh);
@@ -171,8 +175,9 @@ impl Collider {
     }
 
     /// The same mesh over a derived uniform grid with `cells_per_axis`
-    /// cubic cells along its longest side (at least 1), the lists built by
-    /// an exact triangle/box test with a small margin.
+    /// cubic cells along its longest side (at least 1), the lists built
+    /// (on the first grid query) by an exact triangle/box test with a
+    /// small margin.
     pub fn with_derived_grid(&self, cells_per_axis: usize) -> Result<Self, ColliderError> {
         derived(self.mesh.clone(), cells_per_axis.max(1))
     }
