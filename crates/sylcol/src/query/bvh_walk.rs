@@ -34,7 +34,7 @@ use super::bvh::{Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, MEDIAN_DEPTH, Node, WIDTH};
 use super::ray_cast::take_nearest;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
-use super::ray_triangle::{Kernel, Lanes, NO_TRIANGLE, Portable, RayFrame};
+use super::ray_triangle::{Kernel, LaneRay, Lanes, NO_TRIANGLE, Portable, RayFrame};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle_avx::W8;
 
@@ -196,6 +196,7 @@ impl Bvh {
         if self.nodes.is_empty() {
             return best;
         }
+        let f = &LaneRay::<K::V>::new(f);
         let mut stack = [const { MaybeUninit::<u64>::uninit() }; STACK];
         let mut sp = 0;
         let mut link = 0u32;

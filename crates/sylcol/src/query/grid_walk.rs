@@ -327,6 +327,23 @@ impl GridWalk {
     }
 }
 
+/// A visitor that returns the time from which on no cell is wanted, as
+/// one for [`GridWalk::visit`]: a cell entered at or after the smallest
+/// time returned so far ends the walk.
+#[inline(always)]
+pub(crate) fn until_limit(
+    mut visit: impl FnMut(usize, f64) -> f64,
+) -> impl FnMut(usize, f64) -> bool {
+    let mut limit = f64::INFINITY;
+    move |cell, t| {
+        if t >= limit {
+            return false;
+        }
+        limit = limit.min(visit(cell, t));
+        true
+    }
+}
+
 impl Iterator for GridWalk {
     type Item = WalkStep;
 
@@ -399,6 +416,24 @@ pub(crate) mod tests {
         }
         assert!(cells(DVec3::new(-2.0, 5.0, 0.5), DVec3::X).is_empty());
         assert!(cells(DVec3::new(-2.0, 0.5, 0.5), -DVec3::X).is_empty());
+    }
+
+    /// A limit-returning visitor ends the walk before the first cell
+    /// entered at or after the smallest limit returned (the cells along
+    /// +x from x = 0.5 are entered at 0, 0.5, 1.5 and 2.5).
+    #[test]
+    fn until_limit_ends_the_walk_at_the_limit() {
+        let f = WalkFrame::new(&grid());
+        let o = DVec3::new(0.5, 0.5, 0.5);
+        for (limit, want) in [(2.0, vec![0.0, 0.5, 1.5]), (1.5, vec![0.0, 0.5])] {
+            let mut seen = Vec::new();
+            let w = GridWalk::new(&f, o, DVec3::X, 0.0, f64::INFINITY).unwrap();
+            w.visit(until_limit(|cell, t| {
+                seen.push(t);
+                if cell == 0 { limit } else { f64::INFINITY }
+            }));
+            assert_eq!(seen, want, "{limit}");
+        }
     }
 
     #[test]

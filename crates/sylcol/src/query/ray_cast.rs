@@ -5,11 +5,15 @@ use glam::{DVec3, Vec3};
 
 use super::bvh_walk::BoxRay;
 use super::collider::RayCell;
-use super::grid_walk::GridWalk;
+use super::grid_walk::{GridWalk, until_limit};
 use super::ray_grid::RayGrid;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
-use super::ray_triangle::{Cast as Exact, Kernel, NO_TRIANGLE, Packet, Portable, RayFrame};
+use super::ray_triangle::{
+    Cast as Exact, Kernel, LANES, LaneRay, NO_TRIANGLE, Packet, Portable, RayFrame,
+};
+#[cfg(target_arch = "x86_64")]
+use super::ray_triangle_avx::W8;
 use super::sub_grid::SubGrid;
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
@@ -45,6 +49,7 @@ impl Collider {
 
     /// The first hit for validated input, through the grid (or, for a
     /// small mesh, every triangle).
+    #[inline(always)]
     pub(crate) fn first_hit(&self, ray: &Ray, max_toi: f32, cast: Cast) -> Option<RayHit> {
         self.cast_with(ray, max_toi, cast, self.triangle_count() <= SMALL_MESH)
     }
@@ -59,12 +64,20 @@ impl Collider {
     /// direction far from unit length is scaled by a power of two first
     /// (exactly; t scales back exactly), which keeps the kernel's f32
     /// depths in range.
+    #[inline(always)]
     fn cast_with(&self, ray: &Ray, max_toi: f32, cast: Cast, scan_all: bool) -> Option<RayHit> {
         #[cfg(target_arch = "x86_64")]
         if self.avx {
             // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
             return unsafe { self.cast_avx(ray, max_toi, cast, scan_all) };
         }
+        self.cast_portable(ray, max_toi, cast, scan_all)
+    }
+
+    /// [`Collider::cast_with`] with the portable kernel (out of line: the
+    /// AVX path's callers stay small).
+    #[inline(never)]
+    fn cast_portable(&self, ray: &Ray, max_toi: f32, cast: Cast, scan_all: bool) -> Option<RayHit> {
         self.cast_kernel::<Portable>(ray, max_toi, cast, scan_all)
     }
 
@@ -105,7 +118,7 @@ impl Collider {
         };
         let frame = RayFrame::new(ray.origin, dir, max, &exact, self.bounds);
         let best = if scan_all {
-            self.scan::<K>(&frame, max)
+            self.scan::<K>(&LaneRay::new(&frame), max)
         } else if let Some(bvh) = &self.bvh {
             let boxes = BoxRay::new(ray.origin, dir);
             bvh.first_hit(&frame, &boxes, max, self.avx)
@@ -116,7 +129,11 @@ impl Collider {
                 Cast::Ray => dir.as_dvec3(),
                 Cast::Segment(to) => (to.as_dvec3() - ray.origin.as_dvec3()) * f64::from(scale),
             };
-            self.walk_compiled::<K>(&frame, &Line::new(ray.origin.as_dvec3(), d), max)
+            self.walk_compiled::<K>(
+                &LaneRay::new(&frame),
+                &Line::new(ray.origin.as_dvec3(), d),
+                max,
+            )
         };
         (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0 * scale, best.1))
     }
@@ -125,9 +142,14 @@ impl Collider {
     /// closure does not take its caller's target features, so the walk is
     /// always reached through a function that has them).
     #[inline(always)]
-    fn walk_compiled<K: Kernel>(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
+    fn walk_compiled<K: Kernel>(
+        &self,
+        f: &LaneRay<'_, K::V>,
+        ray: &Line,
+        max_toi: f32,
+    ) -> (f32, u32) {
         #[cfg(target_arch = "x86_64")]
-        if K::AVX {
+        if let Some(f) = K::as_avx(f) {
             // SAFETY: the AVX kernel runs only where the CPU has AVX and
             // AVX2.
             return unsafe { self.walk_avx(f, ray, max_toi) };
@@ -138,13 +160,18 @@ impl Collider {
     /// The walk compiled for AVX and AVX2, eight lanes a packet.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
-    fn walk_avx(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
+    fn walk_avx(&self, f: &LaneRay<'_, W8>, ray: &Line, max_toi: f32) -> (f32, u32) {
         self.walk::<Avx>(f, ray, max_toi)
     }
 
     /// The walk with kernel `K`: the nearest (time, triangle) found.
     #[inline(always)]
-    pub(crate) fn walk<K: Kernel>(&self, f: &RayFrame<'_>, ray: &Line, max_toi: f32) -> (f32, u32) {
+    pub(crate) fn walk<K: Kernel>(
+        &self,
+        f: &LaneRay<'_, K::V>,
+        ray: &Line,
+        max_toi: f32,
+    ) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
         let (o, d) = (ray.o, ray.d);
         let t_max = f64::from(max_toi);
@@ -153,8 +180,8 @@ impl Collider {
         if d.cmpeq(DVec3::ZERO).any() {
             self.walk_still_axis::<K>(g, f, ray, t_max, &mut best);
         } else {
-            K::walk_moving(&self.frame, o, d, 0.0, t_max, |cell, t_enter| {
-                self.visit_cell::<K>(g, f, cell, t_enter, ray, &mut best)
+            K::walk_moving(&self.frame, o, d, 0.0, t_max, |cell, _| {
+                self.visit_cell::<K>(g, f, cell, ray, &mut best)
             });
         }
         best
@@ -168,46 +195,52 @@ impl Collider {
     fn walk_still_axis<K: Kernel>(
         &self,
         g: &RayGrid,
-        k: &RayFrame<'_>,
+        k: &LaneRay<'_, K::V>,
         ray: &Line,
         t_max: f64,
         best: &mut (f32, u32),
     ) {
         if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
-            walk.visit(|cell, t_enter| self.visit_cell::<K>(g, k, cell, t_enter, ray, best));
+            walk.visit(until_limit(|cell, _| {
+                self.visit_cell::<K>(g, k, cell, ray, best)
+            }));
         }
     }
 
     /// One cell of the walk: skipped when empty, its packets tested, or its
-    /// sub-grid walked when crowded. False once the cell starts beyond the
-    /// best hit (no later cell can hold a nearer one). The tests run out of
-    /// line, so the walk's loop keeps its state in registers.
+    /// sub-grid walked when crowded. Returns the time from which on no
+    /// cell is wanted: just past the best hit (a cell entered beyond it
+    /// cannot hold a nearer one), +inf when nothing was tested. The tests
+    /// run out of line, so the walk's loop keeps its state in registers.
     #[inline(always)]
     fn visit_cell<K: Kernel>(
         &self,
         g: &RayGrid,
-        k: &RayFrame<'_>,
+        k: &LaneRay<'_, K::V>,
         cell: usize,
-        t_enter: f64,
         ray: &Line,
         best: &mut (f32, u32),
-    ) -> bool {
-        if t_enter > f64::from(best.0) {
-            return false;
-        }
+    ) -> f64 {
+        debug_assert!(cell < g.ray_cells.len() && cell / 64 < g.occupied.len());
         // Most cells are empty: one bit, in a small array, says so.
-        if (g.occupied[cell / 64] >> (cell % 64)) & 1 == 0 {
-            return true;
+        // SAFETY: a walk over `self.frame` yields only cells of its grid,
+        // and `occupied` and `ray_cells` cover every cell of it (both are
+        // made from the grid's lists, one per cell, in `RayGrid::new`).
+        let word = unsafe { *g.occupied.get_unchecked(cell / 64) };
+        if (word >> (cell % 64)) & 1 == 0 {
+            return f64::INFINITY;
         }
-        match g.ray_cells[cell] {
+        // SAFETY: as above; the runs of `packets` are those `RayGrid::new` made.
+        match unsafe { *g.ray_cells.get_unchecked(cell) } {
             RayCell::Packets { first, end } => {
-                K::test_packets(k, &g.packets[first as usize..end as usize], best);
+                let packets = unsafe { g.packets.get_unchecked(first as usize..end as usize) };
+                K::test_packets(k, packets, best);
             }
             RayCell::SubGrid(sub) => {
                 self.walk_sub_grid::<K>(k, &g.sub_grids[sub as usize], ray, best)
             }
         }
-        true
+        just_above(best.0)
     }
 
     /// A crowded cell: walk its own grid, which spans its triangles (a ray
@@ -216,13 +249,13 @@ impl Collider {
     #[inline(always)]
     fn walk_sub_grid<K: Kernel>(
         &self,
-        k: &RayFrame<'_>,
+        k: &LaneRay<'_, K::V>,
         sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
         #[cfg(target_arch = "x86_64")]
-        if K::AVX {
+        if let Some(k) = K::as_avx(k) {
             // SAFETY: the AVX kernel runs only where the CPU has AVX and
             // AVX2.
             return unsafe { self.walk_sub_grid_avx(k, sub, ray, best) };
@@ -236,7 +269,7 @@ impl Collider {
     #[target_feature(enable = "avx,avx2")]
     fn walk_sub_grid_avx(
         &self,
-        k: &RayFrame<'_>,
+        k: &LaneRay<'_, W8>,
         sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
@@ -248,7 +281,7 @@ impl Collider {
     #[inline(never)]
     fn walk_sub_grid_portable<K: Kernel>(
         &self,
-        k: &RayFrame<'_>,
+        k: &LaneRay<'_, K::V>,
         sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
@@ -257,11 +290,12 @@ impl Collider {
     }
 
     /// The body of [`Collider::walk_sub_grid`]: a second DDA over the
-    /// sub-grid for t in [0, best so far].
+    /// sub-grid for t in [0, best so far], each sub-cell entered after the
+    /// best hit left out.
     #[inline(always)]
     fn sub_grid_walk<K: Kernel>(
         &self,
-        k: &RayFrame<'_>,
+        k: &LaneRay<'_, K::V>,
         sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
@@ -269,19 +303,17 @@ impl Collider {
         let (o, d) = (ray.o, ray.d);
         let g = sub;
         let t1 = f64::from(best.0);
-        let visit = |s, t_sub| {
-            if t_sub > f64::from(best.0) {
-                return false;
-            }
+        let visit = |s, _| {
             let packets = g.packets(s);
-            if !packets.is_empty() {
-                K::test_packets(k, packets, best);
+            if packets.is_empty() {
+                return f64::INFINITY;
             }
-            true
+            K::test_packets(k, packets, best);
+            just_above(best.0)
         };
         if d.cmpeq(DVec3::ZERO).any() {
             if let Some(inner) = GridWalk::new(&g.frame, o, d, 0.0, t1) {
-                inner.visit(visit);
+                inner.visit(until_limit(visit));
             }
         } else {
             K::walk_moving(&g.frame, o, d, 0.0, t1, visit);
@@ -311,7 +343,7 @@ impl Collider {
 
     /// Every packet with kernel `K`: the nearest (time, triangle).
     #[inline(always)]
-    pub(crate) fn scan<K: Kernel>(&self, f: &RayFrame<'_>, max_toi: f32) -> (f32, u32) {
+    pub(crate) fn scan<K: Kernel>(&self, f: &LaneRay<'_, K::V>, max_toi: f32) -> (f32, u32) {
         let mut best = (max_toi, NO_TRIANGLE);
         for p in self.all_packets() {
             take_nearest::<K>(f, p, u32::MAX, &mut best);
@@ -356,10 +388,24 @@ pub(crate) fn direction_scale(d: Vec3) -> f32 {
     f32::from_bits(((127 - e) as u32) << 23)
 }
 
+/// The walk's limit after a best hit at `t` (not NaN): the next f64
+/// above it, so that a cell entered at `t` is still visited and one
+/// entered after it is not; +inf for +inf. (A widened f32 has its low 29
+/// bits clear: setting the lowest is the step up for t >= 0; the same bit
+/// steps a negative `t` down, where no hit can be.)
+#[inline(always)]
+fn just_above(t: f32) -> f64 {
+    f64::from_bits(f64::from(t).to_bits() | 1).min(f64::INFINITY)
+}
+
 /// Tests every lane of a list's packets (no mailbox), keeping the nearest
 /// hit in `best`: the body of [`Kernel::test_packets`].
 #[inline(always)]
-pub(crate) fn test_packets<K: Kernel>(f: &RayFrame<'_>, packets: &[Packet], best: &mut (f32, u32)) {
+pub(crate) fn test_packets<K: Kernel>(
+    f: &LaneRay<'_, K::V>,
+    packets: &[Packet],
+    best: &mut (f32, u32),
+) {
     if let [p] = packets {
         take_nearest::<K>(f, p, u32::MAX, best);
         return;
@@ -373,14 +419,21 @@ pub(crate) fn test_packets<K: Kernel>(f: &RayFrame<'_>, packets: &[Packet], best
 /// (time, triangle); a tie in time goes to the lower triangle index.
 #[inline(always)]
 pub(crate) fn take_nearest<K: Kernel>(
-    f: &RayFrame<'_>,
+    f: &LaneRay<'_, K::V>,
     p: &Packet,
     lanes: u32,
     best: &mut (f32, u32),
 ) {
-    let (t, mut mask) = K::hits(f, p, best.0, lanes);
+    K::take_nearest(f, p, lanes, best);
+}
+
+/// Keeps in `best` the nearest of the lanes `mask` of packet `p` hit at
+/// times `t`: the body of [`Kernel::take_nearest`].
+#[inline(always)]
+pub(crate) fn keep_nearest(t: &[f32; LANES], mut mask: u32, p: &Packet, best: &mut (f32, u32)) {
     while mask != 0 {
-        let lane = mask.trailing_zeros() as usize;
+        // A lane below LANES (the mask has LANES bits): no bounds check.
+        let lane = mask.trailing_zeros() as usize & (LANES - 1);
         mask &= mask - 1;
         let (tl, id) = (t[lane], p.ids[lane]);
         if tl < best.0 || (tl == best.0 && id < best.1) {
@@ -389,8 +442,30 @@ pub(crate) fn take_nearest<K: Kernel>(
     }
 }
 
-/// A finite, non-zero direction and a max that is not NaN.
+/// A finite origin, a finite, non-zero direction and a max that is not
+/// NaN: on the bits, the largest magnitude of each vector below that of
+/// +inf (and the direction's above 0), the max's not above it.
+#[inline(always)]
 fn check_ray(ray: &Ray, max_toi: f32) -> Result<(), QueryError> {
+    const ABS: u32 = 0x7fff_ffff;
+    const INF: u32 = 0x7f80_0000;
+    let largest = |v: Vec3| {
+        (v.x.to_bits() & ABS)
+            .max(v.y.to_bits() & ABS)
+            .max(v.z.to_bits() & ABS)
+    };
+    let (o, d) = (largest(ray.origin), largest(ray.dir));
+    if o < INF && d.wrapping_sub(1) < INF - 1 && max_toi.to_bits() & ABS <= INF {
+        return Ok(());
+    }
+    ray_error(ray, max_toi)
+}
+
+/// What is wrong with a ray [`check_ray`] refused (the first of its
+/// checks that fails, in order).
+#[cold]
+#[inline(never)]
+fn ray_error(ray: &Ray, max_toi: f32) -> Result<(), QueryError> {
     finite(ray.origin, "ray origin")?;
     finite(ray.dir, "ray direction")?;
     if ray.dir == Vec3::ZERO {

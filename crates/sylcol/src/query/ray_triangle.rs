@@ -32,7 +32,7 @@ use std::ops::{BitAnd, BitOr, Not};
 use glam::{BVec4A, DVec3, Vec3, Vec4};
 
 use super::exact::ExactRay;
-use super::grid_walk::{GridWalk, WalkFrame};
+use super::grid_walk::{GridWalk, WalkFrame, until_limit};
 
 /// "No triangle" (no hit yet).
 pub const NO_TRIANGLE: u32 = u32::MAX;
@@ -225,6 +225,7 @@ impl<'a> RayFrame<'a> {
     }
 
     /// The ray for the exact predicates.
+    #[cfg(test)]
     pub fn exact(&self) -> ExactRay {
         self.cast.exact()
     }
@@ -278,11 +279,68 @@ pub struct LaneHits<V> {
     pub unsure: u32,
 }
 
+/// A [`RayFrame`]'s numbers spread over the lanes of `V`, made once per
+/// ray (or once per walk) so that a packet test reads them as they are
+/// instead of splatting them again for every packet.
+#[derive(Debug, Clone, Copy)]
+pub struct LaneRay<'a, V> {
+    /// Byte offsets, within one corner's rows, of the rows the frame's x,
+    /// y and z read (0, 32 or 64).
+    rows: [usize; 3],
+    /// The origin in frame order.
+    o: [V; 3],
+    /// [`RayFrame`]'s shear: d_x / d_z, d_y / d_z, 1 / d_z.
+    shear: [V; 3],
+    pad: V,
+    lin: V,
+    zz: V,
+    /// The limit (meaningful only when `bounded`).
+    limit: V,
+    bounded: bool,
+    /// The ray as given, for the exact predicates.
+    cast: &'a Cast,
+}
+
+impl<V> LaneRay<'_, V> {
+    /// The ray for the exact predicates.
+    pub fn exact(&self) -> ExactRay {
+        self.cast.exact()
+    }
+}
+
+impl<'a, V: Lanes> LaneRay<'a, V> {
+    /// The lanes of `f`.
+    #[inline(always)]
+    pub fn new(f: &RayFrame<'a>) -> Self {
+        // Written out: `array::map` is not always inlined into the
+        // AVX-compiled callers.
+        let [kx, ky, kz] = [f.axes[0] as usize, f.axes[1] as usize, f.axes[2] as usize];
+        let row = size_of::<[f32; LANES]>();
+        let [sx, sy, sz] = f.shear;
+        LaneRay {
+            rows: [kx * row, ky * row, kz * row],
+            o: [V::splat(f.o[kx]), V::splat(f.o[ky]), V::splat(f.o[kz])],
+            shear: [V::splat(sx), V::splat(sy), V::splat(sz)],
+            pad: V::splat(f.pad),
+            lin: V::splat(f.lin),
+            zz: V::splat(f.zz),
+            limit: V::splat(f.limit),
+            bounded: f.limit.is_finite(),
+            cast: f.cast,
+        }
+    }
+}
+
 /// The test of packet lanes `at..` (as many as `V` holds) against the ray
 /// of `f`, keeping hits with t <= `t_max`. Exact where `hit` says so;
-/// `unsure` lanes need [`RayFrame::exact`]. `None`: no lane is near.
+/// `unsure` lanes need [`LaneRay::exact`]. `None`: no lane is near.
 #[inline(always)]
-pub fn lanes<V: Lanes>(f: &RayFrame<'_>, p: &Packet, at: usize, t_max: f32) -> Option<LaneHits<V>> {
+pub fn lanes<V: Lanes>(
+    f: &LaneRay<'_, V>,
+    p: &Packet,
+    at: usize,
+    t_max: f32,
+) -> Option<LaneHits<V>> {
     // Each corner in the ray's frame, on its own.
     let (xa, ya, za) = corner::<V>(f, &p.v[0], at);
     let (xb, yb, zb) = corner::<V>(f, &p.v[1], at);
@@ -296,12 +354,9 @@ pub fn lanes<V: Lanes>(f: &RayFrame<'_>, p: &Packet, at: usize, t_max: f32) -> O
     // `m` of the origin: the first corner's, plus the lane's spread, plus
     // the rounding of both. The edge functions are within `err` of their
     // exact values.
-    let spread = V::load(&p.size, at).add(V::splat(f.pad));
+    let spread = V::load(&p.size, at).add(f.pad);
     let m = xa.abs().max(ya.abs()).add(spread);
-    let err = V::splat(C_SQ)
-        .mul(m)
-        .mul(m)
-        .add(V::splat(f.lin).mul(m).add(V::splat(f.zz)));
+    let err = V::splat(C_SQ).mul(m).mul(m).add(f.lin.mul(m).add(f.zz));
     let neg_err = V::splat(0.0).sub(err);
     let near = lo.ge(neg_err) | hi.le(err);
     if V::bits(near) == 0 {
@@ -313,7 +368,7 @@ pub fn lanes<V: Lanes>(f: &RayFrame<'_>, p: &Packet, at: usize, t_max: f32) -> O
     let mut unsure = V::and_not(sure, near);
     // t = sum e_i z_i / sum e_i, z_i the corners' ray parameters; the
     // sum of the edges has their common sign on a sure lane.
-    let sz = V::splat(f.shear[2]);
+    let sz = f.shear[2];
     let z = [sz.mul(za), sz.mul(zb), sz.mul(zc)];
     let sum = e0.add(e1).add(e2);
     let t_num = e0
@@ -335,9 +390,9 @@ pub fn lanes<V: Lanes>(f: &RayFrame<'_>, p: &Packet, at: usize, t_max: f32) -> O
     let mut ahead = sure & (all_ahead | (straddle & pos));
     unsure = unsure | V::and_not(pos | neg, straddle);
     let mut t = t_num.div(den).max(V::splat(f32::from_bits(1)));
-    if f.limit.is_finite() {
+    if f.bounded {
         // t <= L  <=>  T - L sum e_i <= 0 (sign-adjusted).
-        let l = V::splat(f.limit);
+        let l = f.limit;
         let gap = t_num.sub(l.mul(den));
         let err_gap = err_t
             .add(l.mul(V::splat(3.0).mul(err).add(V::splat(3.0 * U).mul(den))))
@@ -373,35 +428,34 @@ fn depth_err<V: Lanes>(err: V, z_max: V, den: V) -> V {
 /// closure: closures do not take the caller's target features, so AVX
 /// intrinsics in one would not be inlined.
 #[inline(always)]
-fn corner<V: Lanes>(f: &RayFrame<'_>, r: &[[f32; LANES]; 3], at: usize) -> (V, V, V) {
-    let [kx, ky, kz] = f.axes.map(|a| a as usize);
-    // SAFETY: an `Axis` is 0, 1 or 2, in range of both arrays (checking
-    // it again per packet costs a few instructions a packet).
-    let (rx, ry, rz, ox, oy, oz) = unsafe {
-        (
-            r.get_unchecked(kx),
-            r.get_unchecked(ky),
-            r.get_unchecked(kz),
-            *f.o.get_unchecked(kx),
-            *f.o.get_unchecked(ky),
-            *f.o.get_unchecked(kz),
-        )
+fn corner<V: Lanes>(f: &LaneRay<'_, V>, r: &[[f32; LANES]; 3], at: usize) -> (V, V, V) {
+    let row = |k: usize| {
+        // SAFETY: `rows` holds 0, 32 or 64, the offsets of the three rows
+        // of `r` (checking an index again per packet costs a few
+        // instructions a packet).
+        unsafe {
+            &*std::ptr::from_ref(r)
+                .byte_add(f.rows[k])
+                .cast::<[f32; LANES]>()
+        }
     };
-    let ax = V::load(rx, at).sub(V::splat(ox));
-    let ay = V::load(ry, at).sub(V::splat(oy));
-    let az = V::load(rz, at).sub(V::splat(oz));
-    (
-        ax.sub(V::splat(f.shear[0]).mul(az)),
-        ay.sub(V::splat(f.shear[1]).mul(az)),
-        az,
-    )
+    let ax = V::load(row(0), at).sub(f.o[0]);
+    let ay = V::load(row(1), at).sub(f.o[1]);
+    let az = V::load(row(2), at).sub(f.o[2]);
+    (ax.sub(f.shear[0].mul(az)), ay.sub(f.shear[1].mul(az)), az)
 }
 
 /// Decides the `unsure` lanes of `p` exactly, adding those hit with
 /// t <= `t_max` to `hit` with their t.
 #[cold]
 #[inline(never)]
-pub fn settle(f: &RayFrame<'_>, p: &Packet, unsure: u32, t_max: f32, t: &mut [f32; LANES]) -> u32 {
+pub fn settle<V>(
+    f: &LaneRay<'_, V>,
+    p: &Packet,
+    unsure: u32,
+    t_max: f32,
+    t: &mut [f32; LANES],
+) -> u32 {
     let exact = f.exact();
     let mut hit = 0;
     let mut rest = unsure;
@@ -495,13 +549,30 @@ impl Lanes for Vec4 {
 /// lanes of `lanes` hit with 0 < t <= `t_max`. Every implementation
 /// gives bit-identical answers.
 pub trait Kernel: Copy {
-    /// Whether this is the AVX kernel (its walks are compiled for AVX2).
-    const AVX: bool = false;
-    /// The packet test.
-    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes: u32) -> ([f32; LANES], u32);
+    /// The lanes the kernel computes in.
+    type V: Lanes;
+    /// `f` as the AVX kernel's ray, for the AVX kernel only (its walks are
+    /// then compiled for AVX2).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn as_avx<'f, 'a>(f: &'f LaneRay<'a, Self::V>) -> Option<&'f LaneRay<'a, Avx8>> {
+        let _ = f;
+        None
+    }
+    /// The packet test of the ray `f` prepared for this kernel
+    /// ([`LaneRay::new`], once per ray).
+    fn hits_of(f: &LaneRay<'_, Self::V>, p: &Packet, t_max: f32, lanes: u32)
+    -> ([f32; LANES], u32);
+    /// The packet test of the ray `f` (prepared for this one test).
+    #[cfg(test)]
+    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes: u32) -> ([f32; LANES], u32) {
+        Self::hits_of(&LaneRay::new(f), p, t_max, lanes)
+    }
     /// Calls `visit(cell, t_enter)` along the walk of a ray moving along
-    /// every axis over `f`'s grid, t in [t0, t1], until it returns false
-    /// ([`GridWalk::moving`] and its masked visit).
+    /// every axis over `f`'s grid, t in [t0, t1] ([`GridWalk::moving`] and
+    /// its masked visit); `visit` returns a time from which on no cell is
+    /// wanted (the smallest returned so far ends the walk before a cell
+    /// entered at or after it).
     #[inline(always)]
     fn walk_moving(
         f: &WalkFrame,
@@ -509,18 +580,26 @@ pub trait Kernel: Copy {
         d: DVec3,
         t0: f64,
         t1: f64,
-        visit: impl FnMut(usize, f64) -> bool,
+        visit: impl FnMut(usize, f64) -> f64,
     ) {
         if let Some(w) = GridWalk::moving(f, o, d, t0, t1) {
-            w.visit_masked(visit);
+            w.visit_masked(until_limit(visit));
         }
+    }
+    /// Tests the `lanes` of packet `p` and keeps the nearest hit in
+    /// `best` (time, triangle); a tie in time goes to the lower triangle
+    /// index.
+    #[inline(always)]
+    fn take_nearest(f: &LaneRay<'_, Self::V>, p: &Packet, lanes: u32, best: &mut (f32, u32)) {
+        let (t, mask) = Self::hits_of(f, p, best.0, lanes);
+        super::ray_cast::keep_nearest(&t, mask, p, best);
     }
     /// Tests every lane of a cell's packets, keeping the nearest (time,
     /// triangle) in `best`. No mailbox: a triangle listed in several cells
     /// on the ray is tested in each (it answers the same every time), which
     /// costs less than the look-up that would skip it.
     #[inline(always)]
-    fn test_packets(f: &RayFrame<'_>, packets: &[Packet], best: &mut (f32, u32)) {
+    fn test_packets(f: &LaneRay<'_, Self::V>, packets: &[Packet], best: &mut (f32, u32)) {
         super::ray_cast::test_packets::<Self>(f, packets, best);
     }
 }
@@ -531,8 +610,15 @@ pub trait Kernel: Copy {
 pub struct Portable;
 
 impl Kernel for Portable {
+    type V = Vec4;
+
     #[inline(always)]
-    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
+    fn hits_of(
+        f: &LaneRay<'_, Vec4>,
+        p: &Packet,
+        t_max: f32,
+        lanes_on: u32,
+    ) -> ([f32; LANES], u32) {
         let mut t = [0.0; LANES];
         let (mut hit, mut unsure) = (0, 0);
         for at in [0, 4] {
@@ -552,6 +638,8 @@ impl Kernel for Portable {
 
 #[cfg(target_arch = "x86_64")]
 pub use super::ray_triangle_avx::Avx;
+#[cfg(target_arch = "x86_64")]
+use super::ray_triangle_avx::W8 as Avx8;
 
 /// Whether the eight-lane AVX kernel (and its AVX2 mailbox) can run on
 /// this CPU.

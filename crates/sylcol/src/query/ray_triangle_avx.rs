@@ -10,7 +10,7 @@ use std::ops::{BitAnd, BitOr};
 use glam::DVec3;
 
 use super::grid_walk::WalkFrame;
-use super::ray_triangle::{Kernel, LANES, Lanes, Packet, RayFrame, lanes, settle};
+use super::ray_triangle::{Kernel, LANES, LaneRay, Lanes, Packet, lanes, settle};
 
 /// Eight f32 lanes in one AVX register.
 #[derive(Debug, Clone, Copy)]
@@ -118,7 +118,12 @@ impl Lanes for W8 {
 pub struct Avx;
 
 impl Kernel for Avx {
-    const AVX: bool = true;
+    type V = W8;
+
+    #[inline(always)]
+    fn as_avx<'f, 'a>(f: &'f LaneRay<'a, W8>) -> Option<&'f LaneRay<'a, W8>> {
+        Some(f)
+    }
 
     #[inline(always)]
     fn walk_moving(
@@ -127,14 +132,14 @@ impl Kernel for Avx {
         d: DVec3,
         t0: f64,
         t1: f64,
-        visit: impl FnMut(usize, f64) -> bool,
+        visit: impl FnMut(usize, f64) -> f64,
     ) {
         // SAFETY: AVX and AVX2 are there wherever this kernel runs.
         unsafe { super::grid_walk_avx::walk_moving(f, o, d, t0, t1, visit) }
     }
 
     #[inline(always)]
-    fn hits(f: &RayFrame<'_>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
+    fn hits_of(f: &LaneRay<'_, W8>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
         let mut t = [0.0; LANES];
         let Some(h) = lanes::<W8>(f, p, 0, t_max) else {
             return (t, 0);
@@ -149,16 +154,45 @@ impl Kernel for Avx {
     }
 
     #[inline(always)]
-    fn test_packets(f: &RayFrame<'_>, packets: &[Packet], best: &mut (f32, u32)) {
-        // SAFETY: AVX and AVX2 are there wherever this kernel runs.
-        unsafe { test_packets_avx(f, packets, best) }
+    fn take_nearest(f: &LaneRay<'_, W8>, p: &Packet, lanes_on: u32, best: &mut (f32, u32)) {
+        let Some(h) = lanes::<W8>(f, p, 0, best.0) else {
+            return;
+        };
+        let mut t = [0.0; LANES];
+        h.t.store(&mut t, 0);
+        let mut hit = h.hit;
+        let unsure = h.unsure & lanes_on;
+        if unsure != 0 {
+            hit |= settle(f, p, unsure, best.0, &mut t);
+        }
+        super::ray_cast::keep_nearest(&t, hit & lanes_on, p, best);
     }
+
+    #[inline(always)]
+    fn test_packets(f: &LaneRay<'_, W8>, packets: &[Packet], best: &mut (f32, u32)) {
+        // SAFETY: AVX and AVX2 are there wherever this kernel runs.
+        unsafe {
+            if let [p] = packets {
+                test_packet_avx(f, p, best);
+            } else {
+                test_packets_avx(f, packets, best);
+            }
+        }
+    }
+}
+
+/// One packet's test out of line, compiled for AVX2: no loop, so few
+/// registers to save (most cells list up to eight triangles).
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn test_packet_avx(f: &LaneRay<'_, W8>, p: &Packet, best: &mut (f32, u32)) {
+    Avx::take_nearest(f, p, u32::MAX, best);
 }
 
 /// [`Kernel::test_packets`] out of line, compiled for AVX2: the walk
 /// calling it keeps its loop state in registers.
 #[inline(never)]
 #[target_feature(enable = "avx,avx2")]
-fn test_packets_avx(f: &RayFrame<'_>, packets: &[Packet], best: &mut (f32, u32)) {
+fn test_packets_avx(f: &LaneRay<'_, W8>, packets: &[Packet], best: &mut (f32, u32)) {
     super::ray_cast::test_packets::<Avx>(f, packets, best);
 }

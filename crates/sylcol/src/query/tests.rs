@@ -281,6 +281,62 @@ fn surface_points_are_inside_and_at_distance_zero() {
     }
 }
 
+/// The ray checks (done on the bits) on edge values: each refused ray
+/// gets the error of the first failing field, the others are cast.
+#[test]
+fn ray_checks_on_edge_values() {
+    let c = &cases()[0].collider;
+    let (tiny, inf, nan) = (f32::from_bits(1), f32::INFINITY, f32::NAN);
+    let zero = QueryError::ZeroDirection("ray direction");
+    let cases = [
+        (Vec3::ZERO, Vec3::new(-0.0, 0.0, -0.0), 1.0, Err(zero)),
+        (
+            Vec3::new(nan, 0.0, 0.0),
+            Vec3::ZERO,
+            1.0,
+            Err(QueryError::NonFinite("ray origin")),
+        ),
+        (
+            Vec3::new(0.0, inf, 0.0),
+            Vec3::X,
+            1.0,
+            Err(QueryError::NonFinite("ray origin")),
+        ),
+        (
+            Vec3::ZERO,
+            Vec3::new(0.0, 0.0, -inf),
+            1.0,
+            Err(QueryError::NonFinite("ray direction")),
+        ),
+        (
+            Vec3::ZERO,
+            Vec3::new(nan, 0.0, 0.0),
+            1.0,
+            Err(QueryError::NonFinite("ray direction")),
+        ),
+        (
+            Vec3::ZERO,
+            Vec3::X,
+            nan,
+            Err(QueryError::NonFinite("max time of impact")),
+        ),
+        (
+            Vec3::ZERO,
+            Vec3::X,
+            -nan,
+            Err(QueryError::NonFinite("max time of impact")),
+        ),
+        (Vec3::ZERO, Vec3::new(0.0, tiny, 0.0), 1.0, Ok(())),
+        (Vec3::splat(f32::MAX), Vec3::splat(-f32::MAX), 1.0, Ok(())),
+        (Vec3::ZERO, Vec3::X, inf, Ok(())),
+        (Vec3::ZERO, Vec3::X, -inf, Ok(())),
+    ];
+    for (o, d, max, want) in cases {
+        let got = c.cast_ray(&Ray::new(o, d), max).map(|_| ());
+        assert_eq!(got, want, "{o} {d} {max}");
+    }
+}
+
 #[test]
 fn bad_input_is_a_typed_error() {
     let c = &cases()[0].collider;
