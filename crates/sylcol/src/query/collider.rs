@@ -158,7 +158,8 @@ impl Collider {
             });
         }
         let (starts, items) = file_lists(m, nt)?;
-        let mut c = assemble(spec, mesh, GridSource::File);
+        let bounds = mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+        let mut c = assemble(spec, mesh, bounds, GridSource::File);
         c.lists = OnceLock::from(CellLists { starts, items });
         c.file_spheres = Some(m.spheres.clone());
         Ok(c)
@@ -170,8 +171,10 @@ impl Collider {
     /// `from_mesh(..).with_bvh()` builds no grid for its rays).
     pub fn from_mesh(mesh: &TriMesh) -> Result<Self, ColliderError> {
         check_mesh(mesh)?;
-        let n = suggested_cells_per_axis(mesh);
-        derived(mesh.clone(), n)
+        // The mesh's box, found once for the grid and the ray kernel.
+        let bounds = mesh.bounds();
+        let n = cells_for(bounds, mesh.triangles.len());
+        derived(mesh.clone(), bounds, n)
     }
 
     /// The same mesh over a derived uniform grid with `cells_per_axis`
@@ -179,7 +182,7 @@ impl Collider {
     /// (on the first grid query) by an exact triangle/box test with a
     /// small margin.
     pub fn with_derived_grid(&self, cells_per_axis: usize) -> Result<Self, ColliderError> {
-        derived(self.mesh.clone(), cells_per_axis.max(1))
+        derived(self.mesh.clone(), self.mesh.bounds(), cells_per_axis.max(1))
     }
 
     /// The cells per axis [`Collider::from_mesh`] would choose for this mesh.
@@ -447,15 +450,24 @@ fn checked_sphere(c: &[Vec3; 3], s: [f32; 4], replaced: &mut usize) -> [f32; 4] 
 
 /// About two cells per triangle over the mesh's bounding box.
 fn suggested_cells_per_axis(mesh: &TriMesh) -> usize {
-    match mesh.bounds() {
-        Some((lo, hi)) => cells_per_axis((hi - lo).as_dvec3(), mesh.triangles.len()),
+    cells_for(mesh.bounds(), mesh.triangles.len())
+}
+
+/// [`suggested_cells_per_axis`] for `count` triangles in `bounds`.
+fn cells_for(bounds: Option<(Vec3, Vec3)>, count: usize) -> usize {
+    match bounds {
+        Some((lo, hi)) => cells_per_axis((hi - lo).as_dvec3(), count),
         None => 1,
     }
 }
 
 /// A derived grid over `mesh`'s bounds.
-fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderError> {
-    let (lo, hi) = mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+fn derived(
+    mesh: TriMesh,
+    bounds: Option<(Vec3, Vec3)>,
+    cells_per_axis: usize,
+) -> Result<Collider, ColliderError> {
+    let (lo, hi) = bounds.unwrap_or((Vec3::ZERO, Vec3::ZERO));
     let spec = cubic_grid(lo.as_dvec3(), hi.as_dvec3(), cells_per_axis);
     let dims = spec.dims;
     let total = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
@@ -464,13 +476,13 @@ fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderErr
     }
     // The lists are built on first use (`Collider::lists`).
     let source = GridSource::Derived { cells_per_axis };
-    Ok(assemble(spec, mesh, source))
+    Ok(assemble(spec, mesh, (lo, hi), source))
 }
 
 /// A collider without its lists (the caller sets a file's; a derived
 /// grid's are built on first use) and without its ray packets (built on
 /// the first ray that walks the grid).
-fn assemble(spec: GridSpec, mesh: TriMesh, source: GridSource) -> Collider {
+fn assemble(spec: GridSpec, mesh: TriMesh, bounds: (Vec3, Vec3), source: GridSource) -> Collider {
     let normals = (0..mesh.triangles.len())
         .map(|t| {
             let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
@@ -487,7 +499,7 @@ fn assemble(spec: GridSpec, mesh: TriMesh, source: GridSource) -> Collider {
         spheres: OnceLock::new(),
         file_spheres: None,
         normals,
-        bounds: mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO)),
+        bounds,
         mesh,
         source,
         avx: avx_available(),
