@@ -7,9 +7,11 @@
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # batch  rays per second at 1 and 2 threads (sylcol cast_rays, Embree
 #        rtcIntersect1 / rtcIntersect8)
-# prep   preparation cost: Collider::from_mcol, Bvh::build, from_mcol +
-#        with_bvh and from_mesh against parry3d's TriMesh::new and
-#        Embree's scene build (`build` prints the same table)
+# prep   preparation cost, construction plus the first ray:
+#        Collider::from_mcol, Bvh::build, from_mcol + with_bvh, from_mesh
+#        and from_mesh + with_bvh (the BVH-only collider) against
+#        parry3d's TriMesh::new and Embree's scene build (`build` prints
+#        the same table)
 # count  instructions per ray under callgrind, on two maps and one sphere
 # sweep  the grid sweep of `build mcol` (no Embree needed)
 #

@@ -5,8 +5,8 @@
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
-//! sylcol-bench prep          preparation cost: colliders and the BVH against parry3d's BVH build
-//!                            (`build` is the same table)
+//! sylcol-bench prep          preparation cost (construction and the first ray): colliders and
+//!                            the BVH against parry3d's BVH build (`build` is the same table)
 //! ```
 //!
 //! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;

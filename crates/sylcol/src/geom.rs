@@ -79,25 +79,56 @@ pub fn triangle_overlaps_box(tri: &[Vec3; 3], b: &Aabb) -> bool {
     if s > r || s < -r {
         return false;
     }
-    // The nine edge cross products.
-    for edge in e {
-        for k in 0..3 {
-            let mut axis = DVec3::ZERO;
-            axis[k] = 1.0;
-            let a = axis.cross(edge);
-            if a == DVec3::ZERO {
-                continue;
-            }
-            let p = v.map(|q| q.dot(a));
-            let lo = p[0].min(p[1]).min(p[2]);
-            let hi = p[0].max(p[1]).max(p[2]);
-            let r = half.dot(a.abs());
-            if lo > r || hi < -r {
-                return false;
-            }
+    !edge_axes_separate(&v, half)
+}
+
+/// Whether one of the nine edge cross products separates the triangle
+/// `v` (relative to a box's centre) from the box of half-widths `half`.
+/// Axis k x edge has a zero component k, so each product and dot takes
+/// two terms (the same values as the three-term forms: a zero term adds
+/// nothing).
+fn edge_axes_separate(v: &[DVec3; 3], half: DVec3) -> bool {
+    let [a, b, c] = *v;
+    for edge in [b - a, c - b, a - c] {
+        // x x edge = (0, -e.z, e.y).
+        let (ay, az) = (-edge.z, edge.y);
+        let p = [
+            a.y * ay + a.z * az,
+            b.y * ay + b.z * az,
+            c.y * ay + c.z * az,
+        ];
+        if (ay != 0.0 || az != 0.0) && separated(p, half.y * ay.abs() + half.z * az.abs()) {
+            return true;
+        }
+        // y x edge = (e.z, 0, -e.x).
+        let (ax, az) = (edge.z, -edge.x);
+        let p = [
+            a.x * ax + a.z * az,
+            b.x * ax + b.z * az,
+            c.x * ax + c.z * az,
+        ];
+        if (ax != 0.0 || az != 0.0) && separated(p, half.x * ax.abs() + half.z * az.abs()) {
+            return true;
+        }
+        // z x edge = (-e.y, e.x, 0).
+        let (ax, ay) = (-edge.y, edge.x);
+        let p = [
+            a.x * ax + a.y * ay,
+            b.x * ax + b.y * ay,
+            c.x * ax + c.y * ay,
+        ];
+        if (ax != 0.0 || ay != 0.0) && separated(p, half.x * ax.abs() + half.y * ay.abs()) {
+            return true;
         }
     }
-    true
+    false
+}
+
+/// Whether the projections `p` of a triangle's corners on an axis lie
+/// beyond a box's projected half-width `r` on one side.
+#[inline(always)]
+fn separated(p: [f64; 3], r: f64) -> bool {
+    p[0].min(p[1]).min(p[2]) > r || p[0].max(p[1]).max(p[2]) < -r
 }
 
 /// The smallest sphere enclosing a triangle: the circumsphere when the
@@ -160,7 +191,61 @@ pub fn sphere_reaches_box(centre: DVec3, radius: f64, b: &Aabb) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
     use super::*;
+
+    /// The edge axes as full cross products and three-term dots (the
+    /// form before the two-term one).
+    fn edge_axes_separate_three_term(v: &[DVec3; 3], half: DVec3) -> bool {
+        let e = [v[1] - v[0], v[2] - v[1], v[0] - v[2]];
+        for edge in e {
+            for k in 0..3 {
+                let a = DVec3::AXES[k].cross(edge);
+                if a == DVec3::ZERO {
+                    continue;
+                }
+                let p = v.map(|q| q.dot(a));
+                let r = half.dot(a.abs());
+                if p[0].min(p[1]).min(p[2]) > r || p[0].max(p[1]).max(p[2]) < -r {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// The two-term edge axes decide as the three-term ones, on random
+    /// triangles and on triangles with integer corners (axis-parallel
+    /// edges, touching contacts) against unit cells grown or not.
+    #[test]
+    fn edge_axes_agree_with_full_cross_products() {
+        let mut rng = ChaCha8Rng::seed_from_u64(41);
+        let mut overlaps = [0usize; 2];
+        for k in 0..200_000 {
+            let integer = k % 2 == 0;
+            let corner = |rng: &mut ChaCha8Rng| {
+                Vec3::from_array(std::array::from_fn(|_| {
+                    if integer {
+                        rng.random_range(-2i32..4) as f32
+                    } else {
+                        rng.random_range(-1.5f32..2.5)
+                    }
+                }))
+            };
+            let tri = [corner(&mut rng), corner(&mut rng), corner(&mut rng)];
+            let margin = [0.0, 1e-5][k % 4 / 2];
+            let b = unit_box().expanded(margin);
+            let centre = (b.min + b.max) * 0.5;
+            let half = (b.max - b.min) * 0.5;
+            let v = tri.map(|p| p.as_dvec3() - centre);
+            let want = edge_axes_separate_three_term(&v, half);
+            assert_eq!(edge_axes_separate(&v, half), want, "{tri:?} {margin}");
+            overlaps[usize::from(want)] += 1;
+        }
+        assert!(overlaps.iter().all(|&n| n > 20_000), "{overlaps:?}");
+    }
 
     fn unit_box() -> Aabb {
         Aabb::new(DVec3::ZERO, DVec3::ONE)

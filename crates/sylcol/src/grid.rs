@@ -248,7 +248,10 @@ fn for_each_overlap(
                 };
                 for x in x0..=x1 {
                     let i = spec.linear([x, y, z]);
-                    let b = spec.cell_box(i).expanded(margin);
+                    // `cell_box(i)`'s arithmetic, from (x, y, z) directly.
+                    let at = DVec3::new(x as f64, y as f64, z as f64);
+                    let lo = spec.origin + spec.cell * at;
+                    let b = Aabb::new(lo, lo + spec.cell).expanded(margin);
                     let holds_corner = corners.iter().any(|&p| b.contains_point(p));
                     if holds_corner || triangle_overlaps_box(&tri, &b) {
                         found(i, t);

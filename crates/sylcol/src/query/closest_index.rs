@@ -33,7 +33,7 @@ pub(crate) struct ClosestIndex {
 impl ClosestIndex {
     /// The index of collider `c`'s grid.
     pub(crate) fn new(c: &Collider) -> Self {
-        let mut listed = c.items.clone();
+        let mut listed = c.lists().items.clone();
         listed.sort_unstable();
         listed.dedup();
         ClosestIndex {
@@ -87,7 +87,8 @@ impl Collider {
     /// Whether cell `i` lists any triangle.
     #[inline(always)]
     pub(crate) fn is_occupied(&self, i: usize) -> bool {
-        self.occupied[i / 64] >> (i % 64) & 1 == 1
+        let starts = &self.lists().starts;
+        starts[i] != starts[i + 1]
     }
 
     /// Calls `visit(cell, its coordinates)` for every occupied cell at

@@ -160,7 +160,7 @@ impl Collider {
     /// Whether triangle `t`'s bounding sphere comes within sqrt(`d2`) of p.
     #[inline]
     fn sphere_within(&self, t: u32, p: DVec3, d2: f64) -> bool {
-        let s = self.spheres[t as usize].as_dvec4();
+        let s = self.sphere(t as usize).as_dvec4();
         let gap = s.truncate().distance(p) - s.w;
         gap <= 0.0 || gap * gap <= d2
     }

@@ -10,8 +10,9 @@ use super::bvh::Bvh;
 use super::closest_index::ClosestIndex;
 use super::grid_walk::WalkFrame;
 use super::inside_index::InsideIndex;
-use super::ray_triangle::{LANES, Packet, avx_available, pack, pack_into};
-use super::sub_grid::{CROWDED, SubGrid, cells_per_axis, cubic_grid};
+use super::ray_grid::RayGrid;
+use super::ray_triangle::{Packet, avx_available, pack};
+use super::sub_grid::{cells_per_axis, cubic_grid};
 use crate::build::mcol::triangle_sphere;
 use crate::geom::enclosing_radius;
 use crate::grid::{GridSpec, build_cell_csr_of, build_cell_lists};
@@ -30,32 +31,38 @@ pub const MAX_DERIVED_CELLS: usize = 1 << 24;
 /// triangles that reach them (one flat CSR array of ids, and the same
 /// lists as SIMD packets for the ray kernel), and per-triangle bounding
 /// spheres.
+///
+/// Some parts are built on the first query that needs them (each once,
+/// thread-safe): a derived grid's lists (the first grid query), the
+/// grid's ray packets (the first ray that walks the grid), the packets of
+/// a small mesh (its first ray), the inside index (the first
+/// `contains_point`) and the closest-point index (the first
+/// `closest_point`).
 #[derive(Debug, Clone)]
 pub struct Collider {
     pub(crate) spec: GridSpec,
     pub(crate) frame: WalkFrame,
-    /// `items[starts[c]..starts[c + 1]]` is cell c's list.
-    pub(crate) starts: Vec<u32>,
-    pub(crate) items: Vec<u32>,
-    /// Per cell, what a ray tests there: a run of `packets` (cell c's
-    /// list) or, for a crowded cell, its sub-grid in `sub_grids`.
-    pub(crate) ray_cells: Vec<RayCell>,
-    pub(crate) packets: Vec<Packet>,
-    pub(crate) sub_grids: Vec<SubGrid>,
-    /// Bit c: cell c's list is not empty (the walk's first look).
-    pub(crate) occupied: Vec<u64>,
+    /// The cell lists: a file's as soon as the collider is made, a
+    /// derived grid's on first use.
+    pub(crate) lists: OnceLock<CellLists>,
+    /// The ray walk's packets and occupancy bits, built on the first ray
+    /// that walks the grid.
+    pub(crate) ray_grid: OnceLock<RayGrid>,
     /// Every triangle in index order (small meshes, brute force), packed
     /// on first use.
     all_packets: OnceLock<Vec<Packet>>,
-    /// Bounding sphere per triangle: centre xyz, radius w.
-    pub(crate) spheres: Vec<Vec4>,
+    /// Bounding sphere per triangle (centre xyz, radius w) and how many
+    /// of a file's were replaced: built on the first query that needs
+    /// them (a sphere sweep or nearest point, or `grid_stats`).
+    pub(crate) spheres: OnceLock<(Vec<Vec4>, usize)>,
+    /// A file's spheres as stored (checked when `spheres` is built).
+    file_spheres: Option<Vec<[f32; 4]>>,
     /// Unit normal per triangle, by winding.
     pub(crate) normals: Vec<Vec3>,
     /// The box of the mesh's vertices (the ray kernel's error bounds).
     pub(crate) bounds: (Vec3, Vec3),
     pub(crate) mesh: TriMesh,
     source: GridSource,
-    spheres_replaced: usize,
     /// Whether the eight-lane AVX ray kernel (and the AVX2 walk) runs on
     /// this CPU.
     pub(crate) avx: bool,
@@ -66,6 +73,14 @@ pub struct Collider {
     pub(crate) inside_index: OnceLock<InsideIndex>,
     /// The closest-point index, built on the first `closest_point`.
     pub(crate) closest_index: OnceLock<ClosestIndex>,
+}
+
+/// Every cell's list in one flat array.
+#[derive(Debug, Clone)]
+pub(crate) struct CellLists {
+    /// `items[starts[c]..starts[c + 1]]` is cell c's list.
+    pub(crate) starts: Vec<u32>,
+    pub(crate) items: Vec<u32>,
 }
 
 /// What a ray walk tests in a cell.
@@ -126,9 +141,11 @@ impl GridStats {
 
 impl Collider {
     /// A collider over an MCOL map through the file's own grid, lists and
-    /// bounding spheres. The lists are copied into one flat array; nothing
-    /// is rebuilt. A sphere that does not enclose its triangle is
-    /// recomputed (and counted in [`GridStats::spheres_replaced`]).
+    /// bounding spheres. The lists are copied into one flat array (and
+    /// checked: a bad list is this call's error); nothing is rebuilt. The
+    /// ray packets are made on the first ray that walks the grid. A sphere
+    /// that does not enclose its triangle is recomputed (and counted in
+    /// [`GridStats::spheres_replaced`]) when the spheres are first needed.
     pub fn from_mcol(m: &Mcol) -> Result<Self, ColliderError> {
         let spec = file_grid(m)?;
         let mesh = TriMesh::from_mcol(m);
@@ -140,59 +157,32 @@ impl Collider {
                 found: m.spheres.len(),
             });
         }
-        let mut starts = Vec::with_capacity(m.cells.len() + 1);
-        let mut items = Vec::with_capacity(m.list_entries());
-        starts.push(0);
-        for (cell, c) in m.cells.iter().enumerate() {
-            if let Some(first) = c.record() {
-                let end = first.saturating_add(c.count as usize);
-                if end > m.records.len() {
-                    let count = m.records.len();
-                    return Err(ColliderError::RecordLink {
-                        cell,
-                        first,
-                        end,
-                        count,
-                    });
-                }
-                for r in &m.records[first..end] {
-                    for &t in &r.triangles {
-                        if t as usize >= nt {
-                            let triangle = u32::from(t);
-                            return Err(ColliderError::ListEntry {
-                                cell,
-                                triangle,
-                                count: nt,
-                            });
-                        }
-                        items.push(u32::from(t));
-                    }
-                }
-            }
-            starts.push(items.len() as u32);
-        }
-        let mut replaced = 0;
-        let spheres = (0..nt)
-            .map(|t| checked_sphere(&mesh.corners(t), m.spheres[t], &mut replaced))
-            .collect();
-        let mut c = assemble(spec, starts, items, mesh, spheres, GridSource::File);
-        c.spheres_replaced = replaced;
+        let (starts, items) = file_lists(m, nt)?;
+        let bounds = mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+        let mut c = assemble(spec, mesh, bounds, GridSource::File);
+        c.lists = OnceLock::from(CellLists { starts, items });
+        c.file_spheres = Some(m.spheres.clone());
         Ok(c)
     }
 
     /// A collider over any mesh (a CollisionSet part, an imported model)
-    /// with a derived grid sized for it ([`Collider::suggested_cells_per_axis`]).
+    /// with a derived grid sized for it ([`Collider::suggested_cells_per_axis`]),
+    /// whose lists are built on the first grid query (so
+    /// `from_mesh(..).with_bvh()` builds no grid for its rays).
     pub fn from_mesh(mesh: &TriMesh) -> Result<Self, ColliderError> {
         check_mesh(mesh)?;
-        let n = suggested_cells_per_axis(mesh);
-        derived(mesh.clone(), n)
+        // The mesh's box, found once for the grid and the ray kernel.
+        let bounds = mesh.bounds();
+        let n = cells_for(bounds, mesh.triangles.len());
+        derived(mesh.clone(), bounds, n)
     }
 
     /// The same mesh over a derived uniform grid with `cells_per_axis`
-    /// cubic cells along its longest side (at least 1), the lists built by
-    /// an exact triangle/box test with a small margin.
+    /// cubic cells along its longest side (at least 1), the lists built
+    /// (on the first grid query) by an exact triangle/box test with a
+    /// small margin.
     pub fn with_derived_grid(&self, cells_per_axis: usize) -> Result<Self, ColliderError> {
-        derived(self.mesh.clone(), cells_per_axis.max(1))
+        derived(self.mesh.clone(), self.mesh.bounds(), cells_per_axis.max(1))
     }
 
     /// The cells per axis [`Collider::from_mesh`] would choose for this mesh.
@@ -228,15 +218,48 @@ impl Collider {
     /// Cell `i`'s list.
     #[inline(always)]
     pub(crate) fn list(&self, i: usize) -> &[u32] {
-        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+        let l = self.lists();
+        &l.items[l.starts[i] as usize..l.starts[i + 1] as usize]
+    }
+
+    /// Every cell's list (a derived grid's built on the first call).
+    #[inline(always)]
+    pub(crate) fn lists(&self) -> &CellLists {
+        self.lists.get_or_init(|| self.derived_lists())
+    }
+
+    /// A derived grid's lists: an exact triangle/box test of every
+    /// triangle, each cell grown by 10^-5 of a cell (the margin absorbs
+    /// the walk's rounding at cell faces).
+    #[cold]
+    fn derived_lists(&self) -> CellLists {
+        let all = 0..self.mesh.triangles.len() as u32;
+        let margin = self.spec.cell.x * 1e-5;
+        let (starts, items) = build_cell_csr_of(&self.mesh, &self.spec, margin, all);
+        CellLists { starts, items }
+    }
+
+    /// The ray walk's data, built from the lists on the first call.
+    #[inline(always)]
+    pub(crate) fn ray_grid(&self) -> &RayGrid {
+        self.ray_grid.get_or_init(|| self.build_ray_grid())
+    }
+
+    /// The ray walk's data (out of the query's path).
+    #[cold]
+    #[inline(never)]
+    fn build_ray_grid(&self) -> RayGrid {
+        let l = self.lists();
+        RayGrid::new(&self.mesh, &l.starts, &l.items)
     }
 
     /// Cell `i`'s list as ray-kernel packets (none for a crowded cell:
     /// its sub-grid holds them).
     #[cfg(test)]
     pub(crate) fn cell_packets(&self, i: usize) -> &[Packet] {
-        match self.ray_cells[i] {
-            RayCell::Packets { first, end } => &self.packets[first as usize..end as usize],
+        let g = self.ray_grid();
+        match g.ray_cells[i] {
+            RayCell::Packets { first, end } => &g.packets[first as usize..end as usize],
             RayCell::SubGrid(_) => &[],
         }
     }
@@ -253,7 +276,38 @@ impl Collider {
     /// Number of triangles.
     #[inline]
     pub(crate) fn triangle_count(&self) -> usize {
-        self.spheres.len()
+        self.mesh.triangles.len()
+    }
+
+    /// Triangle `t`'s bounding sphere: centre xyz, radius w.
+    #[inline(always)]
+    pub(crate) fn sphere(&self, t: usize) -> Vec4 {
+        self.spheres().0[t]
+    }
+
+    /// Every triangle's bounding sphere, and how many of the file's were
+    /// replaced (built on the first call).
+    fn spheres(&self) -> &(Vec<Vec4>, usize) {
+        self.spheres.get_or_init(|| self.build_spheres())
+    }
+
+    /// A file's spheres, each checked (one that does not enclose its
+    /// triangle is recomputed and counted), or computed ones.
+    #[cold]
+    #[inline(never)]
+    fn build_spheres(&self) -> (Vec<Vec4>, usize) {
+        let mut replaced = 0;
+        let corners = |t| self.mesh.corners(t);
+        let all = match &self.file_spheres {
+            Some(file) => (0..file.len())
+                .map(|t| checked_sphere(&corners(t), file[t], &mut replaced))
+                .map(Vec4::from_array)
+                .collect(),
+            None => (0..self.triangle_count())
+                .map(|t| Vec4::from_array(triangle_sphere(&corners(t))))
+                .collect(),
+        };
+        (all, replaced)
     }
 
     /// List lengths and coverage of the grid.
@@ -261,8 +315,9 @@ impl Collider {
         let cells = self.spec.cell_count();
         let lens = (0..cells).map(|i| self.list(i).len());
         let occupied = lens.clone().filter(|&n| n > 0).count();
-        let mut listed = vec![false; self.spheres.len()];
-        for &t in &self.items {
+        let items = &self.lists().items;
+        let mut listed = vec![false; self.triangle_count()];
+        for &t in items {
             listed[t as usize] = true;
         }
         GridStats {
@@ -270,12 +325,12 @@ impl Collider {
             dims: self.spec.dims,
             cells,
             occupied,
-            entries: self.items.len(),
-            mean_list: self.items.len() as f64 / occupied.max(1) as f64,
+            entries: items.len(),
+            mean_list: items.len() as f64 / occupied.max(1) as f64,
             max_list: lens.max().unwrap_or(0),
-            triangles: self.spheres.len(),
+            triangles: self.triangle_count(),
             unlisted: listed.iter().filter(|&&l| !l).count(),
-            spheres_replaced: self.spheres_replaced,
+            spheres_replaced: self.spheres().1,
         }
     }
 }
@@ -324,6 +379,45 @@ fn file_grid(m: &Mcol) -> Result<GridSpec, ColliderError> {
     Ok(spec)
 }
 
+/// The file's lists in one flat array, each checked: its records in
+/// range, its triangle ids below `nt`.
+fn file_lists(m: &Mcol, nt: usize) -> Result<(Vec<u32>, Vec<u32>), ColliderError> {
+    let mut starts = Vec::with_capacity(m.cells.len() + 1);
+    let mut items: Vec<u32> = Vec::with_capacity(m.list_entries());
+    starts.push(0);
+    for (cell, c) in m.cells.iter().enumerate() {
+        if let Some(first) = c.record() {
+            let end = first.saturating_add(c.count as usize);
+            let Some(records) = m.records.get(first..end) else {
+                let count = m.records.len();
+                return Err(ColliderError::RecordLink {
+                    cell,
+                    first,
+                    end,
+                    count,
+                });
+            };
+            for r in records {
+                let mut largest = 0;
+                for &t in &r.triangles {
+                    largest = largest.max(t);
+                    items.push(u32::from(t));
+                }
+                if largest as usize >= nt {
+                    let bad = r.triangles.iter().find(|&&t| t as usize >= nt);
+                    return Err(ColliderError::ListEntry {
+                        cell,
+                        triangle: u32::from(*bad.unwrap_or(&largest)),
+                        count: nt,
+                    });
+                }
+            }
+        }
+        starts.push(items.len() as u32);
+    }
+    Ok((starts, items))
+}
+
 /// Indices in range and coordinates finite.
 fn check_mesh(mesh: &TriMesh) -> Result<(), ColliderError> {
     if let Some(i) = mesh.vertices.iter().position(|v| !v.is_finite()) {
@@ -356,72 +450,39 @@ fn checked_sphere(c: &[Vec3; 3], s: [f32; 4], replaced: &mut usize) -> [f32; 4] 
 
 /// About two cells per triangle over the mesh's bounding box.
 fn suggested_cells_per_axis(mesh: &TriMesh) -> usize {
-    match mesh.bounds() {
-        Some((lo, hi)) => cells_per_axis((hi - lo).as_dvec3(), mesh.triangles.len()),
+    cells_for(mesh.bounds(), mesh.triangles.len())
+}
+
+/// [`suggested_cells_per_axis`] for `count` triangles in `bounds`.
+fn cells_for(bounds: Option<(Vec3, Vec3)>, count: usize) -> usize {
+    match bounds {
+        Some((lo, hi)) => cells_per_axis((hi - lo).as_dvec3(), count),
         None => 1,
     }
 }
 
 /// A derived grid over `mesh`'s bounds.
-fn derived(mesh: TriMesh, cells_per_axis: usize) -> Result<Collider, ColliderError> {
-    let (lo, hi) = mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+fn derived(
+    mesh: TriMesh,
+    bounds: Option<(Vec3, Vec3)>,
+    cells_per_axis: usize,
+) -> Result<Collider, ColliderError> {
+    let (lo, hi) = bounds.unwrap_or((Vec3::ZERO, Vec3::ZERO));
     let spec = cubic_grid(lo.as_dvec3(), hi.as_dvec3(), cells_per_axis);
     let dims = spec.dims;
     let total = dims.iter().try_fold(1usize, |a, &d| a.checked_mul(d));
     if total.is_none_or(|t| t > MAX_DERIVED_CELLS) {
         return Err(ColliderError::GridTooLarge(dims));
     }
-    // The margin absorbs the DDA's rounding at cell faces.
-    let all = 0..mesh.triangles.len() as u32;
-    let (starts, items) = build_cell_csr_of(&mesh, &spec, spec.cell.x * 1e-5, all);
-    let spheres = (0..mesh.triangles.len())
-        .map(|t| triangle_sphere(&mesh.corners(t)))
-        .collect();
+    // The lists are built on first use (`Collider::lists`).
     let source = GridSource::Derived { cells_per_axis };
-    Ok(assemble(spec, starts, items, mesh, spheres, source))
+    Ok(assemble(spec, mesh, (lo, hi), source))
 }
 
-/// A collider from its lists; packs them for the ray kernel.
-fn assemble(
-    spec: GridSpec,
-    starts: Vec<u32>,
-    items: Vec<u32>,
-    mesh: TriMesh,
-    spheres: Vec<[f32; 4]>,
-    source: GridSource,
-) -> Collider {
-    let corners = |t: u32| mesh.corners(t as usize);
-    let pad = mesh.triangles.len() as u32;
-    let packet_count = starts
-        .windows(2)
-        .map(|w| ((w[1] - w[0]) as usize).div_ceil(LANES))
-        .sum();
-    let mut packets = Vec::with_capacity(packet_count);
-    let mut ray_cells = Vec::with_capacity(starts.len() - 1);
-    let mut sub_grids = Vec::new();
-    // One scratch list for every cell (no allocation per cell).
-    let mut list = Vec::new();
-    for w in starts.windows(2) {
-        let cell = &items[w[0] as usize..w[1] as usize];
-        // A triangle a file lists twice in one cell is packed once.
-        list.clear();
-        list.extend_from_slice(cell);
-        if !cell.is_sorted_by(|a, b| a < b) {
-            list.sort_unstable();
-            list.dedup();
-        }
-        ray_cells.push(if list.len() > CROWDED {
-            sub_grids.push(SubGrid::new(&mesh, &list, pad));
-            RayCell::SubGrid(sub_grids.len() as u32 - 1)
-        } else {
-            let first = packets.len() as u32;
-            pack_into(&mut packets, &list, pad, corners);
-            RayCell::Packets {
-                first,
-                end: packets.len() as u32,
-            }
-        });
-    }
+/// A collider without its lists (the caller sets a file's; a derived
+/// grid's are built on first use) and without its ray packets (built on
+/// the first ray that walks the grid).
+fn assemble(spec: GridSpec, mesh: TriMesh, bounds: (Vec3, Vec3), source: GridSource) -> Collider {
     let normals = (0..mesh.triangles.len())
         .map(|t| {
             let [a, b, c] = mesh.corners(t).map(|v| v.as_dvec3());
@@ -430,35 +491,20 @@ fn assemble(
         })
         .collect();
     Collider {
-        ray_cells,
-        sub_grids,
-        occupied: occupancy_bits(&starts),
         frame: WalkFrame::new(&spec),
         spec,
-        starts,
-        items,
-        packets,
+        lists: OnceLock::new(),
+        ray_grid: OnceLock::new(),
         all_packets: OnceLock::new(),
-        spheres: spheres.into_iter().map(Vec4::from_array).collect(),
+        spheres: OnceLock::new(),
+        file_spheres: None,
         normals,
-        bounds: mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO)),
+        bounds,
         mesh,
         source,
-        spheres_replaced: 0,
         avx: avx_available(),
         bvh: None,
         inside_index: OnceLock::new(),
         closest_index: OnceLock::new(),
     }
-}
-
-/// One bit per cell, set when its list (`starts[c]..starts[c + 1]`) is
-/// not empty.
-fn occupancy_bits(starts: &[u32]) -> Vec<u64> {
-    let cells = starts.len() - 1;
-    let mut bits = vec![0u64; cells.div_ceil(64)];
-    for (c, w) in starts.windows(2).enumerate() {
-        bits[c / 64] |= u64::from(w[0] != w[1]) << (c % 64);
-    }
-    bits
 }

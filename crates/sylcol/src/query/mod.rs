@@ -43,6 +43,7 @@ mod inside_index;
 mod mailbox;
 pub(crate) mod point_inside;
 mod ray_cast;
+mod ray_grid;
 mod ray_triangle;
 #[cfg(target_arch = "x86_64")]
 mod ray_triangle_avx;

@@ -6,6 +6,7 @@ use glam::{DVec3, Vec3};
 use super::bvh_walk::BoxRay;
 use super::collider::RayCell;
 use super::grid_walk::{GridWalk, until_limit};
+use super::ray_grid::RayGrid;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{
@@ -13,6 +14,7 @@ use super::ray_triangle::{
 };
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle_avx::W8;
+use super::sub_grid::SubGrid;
 use super::{Collider, QueryError, Ray, RayHit, finite};
 
 /// Meshes with at most this many triangles are cast against without the
@@ -173,11 +175,13 @@ impl Collider {
         let mut best = (max_toi, NO_TRIANGLE);
         let (o, d) = (ray.o, ray.d);
         let t_max = f64::from(max_toi);
+        // The grid's packets, built on the first walk.
+        let g = self.ray_grid();
         if d.cmpeq(DVec3::ZERO).any() {
-            self.walk_still_axis::<K>(f, ray, t_max, &mut best);
+            self.walk_still_axis::<K>(g, f, ray, t_max, &mut best);
         } else {
             K::walk_moving(&self.frame, o, d, 0.0, t_max, |cell, _| {
-                self.visit_cell::<K>(f, cell, ray, &mut best)
+                self.visit_cell::<K>(g, f, cell, ray, &mut best)
             });
         }
         best
@@ -190,6 +194,7 @@ impl Collider {
     #[inline(never)]
     fn walk_still_axis<K: Kernel>(
         &self,
+        g: &RayGrid,
         k: &LaneRay<'_, K::V>,
         ray: &Line,
         t_max: f64,
@@ -197,7 +202,7 @@ impl Collider {
     ) {
         if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
             walk.visit(until_limit(|cell, _| {
-                self.visit_cell::<K>(k, cell, ray, best)
+                self.visit_cell::<K>(g, k, cell, ray, best)
             }));
         }
     }
@@ -210,27 +215,30 @@ impl Collider {
     #[inline(always)]
     fn visit_cell<K: Kernel>(
         &self,
+        g: &RayGrid,
         k: &LaneRay<'_, K::V>,
         cell: usize,
         ray: &Line,
         best: &mut (f32, u32),
     ) -> f64 {
-        debug_assert!(cell < self.ray_cells.len() && cell / 64 < self.occupied.len());
+        debug_assert!(cell < g.ray_cells.len() && cell / 64 < g.occupied.len());
         // Most cells are empty: one bit, in a small array, says so.
         // SAFETY: a walk over `self.frame` yields only cells of its grid,
         // and `occupied` and `ray_cells` cover every cell of it (both are
-        // made with the frame, in `assemble`).
-        let word = unsafe { *self.occupied.get_unchecked(cell / 64) };
+        // made from the grid's lists, one per cell, in `RayGrid::new`).
+        let word = unsafe { *g.occupied.get_unchecked(cell / 64) };
         if (word >> (cell % 64)) & 1 == 0 {
             return f64::INFINITY;
         }
-        // SAFETY: as above; the runs of `packets` are those `assemble` made.
-        match unsafe { *self.ray_cells.get_unchecked(cell) } {
+        // SAFETY: as above; the runs of `packets` are those `RayGrid::new` made.
+        match unsafe { *g.ray_cells.get_unchecked(cell) } {
             RayCell::Packets { first, end } => {
-                let packets = unsafe { self.packets.get_unchecked(first as usize..end as usize) };
+                let packets = unsafe { g.packets.get_unchecked(first as usize..end as usize) };
                 K::test_packets(k, packets, best);
             }
-            RayCell::SubGrid(sub) => self.walk_sub_grid::<K>(k, sub as usize, ray, best),
+            RayCell::SubGrid(sub) => {
+                self.walk_sub_grid::<K>(k, &g.sub_grids[sub as usize], ray, best)
+            }
         }
         just_above(best.0)
     }
@@ -242,7 +250,7 @@ impl Collider {
     fn walk_sub_grid<K: Kernel>(
         &self,
         k: &LaneRay<'_, K::V>,
-        sub: usize,
+        sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
@@ -262,7 +270,7 @@ impl Collider {
     fn walk_sub_grid_avx(
         &self,
         k: &LaneRay<'_, W8>,
-        sub: usize,
+        sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
@@ -274,7 +282,7 @@ impl Collider {
     fn walk_sub_grid_portable<K: Kernel>(
         &self,
         k: &LaneRay<'_, K::V>,
-        sub: usize,
+        sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
@@ -288,12 +296,12 @@ impl Collider {
     fn sub_grid_walk<K: Kernel>(
         &self,
         k: &LaneRay<'_, K::V>,
-        sub: usize,
+        sub: &SubGrid,
         ray: &Line,
         best: &mut (f32, u32),
     ) {
         let (o, d) = (ray.o, ray.d);
-        let g = &self.sub_grids[sub];
+        let g = sub;
         let t1 = f64::from(best.0);
         let visit = |s, _| {
             let packets = g.packets(s);

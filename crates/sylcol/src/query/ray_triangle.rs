@@ -68,11 +68,11 @@ pub const OPEN: f32 = 1.267_650_6e30;
 pub struct Packet {
     /// Corner, axis, lane. An unused lane's corners are NaN: every
     /// comparison on it is false, so it can never hit.
-    v: [[[f32; LANES]; 3]; 3],
+    pub(crate) v: [[[f32; LANES]; 3]; 3],
     /// Per lane, 2 (1 + 2^-20) times the largest coordinate difference
     /// between two corners: a bound on the spread of its corners' 2-D
     /// coordinates in any ray's frame (NaN for an unused lane).
-    size: [f32; LANES],
+    pub(crate) size: [f32; LANES],
     /// Triangle ids; an unused lane holds the mesh's triangle count (a
     /// spare mailbox slot).
     pub ids: [u32; LANES],
@@ -93,10 +93,7 @@ impl Packet {
                     p.v[corner][k][lane] = v[k];
                 }
             }
-            let spread =
-                |i: usize, j: usize| (c[i].as_dvec3() - c[j].as_dvec3()).abs().max_element();
-            let m = spread(0, 1).max(spread(1, 2)).max(spread(2, 0));
-            p.size[lane] = round_up(2.0 * m * (1.0 + 1.0 / 1_048_576.0));
+            p.size[lane] = lane_size(c);
             p.ids[lane] = *id;
         }
         p
@@ -111,6 +108,14 @@ impl Packet {
     pub fn corners(&self, lane: usize) -> [Vec3; 3] {
         [0, 1, 2].map(|c| self.corner(c, lane))
     }
+}
+
+/// A packet lane's size bound for the triangle `c`: 2 (1 + 2^-20) times
+/// the largest coordinate difference between two corners, rounded up.
+pub(crate) fn lane_size(c: &[Vec3; 3]) -> f32 {
+    let spread = |i: usize, j: usize| (c[i].as_dvec3() - c[j].as_dvec3()).abs().max_element();
+    let m = spread(0, 1).max(spread(1, 2)).max(spread(2, 0));
+    round_up(2.0 * m * (1.0 + 1.0 / 1_048_576.0))
 }
 
 /// `x` as the nearest f32 not below it.

@@ -61,7 +61,7 @@ impl Collider {
     /// Whether triangle `t`'s bounding sphere comes within `r` of the
     /// centre's path.
     fn capsule_reaches(&self, t: u32, c: DVec3, m: DVec3, r: f64) -> bool {
-        let s = self.spheres[t as usize].as_dvec4();
+        let s = self.sphere(t as usize).as_dvec4();
         let centre = s.truncate();
         let d = closest_on_segment(centre, c, c + m).distance(centre);
         d <= (r + s.w) * (1.0 + 1e-9)

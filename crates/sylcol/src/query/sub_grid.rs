@@ -15,7 +15,8 @@
 use glam::DVec3;
 
 use super::grid_walk::WalkFrame;
-use super::ray_triangle::{LANES, Packet, pack_into};
+use super::ray_grid::LaneTable;
+use super::ray_triangle::{LANES, Packet};
 use crate::grid::{GridSpec, build_cell_csr_near};
 use crate::mesh::TriMesh;
 
@@ -35,9 +36,9 @@ pub struct SubGrid {
 }
 
 impl SubGrid {
-    /// The sub-grid over the triangles `list` of `mesh`; packet lanes
-    /// left empty get the id `pad`.
-    pub fn new(mesh: &TriMesh, list: &[u32], pad: u32) -> Self {
+    /// The sub-grid over the triangles `list` of `mesh`, packed from
+    /// `table` (`mesh`'s lanes).
+    pub(crate) fn new(mesh: &TriMesh, table: &LaneTable, list: &[u32]) -> Self {
         let mut lo = DVec3::INFINITY;
         let mut hi = DVec3::NEG_INFINITY;
         for &t in list {
@@ -55,7 +56,7 @@ impl SubGrid {
         starts.push(0);
         for w in cells.windows(2) {
             let l = &items[w[0] as usize..w[1] as usize];
-            pack_into(&mut packets, l, pad, |t| mesh.corners(t as usize));
+            table.pack_into(&mut packets, l);
             starts.push(packets.len() as u32);
         }
         SubGrid {

@@ -60,7 +60,7 @@ fn cases() -> &'static [Case] {
                 let cell = Vec3::splat(8.0);
                 let map = map_from_mesh(&mesh, Vec3::splat(LO), cell, [2, 2, 2]);
                 let collider = Collider::from_mcol(&map).expect("valid map");
-                assert!(!collider.sub_grids.is_empty());
+                assert!(!collider.ray_grid().sub_grids.is_empty());
                 out.push(Case { name, collider });
             }
             out.push(Case {
@@ -628,7 +628,7 @@ fn repeated_list_entries_are_tested_once() {
     // through sub-grids built from the lists without repeats).
     let sphere = uv_sphere(Vec3::ZERO, 6.0, 24, 12);
     let crowded = doubled_lists("repeated entries, crowded", &sphere, 8.0, 2);
-    assert!(!crowded.collider.sub_grids.is_empty());
+    assert!(!crowded.collider.ray_grid().sub_grids.is_empty());
     let mut rng = ChaCha8Rng::seed_from_u64(12);
     for _ in 0..2000 {
         let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-9.0..9.0)));
