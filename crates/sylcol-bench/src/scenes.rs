@@ -101,17 +101,14 @@ pub fn load(filter: Option<&str>, rays: usize) -> Vec<Scene> {
 pub fn sample_maps() -> Vec<(String, Mcol)> {
     let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
     let archive = Archive::open(Path::new(pak)).expect("samples/MiscBin.pak");
-    let mut maps = Vec::new();
-    for e in archive.entries() {
-        let info = archive.probe(e).expect("probe");
-        if info.magic.as_deref() != Some("MCOL") {
-            continue;
-        }
-        let bytes = archive.read_entry(&info).expect("read entry");
-        let m = mcol::decode(&bytes).expect("sample map decodes");
-        maps.push((format!("map {:08x}", e.hash), m));
-    }
-    maps
+    archive
+        .read_with_magic("MCOL")
+        .map(|object| {
+            let (info, bytes) = object.expect("sample entry");
+            let m = mcol::decode(&bytes).expect("sample map decodes");
+            (format!("map {:08x}", info.entry.hash), m)
+        })
+        .collect()
 }
 
 /// The header's grid box.

@@ -128,6 +128,22 @@ fn entry_error(r: Result<Vec<u8>, ArchiveError>) -> String {
 }
 
 #[test]
+fn read_with_magic_reads_only_the_entries_that_start_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, _) = build(dir.path());
+    let archive = Archive::open(&pak).unwrap();
+    let found: Vec<_> = archive
+        .read_with_magic("MCOL")
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(found.len(), 1);
+    let (info, bytes) = &found[0];
+    assert_eq!(info.entry.hash, 0x2CF7_EB47);
+    assert_eq!(bytes, &entries()[2].bytes);
+    assert_eq!(archive.read_with_magic("REGN").count(), 0);
+}
+
+#[test]
 fn lying_z1_header_is_caught_and_others_still_read() {
     let dir = tempfile::tempdir().unwrap();
     let (pak, _) = build(dir.path());

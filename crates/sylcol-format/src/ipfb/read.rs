@@ -302,6 +302,23 @@ impl Archive {
         Ok(out)
     }
 
+    /// Every entry whose payload starts with `magic` (as [`EntryInfo::magic`]
+    /// shows it), probed and read whole, in index order; an entry that
+    /// cannot be probed or read is its error, in its place.
+    pub fn read_with_magic<'a>(
+        &'a self,
+        magic: &'a str,
+    ) -> impl Iterator<Item = Result<(EntryInfo, Vec<u8>), ArchiveError>> + 'a {
+        self.entries().iter().filter_map(move |e| {
+            let info = match self.probe(e) {
+                Ok(info) => info,
+                Err(err) => return Some(Err(err)),
+            };
+            (info.magic.as_deref() == Some(magic))
+                .then(|| self.read_entry(&info).map(|bytes| (info, bytes)))
+        })
+    }
+
     /// Reads an entry's first `head_len` bytes (or all, if fewer) and lets
     /// `judge` decide from them. `Ok(())`: the whole entry is read into
     /// memory and returned. `Err(why)`: the rest is never held, `why` is

@@ -10,17 +10,12 @@ use sylcol::format::mcol::Mcol;
 pub fn sample_mcols() -> Vec<(u32, Mcol)> {
     let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
     let archive = Archive::open(Path::new(pak)).expect("samples/MiscBin.pak");
-    let mut maps = Vec::new();
-    for e in archive.entries() {
-        let info = archive.probe(e).expect("probe");
-        if info.magic.as_deref() != Some("MCOL") {
-            continue;
-        }
-        let bytes = archive.read_entry(&info).expect("read entry");
-        maps.push((
-            e.hash,
-            sylcol::format::mcol::decode(&bytes).expect("sample map"),
-        ));
-    }
-    maps
+    archive
+        .read_with_magic("MCOL")
+        .map(|object| {
+            let (info, bytes) = object.expect("sample entry");
+            let map = sylcol::format::mcol::decode(&bytes).expect("sample map");
+            (info.entry.hash, map)
+        })
+        .collect()
 }

@@ -21,13 +21,11 @@ fn colliders() -> Vec<(String, Collider)> {
     let mut out = Vec::new();
     let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
     let archive = sylcol_format::ipfb::Archive::open(Path::new(pak)).expect("sample archive");
-    for e in archive.entries() {
-        let info = archive.probe(e).expect("probe");
-        if info.magic.as_deref() == Some("MCOL") {
-            let bytes = archive.read_entry(&info).expect("entry");
-            let m = sylcol_format::mcol::decode(&bytes).expect("sample map");
-            out.push((format!("{:08x}", e.hash), Collider::from_mcol(&m).unwrap()));
-        }
+    for object in archive.read_with_magic("MCOL") {
+        let (info, bytes) = object.expect("sample entry");
+        let m = sylcol_format::mcol::decode(&bytes).expect("sample map");
+        let name = format!("{:08x}", info.entry.hash);
+        out.push((name, Collider::from_mcol(&m).unwrap()));
     }
     assert_eq!(out.len(), 11, "the eleven sample maps");
     let fixtures: [(&str, &[u8]); 2] = [

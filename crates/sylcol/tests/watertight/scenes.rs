@@ -44,15 +44,11 @@ pub fn sample_maps() -> Vec<Scene> {
     let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
     let archive = Archive::open(Path::new(pak)).expect("samples/MiscBin.pak");
     let mut out = Vec::new();
-    for e in archive.entries() {
-        let info = archive.probe(e).expect("probe");
-        if info.magic.as_deref() != Some("MCOL") {
-            continue;
-        }
-        let bytes = archive.read_entry(&info).expect("entry");
+    for object in archive.read_with_magic("MCOL") {
+        let (info, bytes) = object.expect("sample entry");
         let m = sylcol::format::mcol::decode(&bytes).expect("sample map");
         let collider = Collider::from_mcol(&m).expect("collider");
-        let name = format!("map {:08x}", e.hash);
+        let name = format!("map {:08x}", info.entry.hash);
         out.push(scene(name, TriMesh::from_mcol(&m), ("file", collider)));
     }
     assert_eq!(out.len(), 11, "the sample archive holds eleven maps");
