@@ -5,6 +5,7 @@
 mod common;
 
 use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use common::{path, run_json, sylcol};
 use serde_json::Value;
@@ -116,11 +117,7 @@ fn pairs_pairs_every_regn_with_its_mcol_once_names_are_harvested() {
     assert_eq!(r["ambiguous"].as_array().unwrap().len(), 9);
     // With the harvested names, every REGN has its MCOL.
     let dir = tempfile::tempdir().unwrap();
-    let names = dir.path().join("names.txt");
-    sylcol()
-        .args(["names", "harvest", &samples(), "-o", path(&names)])
-        .assert()
-        .success();
+    let names = harvested_names(dir.path());
     let r = run_json(&["pairs", &pak, "--names", path(&names), "--json"]);
     let pairs = r["pairs"].as_array().unwrap();
     assert_eq!((r["regn"].clone(), pairs.len()), (11.into(), 11));
@@ -140,11 +137,7 @@ fn pairs_pairs_every_regn_with_its_mcol_once_names_are_harvested() {
 #[test]
 fn harvested_names_name_entries_in_verify_and_export() {
     let dir = tempfile::tempdir().unwrap();
-    let names = dir.path().join("names.txt");
-    sylcol()
-        .args(["names", "harvest", &samples(), "-o", path(&names)])
-        .assert()
-        .success();
+    let names = harvested_names(dir.path());
     let pak = format!("{}/MiscBin.pak", samples());
     let objects = |r: &Value| -> BTreeSet<String> {
         r["objects"]
@@ -174,4 +167,15 @@ fn harvested_names_name_entries_in_verify_and_export() {
     assert!(out.join("S14_p2_AsteroidVolume_wp.col.obj").is_file());
     assert!(out.join("S14_p2_AsteroidVolume_wp.rgn.ply").is_file());
     assert!(out.join("$E084C13C.MCOL.obj").is_file());
+}
+
+/// Harvests the samples' names into `dir/names.txt` (the README's first
+/// step) and returns that path.
+fn harvested_names(dir: &Path) -> PathBuf {
+    let names = dir.join("names.txt");
+    sylcol()
+        .args(["names", "harvest", &samples(), "-o", path(&names)])
+        .assert()
+        .success();
+    names
 }
