@@ -143,20 +143,11 @@ impl Builder {
         if count <= self.rule.leaf {
             return;
         }
-        let halves = if count <= SMALL_SET {
-            // A leaf of one or two packets, or a split (smaller boxes)?
-            if depth >= MEDIAN_DEPTH {
-                return;
-            }
-            match self.best_small_split(first, count) {
-                Some((cost, h))
-                    if self.rule.node_cost + cost / bounds.half_area() < packets_for(count) =>
-                {
-                    h
-                }
-                _ => return,
-            }
-        } else {
+        if count <= SMALL_SET {
+            self.small_subtree(at, first, count, bounds, depth);
+            return;
+        }
+        let halves = {
             let range = first..first + count;
             let plane = if depth < MEDIAN_DEPTH {
                 best_plane(&self.boxes[range], &centres)
@@ -244,82 +235,156 @@ impl Builder {
         h
     }
 
-    /// The exact SAH over a set of at most [`SMALL_SET`] triangles: every
-    /// split of the centroids sorted along each axis on which they spread
-    /// (ties in their current order), cost `area * ceil(n / 8)` per side.
-    /// The cost and the halves, the range reordered along the best axis;
-    /// `None` (nothing moved) when the centroids do not spread.
-    fn best_small_split(&mut self, first: usize, n: usize) -> Option<(f32, Halves)> {
-        debug_assert!((2..=SMALL_SET).contains(&n));
-        let boxes = &self.boxes[first..first + n];
-        if n == 2 {
-            // One split, if the centroids differ at all.
-            let (a, b) = (boxes[0], boxes[1]);
-            let (ca, cb) = (a.centroid(), b.centroid());
-            let h = Halves {
-                left: 1,
-                bounds: [a, b],
-                centres: [Box3 { lo: ca, hi: ca }, Box3 { lo: cb, hi: cb }],
-            };
-            return (ca != cb).then(|| (a.half_area() + b.half_area(), h));
-        }
-        let mut centroid = [[0.0f32; 3]; SMALL_SET];
-        for (c, b) in centroid.iter_mut().zip(boxes) {
-            *c = b.centroid().to_array();
-        }
-        let mut best: Option<(f32, usize)> = None;
-        let mut order = [0u8; SMALL_SET];
-        let mut keys = [0u64; SMALL_SET];
-        let mut right = [0.0f32; SMALL_SET];
-        for axis in 0..3 {
-            let keys = &mut keys[..n];
-            for (i, (k, c)) in keys.iter_mut().zip(&centroid).enumerate() {
-                *k = u64::from(ordered_bits(c[axis])) << 32 | i as u64;
-            }
-            keys.sort_unstable();
-            if keys[0] >> 32 == keys[n - 1] >> 32 {
-                continue;
-            }
-            let at = |i: usize| boxes[keys[i] as u8 as usize];
-            let mut acc = Box3::EMPTY;
-            for i in (1..n).rev() {
-                acc = acc.union(at(i));
-                right[i] = acc.half_area() * packets_for(n - i);
-            }
-            let (mut acc, mut improved) = (Box3::EMPTY, false);
-            for (left, &right) in right.iter().enumerate().take(n).skip(1) {
-                acc = acc.union(at(left - 1));
-                let cost = acc.half_area() * packets_for(left) + right;
-                if best.is_none_or(|b| cost < b.0) {
-                    best = Some((cost, left));
-                    improved = true;
-                }
-            }
-            if improved {
-                for (o, &k) in order.iter_mut().zip(keys.iter()) {
-                    *o = k as u8;
-                }
-            }
-        }
-        let (cost, left) = best?;
-        let mut h = Halves {
-            left,
-            bounds: [Box3::EMPTY; 2],
-            centres: [Box3::EMPTY; 2],
+    /// The subtree of binary node `at`, a set of at most [`SMALL_SET`]
+    /// triangles at `first..first + n` whose box is `bounds`: copied out
+    /// once, its centroids sorted once along each axis; each split keeps
+    /// the sides' orders (no sort below it).
+    fn small_subtree(&mut self, at: usize, first: usize, n: usize, bounds: Box3, depth: usize) {
+        let mut set = SmallSet {
+            boxes: [Box3::EMPTY; SMALL_SET],
+            ids: [0; SMALL_SET],
+            keys: [[0; 3]; SMALL_SET],
         };
-        let (mut sorted_boxes, mut sorted_ids) = ([Box3::EMPTY; SMALL_SET], [0u32; SMALL_SET]);
-        for (i, &o) in order[..n].iter().enumerate() {
-            let b = boxes[o as usize];
-            let side = usize::from(i >= left);
-            h.bounds[side] = h.bounds[side].union(b);
-            h.centres[side] = h.centres[side].grow(b.centroid());
-            sorted_boxes[i] = b;
-            sorted_ids[i] = self.ids[first + o as usize];
+        for i in 0..n {
+            let b = self.boxes[first + i];
+            set.boxes[i] = b;
+            set.ids[i] = self.ids[first + i];
+            set.keys[i] = b.centroid().to_array().map(ordered_bits);
         }
-        self.boxes[first..first + n].copy_from_slice(&sorted_boxes[..n]);
-        self.ids[first..first + n].copy_from_slice(&sorted_ids[..n]);
-        Some((cost, h))
+        let orders = Orders::sorted(&set, n);
+        self.small_node(&set, at, &orders, bounds, depth);
     }
+
+    /// Node `at` of a small set's subtree: a leaf of one or two packets,
+    /// or the exact SAH's best split when that is cheaper by more than the
+    /// rule's node cost.
+    fn small_node(&mut self, set: &SmallSet, at: usize, o: &Orders, bounds: Box3, depth: usize) {
+        let (first, n) = (self.tree[at].first as usize, o.len);
+        self.tree[at].bounds = bounds.aabb();
+        let best = if n > self.rule.leaf && depth < MEDIAN_DEPTH {
+            small_sweep(set, o)
+        } else {
+            None
+        };
+        let Some((_, axis, left)) = best.filter(|&(cost, _, _)| {
+            self.rule.node_cost + cost / bounds.half_area() < packets_for(n)
+        }) else {
+            // A leaf: its ids in any order.
+            for (i, &k) in o.by_axis[0][..n].iter().enumerate() {
+                self.ids[first + i] = set.ids[k as usize];
+            }
+            return;
+        };
+        let mask = o.by_axis[axis][..left]
+            .iter()
+            .fold(0u32, |m, &k| m | 1 << k);
+        let sides = o.split(mask);
+        let child = self.tree.len();
+        for (start, side) in [(first, &sides[0]), (first + left, &sides[1])] {
+            self.tree.push(BinNode {
+                bounds: Aabb::EMPTY,
+                first: start as u32,
+                count: side.len as u32,
+            });
+        }
+        self.tree[at].first = child as u32;
+        self.tree[at].count = 0;
+        for (k, side) in sides.iter().enumerate() {
+            let b = side.by_axis[0][..side.len]
+                .iter()
+                .fold(Box3::EMPTY, |b, &i| b.union(set.boxes[i as usize]));
+            self.small_node(set, child + k, side, b, depth + 1);
+        }
+    }
+}
+
+/// A set of at most [`SMALL_SET`] triangles copied out of the build:
+/// boxes, ids and centroids (as [`ordered_bits`]).
+struct SmallSet {
+    boxes: [Box3; SMALL_SET],
+    ids: [u32; SMALL_SET],
+    keys: [[u32; 3]; SMALL_SET],
+}
+
+/// Part of a [`SmallSet`] (`len` of its indices) in the order of its
+/// centroids along each axis (ties by index).
+#[derive(Debug, Clone, Copy)]
+struct Orders {
+    by_axis: [[u8; SMALL_SET]; 3],
+    len: usize,
+}
+
+impl Orders {
+    /// The first `n` of `set`, sorted along each axis.
+    fn sorted(set: &SmallSet, n: usize) -> Self {
+        let mut o = Orders {
+            by_axis: [[0; SMALL_SET]; 3],
+            len: n,
+        };
+        for (axis, order) in o.by_axis.iter_mut().enumerate() {
+            let mut keys = [0u64; SMALL_SET];
+            for (i, k) in keys[..n].iter_mut().enumerate() {
+                *k = u64::from(set.keys[i][axis]) << 32 | i as u64;
+            }
+            keys[..n].sort_unstable();
+            for (o, k) in order.iter_mut().zip(&keys[..n]) {
+                *o = *k as u8;
+            }
+        }
+        o
+    }
+
+    /// The indices in `mask` and the others, each in the same orders.
+    fn split(&self, mask: u32) -> [Orders; 2] {
+        let empty = Orders {
+            by_axis: [[0; SMALL_SET]; 3],
+            len: 0,
+        };
+        let mut sides = [empty; 2];
+        for axis in 0..3 {
+            let mut len = [0usize; 2];
+            for &k in &self.by_axis[axis][..self.len] {
+                let side = usize::from(mask & 1 << k == 0);
+                sides[side].by_axis[axis][len[side]] = k;
+                len[side] += 1;
+            }
+            sides[0].len = len[0];
+            sides[1].len = len[1];
+        }
+        sides
+    }
+}
+
+/// The exact SAH over a small set: every split of its centroids sorted
+/// along each axis on which they spread, cost `area * ceil(n / 8)` per
+/// side. The cheapest (cost, axis, left count), or `None` when the
+/// centroids do not spread. Every binned plane is one of these splits, so
+/// its cost is never above the bins'.
+fn small_sweep(set: &SmallSet, o: &Orders) -> Option<(f32, usize, usize)> {
+    let n = o.len;
+    let mut best: Option<(f32, usize, usize)> = None;
+    let mut right = [0.0f32; SMALL_SET];
+    for (axis, order) in o.by_axis.iter().enumerate() {
+        let order = &order[..n];
+        if set.keys[order[0] as usize][axis] == set.keys[order[n - 1] as usize][axis] {
+            continue;
+        }
+        let at = |i: usize| set.boxes[order[i] as usize];
+        let mut acc = Box3::EMPTY;
+        for i in (1..n).rev() {
+            acc = acc.union(at(i));
+            right[i] = acc.half_area() * packets_for(n - i);
+        }
+        let mut acc = Box3::EMPTY;
+        for (left, &right) in right.iter().enumerate().take(n).skip(1) {
+            acc = acc.union(at(left - 1));
+            let cost = acc.half_area() * packets_for(left) + right;
+            if best.is_none_or(|b| cost < b.0) {
+                best = Some((cost, axis, left));
+            }
+        }
+    }
+    best
 }
 
 /// The bits of `x` as an unsigned integer in the order of
@@ -509,30 +574,38 @@ mod tests {
             let boxes: Vec<Box3> = (0..n).map(|_| random_box(&mut rng, spread)).collect();
             let centres = boxes.iter().fold(Box3::EMPTY, |c, b| c.grow(b.centroid()));
             let binned = best_plane(&boxes, &centres).map(|b| b.0);
-            let mut b = Builder {
-                boxes: boxes.clone(),
-                ids: (0..n as u32).collect(),
-                tree: Vec::new(),
-                rule: Rule {
-                    node_cost: NODE_COST,
-                    leaf: 1,
-                },
+            let mut set = SmallSet {
+                boxes: [Box3::EMPTY; SMALL_SET],
+                ids: [0; SMALL_SET],
+                keys: [[0; 3]; SMALL_SET],
             };
-            let (cost, h) = b.best_small_split(0, n).expect("random centroids spread");
+            for (i, b) in boxes.iter().enumerate() {
+                set.boxes[i] = *b;
+                set.keys[i] = b.centroid().to_array().map(ordered_bits);
+            }
+            let orders = Orders::sorted(&set, n);
+            let (cost, axis, left) = small_sweep(&set, &orders).expect("random centroids spread");
             assert!(
                 cost <= binned.expect("a binned plane"),
                 "{n} boxes: {cost} > {binned:?}"
             );
-            let mut ids = b.ids.clone();
-            ids.sort_unstable();
-            assert_eq!(ids, (0..n as u32).collect::<Vec<_>>());
-            for (side, range) in [(0, 0..h.left), (1, h.left..n)] {
-                let got = &b.ids[range];
-                assert!(!got.is_empty());
-                let bx = union(&got.iter().map(|&i| boxes[i as usize]).collect::<Vec<_>>());
-                assert_eq!((bx.lo, bx.hi), (h.bounds[side].lo, h.bounds[side].hi));
-                let area: f32 = bx.half_area() * packets_for(got.len());
-                assert!(area <= cost);
+            // The cost is that of the split it names, and each side is
+            // sorted along every axis.
+            let order = &orders.by_axis[axis][..n];
+            let side = |r: &[u8]| union(&r.iter().map(|&i| boxes[i as usize]).collect::<Vec<_>>());
+            let (l, r) = (side(&order[..left]), side(&order[left..]));
+            let again = l.half_area() * packets_for(left) + r.half_area() * packets_for(n - left);
+            assert_eq!(cost, again);
+            let mask = order[..left].iter().fold(0u32, |m, &k| m | 1 << k);
+            for (s, part) in orders.split(mask).iter().enumerate() {
+                assert_eq!(part.len, if s == 0 { left } else { n - left });
+                for a in 0..3 {
+                    let keys: Vec<u32> = part.by_axis[a][..part.len]
+                        .iter()
+                        .map(|&k| set.keys[k as usize][a])
+                        .collect();
+                    assert!(keys.is_sorted(), "{keys:?}");
+                }
             }
         }
     }
