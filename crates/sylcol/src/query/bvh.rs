@@ -31,6 +31,7 @@
 use glam::Vec3;
 
 use super::bvh_build::{BinNode, binary_tree};
+use super::ray_cast::SMALL_MESH;
 use super::ray_triangle::{LANES, Packet, pack_into};
 use crate::mesh::TriMesh;
 
@@ -304,17 +305,21 @@ impl Kids {
 
 impl super::Collider {
     /// The same collider with sylcol's own acceleration for rays and
-    /// segments: an eight-wide BVH built from the mesh ([`Bvh`]), used
-    /// for meshes of more than `SMALL_MESH` (64) triangles (smaller ones
-    /// test every packet). Other queries still use the grid. The answers
-    /// have the same exactness as the grid's (the same kernels, the same
-    /// first-hit rule; "Exactness" in `docs/queries.md`).
+    /// segments: an eight-wide BVH built from the mesh ([`Bvh`]). A mesh
+    /// of at most [`SMALL_MESH`] (64) triangles gets none: its rays test
+    /// every packet, which beats any tree, so building one would only cost
+    /// time. Other queries still use the grid. The answers have the same
+    /// exactness as the grid's (the same kernels, the same first-hit rule;
+    /// "Exactness" in `docs/queries.md`).
     pub fn with_bvh(mut self) -> Self {
-        self.bvh = Some(Bvh::build(&self.mesh));
+        if self.triangle_count() > SMALL_MESH {
+            self.bvh = Some(Bvh::build(&self.mesh));
+        }
         self
     }
 
-    /// The BVH, when [`with_bvh`](super::Collider::with_bvh) built one.
+    /// The BVH, when [`with_bvh`](super::Collider::with_bvh) built one
+    /// (never for a mesh of at most [`SMALL_MESH`] triangles).
     pub fn bvh(&self) -> Option<&Bvh> {
         self.bvh.as_ref()
     }
