@@ -10,6 +10,9 @@
 //! saves. Each answer is exactly the single query's answer: the queries
 //! share nothing but the collider (each thread has its own mailbox).
 //!
+//! Rays go wherever [`Collider::cast_ray`] sends them: through the BVH
+//! when the collider has one ([`Collider::with_bvh`]), else the grid.
+//!
 //! Ray packets do not pay here (measured, `docs/queries.md`): the rays of
 //! a batch are as incoherent as the game's, and a packet of eight rays
 //! through a uniform grid visits the union of their cells.
@@ -168,6 +171,34 @@ mod tests {
         }
         // The serial path (a small batch) gives the same answers.
         assert_eq!(c.cast_rays(&rays[..10], 50.0).unwrap(), hits[..10]);
+    }
+
+    /// A batch over a collider with the BVH goes through it, on the pool
+    /// as serially: each answer is the single ray's through the BVH, and
+    /// the grid's.
+    #[test]
+    fn batches_go_through_the_bvh() {
+        let (grid, points) = sphere_and_points(2 * CHUNK + 5);
+        let c = grid.clone().with_bvh();
+        assert!(c.bvh().is_some());
+        let rays: Vec<Ray> = points
+            .iter()
+            .zip(points.iter().skip(1))
+            .map(|(&o, &p)| Ray::new(o, p - o + Vec3::new(1e-3, 0.0, 0.0)))
+            .collect();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let hits = pool.install(|| c.cast_rays(&rays, 50.0)).unwrap();
+        assert!(hits.iter().filter(|h| h.is_some()).count() > rays.len() / 2);
+        for (r, h) in rays.iter().zip(&hits) {
+            assert_eq!(*h, c.cast_ray(r, 50.0).unwrap());
+            assert_eq!(*h, grid.cast_ray(r, 50.0).unwrap());
+        }
+        let mut out = vec![None; 7];
+        c.cast_rays_into(&rays[..7], 50.0, &mut out).unwrap();
+        assert_eq!(out, hits[..7]);
     }
 
     #[test]
