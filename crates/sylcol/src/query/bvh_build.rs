@@ -154,8 +154,8 @@ impl Builder {
             } else {
                 None
             };
-            match plane {
-                Some((_, pl)) => self.partition(first, count, &pl),
+            match plane.and_then(|(_, pl)| self.partition(first, count, &pl)) {
+                Some(h) => h,
                 None => self.median_partition(first, count, &centres),
             }
         };
@@ -179,9 +179,10 @@ impl Builder {
         self.split(left + 1, rb, rc, depth + 1);
     }
 
-    /// Partitions the range at a binned plane (both sides are non-empty:
-    /// the plane was chosen between occupied bins).
-    fn partition(&mut self, first: usize, count: usize, pl: &Plane) -> Halves {
+    /// Partitions the range at a binned plane; `None` (the range
+    /// reordered, still the same set) should a side be empty, which the
+    /// choice of the plane between occupied bins rules out.
+    fn partition(&mut self, first: usize, count: usize, pl: &Plane) -> Option<Halves> {
         let range = first..first + count;
         let (boxes, ids) = (&mut self.boxes[range.clone()], &mut self.ids[range]);
         let mut centres = [Box3::EMPTY; 2];
@@ -197,12 +198,11 @@ impl Builder {
                 centres[1] = centres[1].grow(c);
             }
         }
-        debug_assert!(left > 0 && left < count);
-        Halves {
+        (left > 0 && left < count).then_some(Halves {
             left,
             bounds: pl.bounds,
             centres,
-        }
+        })
     }
 
     /// Splits the range at the median centroid along the axis of widest
