@@ -128,6 +128,8 @@ pub trait BoxKernel: Kernel {
     fn node(r: &BoxRay, n: &Node, t_far: f32) -> (Self::Keys, u32);
     /// The key of slot `lane`.
     fn key(keys: Self::Keys, lane: usize) -> u32;
+    /// The smallest key of a child entered (at least one is).
+    fn nearest(keys: Self::Keys) -> u32;
     /// Writes the keys sorted descending to `keys_out` and the links of
     /// their children in that order to `links_out`.
     ///
@@ -161,6 +163,11 @@ impl BoxKernel for Portable {
     }
 
     #[inline(always)]
+    fn nearest(keys: [u32; WIDTH]) -> u32 {
+        keys.into_iter().filter(|&k| k != 0).min().unwrap_or(0)
+    }
+
+    #[inline(always)]
     unsafe fn push_sorted(
         keys: [u32; WIDTH],
         child: &[u32; WIDTH],
@@ -191,6 +198,11 @@ impl BoxKernel for Avx {
     #[inline(always)]
     fn key(keys: Self::Keys, lane: usize) -> u32 {
         super::bvh_avx::key_of(keys, lane)
+    }
+
+    #[inline(always)]
+    fn nearest(keys: Self::Keys) -> u32 {
+        super::bvh_avx::nearest_key(keys)
     }
 
     #[inline(always)]
@@ -359,16 +371,18 @@ impl Bvh {
             *top = len + 1;
             return node.child[(near & LANE_BITS) as usize];
         }
-        // Three or more: all eight keys sorted (those not entered last),
-        // the nearest read back from just above the new top.
+        // Three or more: all eight keys sorted (those not entered last)
+        // and written, the top advanced over all but the nearest. The
+        // nearest is found apart from the sort (`BoxKernel::nearest`), so
+        // the next node's load does not wait for the sort and the stack.
         let n = mask.count_ones() as usize;
         // SAFETY: `len` + WIDTH is within the arrays (above).
         unsafe {
             let keys_out = stack.keys.as_mut_ptr().add(len).cast::<u32>();
             let links_out = stack.links.as_mut_ptr().add(len).cast::<u32>();
             K::push_sorted(keys, &node.child, keys_out, links_out);
-            *top = len + n - 1;
-            links_out.add(n - 1).read()
         }
+        *top = len + n - 1;
+        node.child[(K::nearest(keys) & LANE_BITS) as usize]
     }
 }
