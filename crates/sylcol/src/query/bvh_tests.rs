@@ -175,7 +175,8 @@ fn one_box(b: Aabb) -> Node {
 }
 
 /// The slab test's mask with each kernel (they must agree, and give the
-/// same sort keys).
+/// same sort keys). The walk passes the best t grown by `EPS`; `t_far`
+/// goes in as it is, which asks more of the test.
 fn entered(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
     let (keys, portable) = Portable::node(r, n, t_far);
     #[cfg(target_arch = "x86_64")]
