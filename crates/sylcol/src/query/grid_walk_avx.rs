@@ -74,10 +74,16 @@ pub unsafe fn walk_moving(
             return;
         }
         let pos = _mm256_cmp_pd::<_CMP_GT_OQ>(d, zero);
-        let start = _mm256_add_pd(
-            g,
-            _mm256_mul_pd(_mm256_mul_pd(d, load(&l.inv_cell)), _mm256_set1_pd(lo)),
-        );
+        // The start at t0, and at lo only when the clip moved it: the
+        // second call is out of line, so this stays a branch (predicted:
+        // most rays start inside the grid) and the first cell does not
+        // wait for the clip's division, as it would behind a blend. The
+        // same numbers either way: lo is t0 when they are equal (-0 and
+        // +0 give the same cell).
+        let mut start = start_at(g, d, load(&l.inv_cell), t0);
+        if lo != t0 {
+            start = start_at_cold(g, d, load(&l.inv_cell), lo);
+        }
         // Truncation equals floor here: anything below 0 clamps to 0.
         let start = _mm256_min_pd(_mm256_max_pd(start, zero), load(&l.last_cell));
         let cell = _mm256_cvttpd_epi32(start);
@@ -151,6 +157,26 @@ pub unsafe fn walk_moving(
             t = _mm256_add_pd(t, _mm256_and_pd(delta, step));
         }
     }
+}
+
+/// The point of the ray at `t`, in grid units: `g + (d inv_cell) t`.
+#[inline(always)]
+unsafe fn start_at(g: __m256d, d: __m256d, inv_cell: __m256d, t: f64) -> __m256d {
+    unsafe {
+        _mm256_add_pd(
+            g,
+            _mm256_mul_pd(_mm256_mul_pd(d, inv_cell), _mm256_set1_pd(t)),
+        )
+    }
+}
+
+/// [`start_at`] for a walk that starts where the ray enters the grid.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn start_at_cold(g: __m256d, d: __m256d, inv_cell: __m256d, t: f64) -> __m256d {
+    // SAFETY: AVX is enabled here.
+    unsafe { start_at(g, d, inv_cell, t) }
 }
 
 /// The smaller of `a` and `b`, neither NaN (one `vminsd`).
