@@ -322,19 +322,32 @@ mod tests {
     use crate::query::grid_walk::GridWalk;
     use crate::query::grid_walk::tests::random_rays;
 
+    /// The cells and times `walk_moving` (or, given `occ`, `walk_occupied`)
+    /// visits, with a visitor that stops the walk after `stop_after + 1`.
     #[target_feature(enable = "avx,avx2")]
-    fn walked(f: &WalkFrame, o: DVec3, d: DVec3, t1: f64, stop_after: usize) -> Vec<(usize, f64)> {
+    fn walked(
+        f: &WalkFrame,
+        occ: Option<&Occupancy>,
+        o: DVec3,
+        d: DVec3,
+        t1: f64,
+        stop_after: usize,
+    ) -> Vec<(usize, f64)> {
         let mut got = Vec::new();
-        // SAFETY: the caller checked the CPU.
+        let visit = |cell, t| {
+            got.push((cell, t));
+            if got.len() <= stop_after {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            }
+        };
+        // SAFETY: the caller checked the CPU; `occ` is of `f`'s grid.
         unsafe {
-            walk_moving(f, o, d, 0.0, t1, |cell, t| {
-                got.push((cell, t));
-                if got.len() <= stop_after {
-                    f64::INFINITY
-                } else {
-                    f64::NEG_INFINITY
-                }
-            })
+            match occ {
+                Some(occ) => walk_occupied(f, occ, o, d, 0.0, t1, visit),
+                None => walk_moving(f, o, d, 0.0, t1, visit),
+            }
         };
         got
     }
@@ -353,7 +366,7 @@ mod tests {
         for (i, (o, d, t1)) in rays.into_iter().enumerate() {
             let stop_after = if i % 2 == 0 { usize::MAX } else { i % 4 };
             // SAFETY: AVX and AVX2 are there (checked above).
-            let got = unsafe { walked(&f, o, d, t1, stop_after) };
+            let got = unsafe { walked(&f, None, o, d, t1, stop_after) };
             let want: Vec<(usize, f64)> = GridWalk::moving(&f, o, d, 0.0, t1)
                 .map(|w| w.map(|s| (s.cell, s.t_enter)).collect())
                 .unwrap_or_default();
@@ -362,30 +375,6 @@ mod tests {
             walks += usize::from(!want.is_empty());
         }
         assert!(walks > 1000, "{walks}");
-    }
-
-    #[target_feature(enable = "avx,avx2")]
-    fn walked_occupied(
-        f: &WalkFrame,
-        occ: &Occupancy,
-        o: DVec3,
-        d: DVec3,
-        t1: f64,
-        stop_after: usize,
-    ) -> Vec<(usize, f64)> {
-        let mut got = Vec::new();
-        // SAFETY: the caller checked the CPU; `occ` is of `f`'s grid.
-        unsafe {
-            walk_occupied(f, occ, o, d, 0.0, t1, |cell, t| {
-                got.push((cell, t));
-                if got.len() <= stop_after {
-                    f64::INFINITY
-                } else {
-                    f64::NEG_INFINITY
-                }
-            })
-        };
-        got
     }
 
     /// The occupied-cells walk visits the occupied cells of the iterator's
@@ -416,7 +405,7 @@ mod tests {
             for (i, &(o, d, t1)) in rays.iter().enumerate() {
                 let stop_after = if i % 2 == 0 { usize::MAX } else { i % 3 };
                 // SAFETY: AVX and AVX2 are there (checked above).
-                let got = unsafe { walked_occupied(&f, &occ, o, d, t1, stop_after) };
+                let got = unsafe { walked(&f, Some(&occ), o, d, t1, stop_after) };
                 let want: Vec<(usize, f64)> = GridWalk::moving(&f, o, d, 0.0, t1)
                     .map(|w| {
                         w.map(|s| (s.cell, s.t_enter))
