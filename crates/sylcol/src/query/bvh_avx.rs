@@ -10,36 +10,34 @@
 use std::arch::x86_64::*;
 
 use super::bvh::{Node, WIDTH};
-use super::bvh_walk::{BoxRay, ENTERED, EPS, LANE_BITS, TINY};
+use super::bvh_walk::{BoxRay, ENTERED, LANE_BITS, TINY};
 
 /// The slab test of node `n`'s eight children against `r` for t in
-/// [0, `t_far`]: each child's sort key (`bvh_walk::keys`: entered ones
+/// [0, `reach`] (the best hit's t grown by `EPS`): each child's sort key (`bvh_walk::keys`: entered ones
 /// `ENTERED | t bits above | lane`, the others 0) and the mask of those
 /// entered.
 #[inline(always)]
-pub fn node_keys(r: &BoxRay, n: &Node, t_far: f32) -> (__m256i, u32) {
+pub fn node_keys(r: &BoxRay, n: &Node, reach: f32) -> (__m256i, u32) {
     // SAFETY: AVX and AVX2 are there (module notes); the rows are 32-byte
     // aligned (a node is cache-line aligned and each row 32 bytes).
     unsafe {
         let mut near = _mm256_setzero_ps();
-        let mut far = _mm256_set1_ps(t_far);
+        let mut far = _mm256_set1_ps(reach);
         for k in 0..3 {
-            let (o, inv) = (_mm256_set1_ps(r.o[k]), _mm256_set1_ps(r.inv[k]));
+            let o = _mm256_set1_ps(r.o[k]);
+            let near_inv = _mm256_set1_ps(r.near_inv[k]);
+            let far_inv = _mm256_set1_ps(r.far_inv[k]);
             let neg = r.neg[k] & 1;
             let lo = n.bounds.get_unchecked(k + 3 * neg).as_ptr();
             let hi = n.bounds.get_unchecked(k + 3 * (neg ^ 1)).as_ptr();
-            let t0 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(lo), o), inv);
-            let t1 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(hi), o), inv);
+            let t0 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(lo), o), near_inv);
+            let t1 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(hi), o), far_inv);
             // vmaxps / vminps return their second operand where either is
             // NaN: the accumulator (`BoxLanes` in `bvh_walk`).
             near = _mm256_max_ps(t0, near);
             far = _mm256_min_ps(t1, far);
         }
-        let near = _mm256_mul_ps(near, _mm256_set1_ps(1.0 - EPS));
-        let far = _mm256_add_ps(
-            _mm256_mul_ps(far, _mm256_set1_ps(1.0 + EPS)),
-            _mm256_set1_ps(TINY),
-        );
+        let far = _mm256_add_ps(far, _mm256_set1_ps(TINY));
         let entered = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LE_OQ>(near, far));
         let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
         let keys = _mm256_or_si256(
@@ -123,6 +121,25 @@ pub unsafe fn push_sorted(
         let linked = _mm256_permutevar8x32_epi32(child, lane);
         _mm256_storeu_si256(keys.cast(), sorted);
         _mm256_storeu_si256(links.cast(), linked);
+    }
+}
+
+/// The smallest key of an entered child (keys not entered are 0): the
+/// nearest child, found in the register by three halving minima (about
+/// eight cycles) instead of through the sorted keys written to the stack
+/// and read back (about thirty), so the next node's load starts sooner
+/// while the sort and the pushes finish beside it.
+#[inline(always)]
+pub fn nearest_key(keys: __m256i) -> u32 {
+    // SAFETY: AVX2 (module notes).
+    unsafe {
+        // Minus one: 0 (not entered) wraps to the largest key, entered
+        // keys (>= ENTERED) keep their order.
+        let v = _mm256_add_epi32(keys, _mm256_set1_epi32(-1));
+        let v = _mm256_min_epu32(v, _mm256_permute4x64_epi64::<0x4E>(v));
+        let v = _mm256_min_epu32(v, _mm256_shuffle_epi32::<0x4E>(v));
+        let v = _mm256_min_epu32(v, _mm256_shuffle_epi32::<0xB1>(v));
+        (_mm256_cvtsi256_si32(v) as u32).wrapping_add(1)
     }
 }
 

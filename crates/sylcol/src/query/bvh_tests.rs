@@ -175,7 +175,8 @@ fn one_box(b: Aabb) -> Node {
 }
 
 /// The slab test's mask with each kernel (they must agree, and give the
-/// same sort keys).
+/// same sort keys). The walk passes the best t grown by `EPS`; `t_far`
+/// goes in as it is, which asks more of the test.
 fn entered(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
     let (keys, portable) = Portable::node(r, n, t_far);
     #[cfg(target_arch = "x86_64")]
@@ -349,6 +350,17 @@ fn both_kernels_push_a_nodes_children_farthest_first() {
         let portable = pushed(&|k, l| unsafe { Portable::push_sorted(keys, &child, k, l) });
         assert_eq!(portable.0.to_vec(), want, "{t:?} {mask:#x}");
         let n = mask.count_ones() as usize;
+        // The nearest child, found apart from the sort, is the last key
+        // pushed (the one the walk visits next).
+        if n > 0 {
+            assert_eq!(Portable::nearest(keys), want[n - 1], "{t:?} {mask:#x}");
+            #[cfg(target_arch = "x86_64")]
+            if super::ray_triangle::avx_available() {
+                // SAFETY: AVX and AVX2 are there.
+                let avx = unsafe { avx_nearest(&keys) };
+                assert_eq!(avx, want[n - 1], "{t:?} {mask:#x}");
+            }
+        }
         for i in 0..n {
             let k = portable.0[i];
             assert_eq!(portable.1[i], child[(k & 7) as usize]);
@@ -363,6 +375,15 @@ fn both_kernels_push_a_nodes_children_farthest_first() {
             assert_eq!(&avx.1[..n], &portable.1[..n], "{t:?} {mask:#x}");
         }
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2")]
+fn avx_nearest(keys: &[u32; WIDTH]) -> u32 {
+    use std::arch::x86_64::_mm256_loadu_si256;
+    // SAFETY: AVX is there; `keys` holds eight u32.
+    let v = unsafe { _mm256_loadu_si256(keys.as_ptr().cast()) };
+    <super::ray_triangle::Avx as BoxKernel>::nearest(v)
 }
 
 #[cfg(target_arch = "x86_64")]

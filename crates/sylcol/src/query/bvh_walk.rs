@@ -2,14 +2,20 @@
 //! test never loses a box the ray touches.
 //!
 //! **The slab test.** Per child and axis the ray's parameters at the box's
-//! near and far planes are `(plane - o) * (1 / d)` (the near plane chosen
-//! by the sign of `d`, once per ray). Each such f32 value is within 4u of
-//! the exact `(plane - o) / d` of the exact direction (the subtraction,
-//! the reciprocal, the product, and for a segment the rounding of its
-//! direction), and has its sign; so the largest near value (with 0, the
-//! ray's start) shrunk by [`EPS`] and the smallest far value (with the best
-//! hit so far) grown by [`EPS`] plus 2^-119 (products that underflow)
-//! bracket the exact entry and exit. A child is entered when the first is
+//! near and far planes are `(plane - o) * near_inv` and `(plane - o) *
+//! far_inv` (the near plane chosen by the sign of `d`, once per ray), with
+//! `near_inv = (1 / d) (1 - EPS)` and `far_inv = (1 / d) (1 + EPS)` rounded
+//! once per ray. Before that scaling each value is within 4u of the exact
+//! `(plane - o) / d` of the exact direction (the subtraction, the
+//! reciprocal, the product, and for a segment the rounding of its
+//! direction), the scaling's own rounding adds one more, and the sign is
+//! kept; [`EPS`] (8u) exceeds the five, so a near value is at most its
+//! exact value and a far value at least its own (the multiplication by
+//! `1 - EPS` or `1 + EPS` that used to follow the accumulation, two
+//! products per node, is folded into the ray). The largest near value
+//! (with 0, the ray's start) and the smallest far value (with the best hit
+//! so far grown by [`EPS`]) plus 2^-119 (products that underflow) bracket
+//! the exact entry and exit. A child is entered when the first is
 //! at most the second: every box the exact ray touches, also at a single
 //! point or along a face, passes. A direction component of zero makes its
 //! planes' values infinite (`+-0 * inf` is NaN where the ray lies in the
@@ -38,7 +44,7 @@ use super::ray_triangle::Avx;
 use super::ray_triangle::{Kernel, LaneRay, NO_TRIANGLE, Portable, RayFrame};
 
 /// Relative slack of the slab test: 8u (4u of rounding in each value, one
-/// more in the scaling, and margin).
+/// more in the scaling of the reciprocal, and margin).
 pub(super) const EPS: f32 = 8.0 / 16_777_216.0;
 
 /// Absolute slack for products that underflow: 2^-119.
@@ -59,7 +65,10 @@ pub(super) const LANE_BITS: u32 = (WIDTH - 1) as u32;
 #[derive(Debug, Clone, Copy)]
 pub struct BoxRay {
     pub(super) o: [f32; 3],
-    pub(super) inv: [f32; 3],
+    /// Per axis `(1 / d) (1 - EPS)`: near values come out at most exact.
+    pub(super) near_inv: [f32; 3],
+    /// Per axis `(1 / d) (1 + EPS)`: far values come out at least exact.
+    pub(super) far_inv: [f32; 3],
     /// Per axis, 1 when d < 0 or is -0 (the near planes are then the
     /// his), else 0.
     pub(super) neg: [usize; 3],
@@ -69,34 +78,36 @@ impl BoxRay {
     /// The ray `o + t d` (d finite, not zero).
     pub fn new(o: Vec3, d: Vec3) -> Self {
         let neg = [0, 1, 2].map(|k| usize::from(d[k].is_sign_negative()));
+        let inv = Vec3::ONE / d;
         BoxRay {
             o: o.to_array(),
-            inv: [0, 1, 2].map(|k| 1.0 / d[k]),
+            near_inv: (inv * (1.0 - EPS)).to_array(),
+            far_inv: (inv * (1.0 + EPS)).to_array(),
             neg,
         }
     }
 }
 
 /// The slab test of node `n`'s children `at..at + 4` against `r` for t in
-/// [0, `t_far`] on four lanes: each child's entry (shrunk, >= 0) and the
-/// lanes entered. A maximum or minimum with a NaN keeps the accumulator,
+/// [0, `reach`] on four lanes: each child's entry (at most exact, >= 0)
+/// and the lanes entered. A maximum or minimum with a NaN keeps the accumulator,
 /// as `vmaxps` / `vminps` do in `bvh_avx`.
 #[inline(always)]
-fn boxes4(r: &BoxRay, n: &Node, at: usize, t_far: f32) -> (Vec4, u32) {
+fn boxes4(r: &BoxRay, n: &Node, at: usize, reach: f32) -> (Vec4, u32) {
     let mut near = Vec4::ZERO;
-    let mut far = Vec4::splat(t_far);
+    let mut far = Vec4::splat(reach);
     for k in 0..3 {
-        let (o, inv) = (Vec4::splat(r.o[k]), Vec4::splat(r.inv[k]));
+        let o = Vec4::splat(r.o[k]);
+        let (near_inv, far_inv) = (Vec4::splat(r.near_inv[k]), Vec4::splat(r.far_inv[k]));
         // Rows k (lo) and 3 + k (hi); the masks keep the indices in range.
         let neg = r.neg[k] & 1;
         let row = |i: usize| Vec4::from_slice(&n.bounds[i][at..at + 4]);
-        let t0 = (row(k + 3 * neg) - o) * inv;
-        let t1 = (row(k + 3 * (neg ^ 1)) - o) * inv;
+        let t0 = (row(k + 3 * neg) - o) * near_inv;
+        let t1 = (row(k + 3 * (neg ^ 1)) - o) * far_inv;
         near = Vec4::select(t0.cmpgt(near), t0, near);
         far = Vec4::select(t1.cmplt(far), t1, far);
     }
-    let near = near * Vec4::splat(1.0 - EPS);
-    let far = far * Vec4::splat(1.0 + EPS) + Vec4::splat(TINY);
+    let far = far + Vec4::splat(TINY);
     (near, near.cmple(far).bitmask())
 }
 
@@ -123,11 +134,14 @@ fn key_t(key: u32) -> u32 {
 pub trait BoxKernel: Kernel {
     /// A node's sort keys (eight, in the kernel's registers).
     type Keys: Copy;
-    /// The slab test of node `n`'s children: their sort keys ([`keys`])
-    /// and the mask of those entered.
-    fn node(r: &BoxRay, n: &Node, t_far: f32) -> (Self::Keys, u32);
+    /// The slab test of node `n`'s children for t in [0, `reach`] (the
+    /// best hit's t grown by [`EPS`]): their sort keys ([`keys`]) and the
+    /// mask of those entered.
+    fn node(r: &BoxRay, n: &Node, reach: f32) -> (Self::Keys, u32);
     /// The key of slot `lane`.
     fn key(keys: Self::Keys, lane: usize) -> u32;
+    /// The smallest key of a child entered (at least one is).
+    fn nearest(keys: Self::Keys) -> u32;
     /// Writes the keys sorted descending to `keys_out` and the links of
     /// their children in that order to `links_out`.
     ///
@@ -145,10 +159,10 @@ impl BoxKernel for Portable {
     type Keys = [u32; WIDTH];
 
     #[inline(always)]
-    fn node(r: &BoxRay, n: &Node, t_far: f32) -> ([u32; WIDTH], u32) {
+    fn node(r: &BoxRay, n: &Node, reach: f32) -> ([u32; WIDTH], u32) {
         let mut t = [0.0; WIDTH];
-        let (lo, m0) = boxes4(r, n, 0, t_far);
-        let (hi, m1) = boxes4(r, n, 4, t_far);
+        let (lo, m0) = boxes4(r, n, 0, reach);
+        let (hi, m1) = boxes4(r, n, 4, reach);
         lo.write_to_slice(&mut t[..4]);
         hi.write_to_slice(&mut t[4..]);
         let mask = m0 | (m1 << 4);
@@ -158,6 +172,11 @@ impl BoxKernel for Portable {
     #[inline(always)]
     fn key(keys: [u32; WIDTH], lane: usize) -> u32 {
         keys[lane & (WIDTH - 1)]
+    }
+
+    #[inline(always)]
+    fn nearest(keys: [u32; WIDTH]) -> u32 {
+        keys.into_iter().filter(|&k| k != 0).min().unwrap_or(0)
     }
 
     #[inline(always)]
@@ -184,13 +203,18 @@ impl BoxKernel for Avx {
     type Keys = std::arch::x86_64::__m256i;
 
     #[inline(always)]
-    fn node(r: &BoxRay, n: &Node, t_far: f32) -> (Self::Keys, u32) {
-        super::bvh_avx::node_keys(r, n, t_far)
+    fn node(r: &BoxRay, n: &Node, reach: f32) -> (Self::Keys, u32) {
+        super::bvh_avx::node_keys(r, n, reach)
     }
 
     #[inline(always)]
     fn key(keys: Self::Keys, lane: usize) -> u32 {
         super::bvh_avx::key_of(keys, lane)
+    }
+
+    #[inline(always)]
+    fn nearest(keys: Self::Keys) -> u32 {
+        super::bvh_avx::nearest_key(keys)
     }
 
     #[inline(always)]
@@ -256,6 +280,9 @@ impl Bvh {
         // register).
         let mut len = 0;
         let mut link = 0u32;
+        // The best hit's t grown by EPS (the far end of every slab test),
+        // updated only after a leaf.
+        let mut reach = best.0 * (1.0 + EPS);
         loop {
             if link & LEAF != 0 {
                 // SAFETY: the build links only packets and nodes that
@@ -267,17 +294,18 @@ impl Bvh {
                 // Out of line (on AVX2), so that the walk keeps the slab
                 // test's values in registers.
                 K::test_packets(f, leaf, &mut best);
+                reach = best.0 * (1.0 + EPS);
             } else {
                 // SAFETY: as above.
                 let node = unsafe { self.nodes.get_unchecked(link as usize) };
-                let (keys, mask) = K::node(r, node, best.0);
+                let (keys, mask) = K::node(r, node, reach);
                 if mask != 0 {
                     link = self.order::<K>(node, keys, mask, &mut stack, &mut len);
                     continue;
                 }
             }
             // Pop the next child whose entry is not beyond the best hit.
-            let bound = (best.0 * (1.0 + EPS) + TINY).to_bits();
+            let bound = (reach + TINY).to_bits();
             loop {
                 if len == 0 {
                     return best;
@@ -359,16 +387,18 @@ impl Bvh {
             *top = len + 1;
             return node.child[(near & LANE_BITS) as usize];
         }
-        // Three or more: all eight keys sorted (those not entered last),
-        // the nearest read back from just above the new top.
+        // Three or more: all eight keys sorted (those not entered last)
+        // and written, the top advanced over all but the nearest. The
+        // nearest is found apart from the sort (`BoxKernel::nearest`), so
+        // the next node's load does not wait for the sort and the stack.
         let n = mask.count_ones() as usize;
         // SAFETY: `len` + WIDTH is within the arrays (above).
         unsafe {
             let keys_out = stack.keys.as_mut_ptr().add(len).cast::<u32>();
             let links_out = stack.links.as_mut_ptr().add(len).cast::<u32>();
             K::push_sorted(keys, &node.child, keys_out, links_out);
-            *top = len + n - 1;
-            links_out.add(n - 1).read()
         }
+        *top = len + n - 1;
+        node.child[(K::nearest(keys) & LANE_BITS) as usize]
     }
 }
