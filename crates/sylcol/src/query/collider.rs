@@ -250,7 +250,7 @@ impl Collider {
     #[inline(never)]
     fn build_ray_grid(&self) -> RayGrid {
         let l = self.lists();
-        RayGrid::new(&self.mesh, &l.starts, &l.items)
+        RayGrid::new(&self.mesh, &l.starts, &l.items, self.spec.dims)
     }
 
     /// Cell `i`'s list as ray-kernel packets (none for a crowded cell:

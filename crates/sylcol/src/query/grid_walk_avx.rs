@@ -14,6 +14,13 @@
 //! numbers as the portable walk: the same cells with the same times
 //! (tests below), in about half the instructions.
 //!
+//! [`walk_occupied`] visits only the occupied cells of a grid with many
+//! empty ones: each step reads the occupancy bytes of the three cells it
+//! may enter while the axis is being chosen, so the (often mispredicted)
+//! branch on the next cell's occupancy waits on the axis alone, not on
+//! the axis, the new index, a load and a bit test (on the 10 x 10 x 10
+//! sample maps 4-5 % less time a ray for ~4 % more instructions).
+//!
 //! Only for callers compiled with `#[target_feature(enable = "avx,avx2")]`
 //! (the AVX ray walk), where every intrinsic is inlined.
 
@@ -22,6 +29,7 @@ use std::arch::x86_64::*;
 use glam::DVec3;
 
 use super::grid_walk::{CLIP_SLACK, WalkFrame};
+use super::ray_grid::Occupancy;
 
 /// A [`DVec3`] in lanes 0..3 of a vector, `pad` in lane 3.
 #[inline(always)]
@@ -49,82 +57,193 @@ pub unsafe fn walk_moving(
     t1: f64,
     mut visit: impl FnMut(usize, f64) -> f64,
 ) {
-    // SAFETY: AVX and AVX2 per the contract; the loads read `f.lanes`'
-    // aligned rows.
+    // SAFETY: AVX and AVX2 per the contract.
     unsafe {
-        let l = &f.lanes;
-        let load = |row: &[f64; 4]| _mm256_load_pd(row.as_ptr());
-        let zero = _mm256_setzero_pd();
-        // Lane 3 is inert: o = d = 0 there, origin 0, cell 1, so its clip
-        // times are -inf and +inf and its crossing time is set to +inf.
-        let d = lanes(dir, 0.0);
-        if _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(d, zero)) & 0b0111 != 0 {
+        let Some(mut w) = Walk::start(f, origin, dir, t0, t1) else {
             return;
-        }
-        let g = _mm256_mul_pd(
-            _mm256_sub_pd(lanes(origin, 0.0), load(&l.origin)),
-            load(&l.inv_cell),
-        );
-        let inv = _mm256_div_pd(load(&l.cell), d);
-        let a = _mm256_mul_pd(_mm256_sub_pd(_mm256_set1_pd(-CLIP_SLACK), g), inv);
-        let b = _mm256_mul_pd(_mm256_sub_pd(load(&l.clip_hi), g), inv);
-        let lo = t0.max(max3(_mm256_min_pd(a, b)));
-        let mut hi = t1.min(min3(_mm256_max_pd(a, b)));
-        if lo.is_nan() || hi.is_nan() || lo > hi {
-            return;
-        }
-        let pos = _mm256_cmp_pd::<_CMP_GT_OQ>(d, zero);
-        let start = _mm256_add_pd(
-            g,
-            _mm256_mul_pd(_mm256_mul_pd(d, load(&l.inv_cell)), _mm256_set1_pd(lo)),
-        );
-        // Truncation equals floor here: anything below 0 clamps to 0.
-        let start = _mm256_min_pd(_mm256_max_pd(start, zero), load(&l.last_cell));
-        let cell = _mm256_cvttpd_epi32(start);
-        let boundary = _mm256_add_pd(
-            _mm256_cvtepi32_pd(cell),
-            _mm256_and_pd(pos, _mm256_set1_pd(1.0)),
-        );
-        let mut t = _mm256_mul_pd(_mm256_sub_pd(boundary, g), inv);
-        // Lanes 0..3 are finite: a ray's non-zero direction components are
-        // f32 (times a power of two) widened, so no `inv` overflows.
-        t = _mm256_blend_pd::<0b1000>(t, _mm256_set1_pd(f64::INFINITY));
-        let delta = _mm256_andnot_pd(_mm256_set1_pd(-0.0), inv);
-        // Steps left along each axis before the walk leaves the grid, and
-        // the signed index increment of a step (no branch per axis: a
-        // random ray's signs are as good as random).
-        let c = _mm256_cvtepi32_epi64(cell);
-        let up = _mm256_castpd_si256(pos);
-        let last = _mm256_load_si256(l.last.as_ptr().cast());
-        let strides = _mm256_load_si256(l.strides.as_ptr().cast());
-        let mut left = [0i64; 4];
-        let mut stride = [0i64; 4];
-        _mm256_storeu_si256(
-            left.as_mut_ptr().cast(),
-            _mm256_blendv_epi8(c, _mm256_sub_epi64(last, c), up),
-        );
-        _mm256_storeu_si256(
-            stride.as_mut_ptr().cast(),
-            _mm256_blendv_epi8(
-                _mm256_sub_epi64(_mm256_setzero_si256(), strides),
-                strides,
-                up,
-            ),
-        );
-        // Cells and strides are below 2^31: 32-bit products, 64-bit sums.
-        let mut parts = [0i64; 4];
-        _mm256_storeu_si256(parts.as_mut_ptr().cast(), _mm256_mul_epu32(c, strides));
-        let mut linear = parts[0] + parts[1] + parts[2];
-        let mut t_enter = lo;
+        };
         loop {
             // The walk's end or the visitor's limit, whichever is nearer
             // (`hi` is not NaN, so neither is the minimum).
-            hi = min_sd(visit(linear as usize, t_enter), hi);
-            // The axis crossed first, as a one-hot mask computed from the
-            // times alone (the next step's times wait on nothing else):
-            // x when t0 <= t1 and t0 <= t2, y when t1 < t0 and t1 <= t2,
-            // z when t2 < t0 and t2 < t1 (ties go to the lower axis). No
-            // time is NaN, so exactly one of the three is set.
+            w.hi = min_sd(visit(w.linear as usize, w.t_enter), w.hi);
+            let Some((_, k)) = w.step() else {
+                return;
+            };
+            w.linear += w.stride[k];
+        }
+    }
+}
+
+/// [`walk_moving`] that calls `visit` only for the cells `occ` marks
+/// occupied (a visit of an empty cell returns +inf, so the walk is the
+/// same). Each step reads the occupancy of the three cells it may enter
+/// before it knows which (their indices wait on the previous step only),
+/// so the branch on it resolves a few cycles after the axis is chosen
+/// instead of after the index, the load and the bit test: fewer cycles
+/// lost when a random ray's next occupancy is mispredicted.
+///
+/// # Safety
+/// The CPU must have AVX and AVX2; `occ` must be the occupancy of `f`'s
+/// grid with a pad of at least its largest stride ([`Occupancy::new`]).
+#[inline(always)]
+pub unsafe fn walk_occupied(
+    f: &WalkFrame,
+    occ: &Occupancy,
+    origin: DVec3,
+    dir: DVec3,
+    t0: f64,
+    t1: f64,
+    mut visit: impl FnMut(usize, f64) -> f64,
+) {
+    // SAFETY: AVX and AVX2 per the contract. `at` points at the current
+    // cell's byte: the cell lies in the grid, and a neighbour's offset (a
+    // stride) is at most the pad, so every byte read lies in `occ.bytes`.
+    unsafe {
+        let Some(mut w) = Walk::start(f, origin, dir, t0, t1) else {
+            return;
+        };
+        let mut at = occ.bytes.as_ptr().add(occ.pad + w.linear as usize);
+        let [s0, s1, s2, _] = w.stride.map(|s| s as isize);
+        if *at != 0 {
+            w.hi = min_sd(visit(w.linear as usize, w.t_enter), w.hi);
+        }
+        loop {
+            let next = u32::from(*at.offset(s0))
+                | u32::from(*at.offset(s1)) << 1
+                | u32::from(*at.offset(s2)) << 2;
+            let Some((_, k)) = w.step() else {
+                return;
+            };
+            w.linear += w.stride[k];
+            at = at.offset(w.stride[k] as isize);
+            if (next >> k) & 1 != 0 {
+                w.hi = min_sd(visit(w.linear as usize, w.t_enter), w.hi);
+            }
+        }
+    }
+}
+
+/// The state of an AVX walk: the three crossing times in one register (a
+/// spare lane held at +inf), their increments, the end, and per axis the
+/// steps left and the signed index increment.
+struct Walk {
+    t: __m256d,
+    delta: __m256d,
+    /// The walk's end or the visitor's limit, whichever is nearer.
+    hi: f64,
+    left: [i64; 4],
+    stride: [i64; 4],
+    linear: i64,
+    t_enter: f64,
+}
+
+impl Walk {
+    /// The set-up of [`GridWalk::moving`](super::grid_walk::GridWalk):
+    /// `None` when `dir` has a zero component or the piece of the ray
+    /// misses the grid's (clipping) box.
+    ///
+    /// # Safety
+    /// The CPU must have AVX and AVX2.
+    #[inline(always)]
+    unsafe fn start(f: &WalkFrame, origin: DVec3, dir: DVec3, t0: f64, t1: f64) -> Option<Self> {
+        // SAFETY: AVX and AVX2 per the contract; the loads read `f.lanes`'
+        // aligned rows.
+        unsafe {
+            let l = &f.lanes;
+            let load = |row: &[f64; 4]| _mm256_load_pd(row.as_ptr());
+            let zero = _mm256_setzero_pd();
+            // Lane 3 is inert: o = d = 0 there, origin 0, cell 1, so its clip
+            // times are -inf and +inf and its crossing time is set to +inf.
+            let d = lanes(dir, 0.0);
+            if _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(d, zero)) & 0b0111 != 0 {
+                return None;
+            }
+            let g = _mm256_mul_pd(
+                _mm256_sub_pd(lanes(origin, 0.0), load(&l.origin)),
+                load(&l.inv_cell),
+            );
+            let inv = _mm256_div_pd(load(&l.cell), d);
+            let a = _mm256_mul_pd(_mm256_sub_pd(_mm256_set1_pd(-CLIP_SLACK), g), inv);
+            let b = _mm256_mul_pd(_mm256_sub_pd(load(&l.clip_hi), g), inv);
+            let lo = t0.max(max3(_mm256_min_pd(a, b)));
+            let hi = t1.min(min3(_mm256_max_pd(a, b)));
+            if lo.is_nan() || hi.is_nan() || lo > hi {
+                return None;
+            }
+            let pos = _mm256_cmp_pd::<_CMP_GT_OQ>(d, zero);
+            // The start at t0, and at lo only when the clip moved it: the
+            // second call is out of line, so this stays a branch (predicted:
+            // most rays start inside the grid) and the first cell does not
+            // wait for the clip's division, as it would behind a blend. The
+            // same numbers either way: lo is t0 when they are equal (-0 and
+            // +0 give the same cell).
+            let mut start = start_at(g, d, load(&l.inv_cell), t0);
+            if lo != t0 {
+                start = start_at_cold(g, d, load(&l.inv_cell), lo);
+            }
+            // Truncation equals floor here: anything below 0 clamps to 0.
+            let start = _mm256_min_pd(_mm256_max_pd(start, zero), load(&l.last_cell));
+            let cell = _mm256_cvttpd_epi32(start);
+            let boundary = _mm256_add_pd(
+                _mm256_cvtepi32_pd(cell),
+                _mm256_and_pd(pos, _mm256_set1_pd(1.0)),
+            );
+            let mut t = _mm256_mul_pd(_mm256_sub_pd(boundary, g), inv);
+            // Lanes 0..3 are finite: a ray's non-zero direction components are
+            // f32 (times a power of two) widened, so no `inv` overflows.
+            t = _mm256_blend_pd::<0b1000>(t, _mm256_set1_pd(f64::INFINITY));
+            let delta = _mm256_andnot_pd(_mm256_set1_pd(-0.0), inv);
+            // Steps left along each axis before the walk leaves the grid, and
+            // the signed index increment of a step (no branch per axis: a
+            // random ray's signs are as good as random).
+            let c = _mm256_cvtepi32_epi64(cell);
+            let up = _mm256_castpd_si256(pos);
+            let last = _mm256_load_si256(l.last.as_ptr().cast());
+            let strides = _mm256_load_si256(l.strides.as_ptr().cast());
+            let mut left = [0i64; 4];
+            let mut stride = [0i64; 4];
+            _mm256_storeu_si256(
+                left.as_mut_ptr().cast(),
+                _mm256_blendv_epi8(c, _mm256_sub_epi64(last, c), up),
+            );
+            _mm256_storeu_si256(
+                stride.as_mut_ptr().cast(),
+                _mm256_blendv_epi8(
+                    _mm256_sub_epi64(_mm256_setzero_si256(), strides),
+                    strides,
+                    up,
+                ),
+            );
+            // Cells and strides are below 2^31: 32-bit products, 64-bit sums.
+            let mut parts = [0i64; 4];
+            _mm256_storeu_si256(parts.as_mut_ptr().cast(), _mm256_mul_epu32(c, strides));
+            Some(Walk {
+                t,
+                delta,
+                hi,
+                left,
+                stride,
+                linear: parts[0] + parts[1] + parts[2],
+                t_enter: lo,
+            })
+        }
+    }
+
+    /// One step: the axis crossed first, as a one-hot mask computed from
+    /// the times alone (the next step's times wait on nothing else): x
+    /// when t0 <= t1 and t0 <= t2, y when t1 < t0 and t1 <= t2, z when
+    /// t2 < t0 and t2 < t1 (ties go to the lower axis; no time is NaN, so
+    /// exactly one of the three is set). `None` when the walk ends before
+    /// the next cell; else that axis's time (the next cell's entry, now
+    /// `t_enter`) and index, its steps left counted down and its time
+    /// advanced. The caller moves `linear`.
+    ///
+    /// # Safety
+    /// The CPU must have AVX and AVX2.
+    #[inline(always)]
+    unsafe fn step(&mut self) -> Option<(f64, usize)> {
+        unsafe {
+            let t = self.t;
             let next = _mm256_permute4x64_pd::<0b11_00_10_01>(t);
             let prev = _mm256_permute4x64_pd::<0b11_01_00_10>(t);
             let vs_next = _mm256_blend_pd::<0b1100>(
@@ -141,16 +260,36 @@ pub unsafe fn walk_moving(
             let m = _mm256_min_pd(t, _mm256_permute_pd::<0b0101>(t));
             let m = _mm256_min_pd(m, _mm256_permute2f128_pd::<1>(m, m));
             let tk = _mm256_cvtsd_f64(m);
-            if tk >= hi || left[k] == 0 {
-                return;
+            if tk >= self.hi || self.left[k] == 0 {
+                return None;
             }
-            left[k] -= 1;
-            linear += stride[k];
-            t_enter = tk;
+            self.left[k] -= 1;
+            self.t_enter = tk;
             // Adding +0.0 leaves the other crossing times as they are.
-            t = _mm256_add_pd(t, _mm256_and_pd(delta, step));
+            self.t = _mm256_add_pd(t, _mm256_and_pd(self.delta, step));
+            Some((tk, k))
         }
     }
+}
+
+/// The point of the ray at `t`, in grid units: `g + (d inv_cell) t`.
+#[inline(always)]
+unsafe fn start_at(g: __m256d, d: __m256d, inv_cell: __m256d, t: f64) -> __m256d {
+    unsafe {
+        _mm256_add_pd(
+            g,
+            _mm256_mul_pd(_mm256_mul_pd(d, inv_cell), _mm256_set1_pd(t)),
+        )
+    }
+}
+
+/// [`start_at`] for a walk that starts where the ray enters the grid.
+#[cold]
+#[inline(never)]
+#[target_feature(enable = "avx,avx2")]
+fn start_at_cold(g: __m256d, d: __m256d, inv_cell: __m256d, t: f64) -> __m256d {
+    // SAFETY: AVX is enabled here.
+    unsafe { start_at(g, d, inv_cell, t) }
 }
 
 /// The smaller of `a` and `b`, neither NaN (one `vminsd`).
@@ -183,19 +322,32 @@ mod tests {
     use crate::query::grid_walk::GridWalk;
     use crate::query::grid_walk::tests::random_rays;
 
+    /// The cells and times `walk_moving` (or, given `occ`, `walk_occupied`)
+    /// visits, with a visitor that stops the walk after `stop_after + 1`.
     #[target_feature(enable = "avx,avx2")]
-    fn walked(f: &WalkFrame, o: DVec3, d: DVec3, t1: f64, stop_after: usize) -> Vec<(usize, f64)> {
+    fn walked(
+        f: &WalkFrame,
+        occ: Option<&Occupancy>,
+        o: DVec3,
+        d: DVec3,
+        t1: f64,
+        stop_after: usize,
+    ) -> Vec<(usize, f64)> {
         let mut got = Vec::new();
-        // SAFETY: the caller checked the CPU.
+        let visit = |cell, t| {
+            got.push((cell, t));
+            if got.len() <= stop_after {
+                f64::INFINITY
+            } else {
+                f64::NEG_INFINITY
+            }
+        };
+        // SAFETY: the caller checked the CPU; `occ` is of `f`'s grid.
         unsafe {
-            walk_moving(f, o, d, 0.0, t1, |cell, t| {
-                got.push((cell, t));
-                if got.len() <= stop_after {
-                    f64::INFINITY
-                } else {
-                    f64::NEG_INFINITY
-                }
-            })
+            match occ {
+                Some(occ) => walk_occupied(f, occ, o, d, 0.0, t1, visit),
+                None => walk_moving(f, o, d, 0.0, t1, visit),
+            }
         };
         got
     }
@@ -214,7 +366,7 @@ mod tests {
         for (i, (o, d, t1)) in rays.into_iter().enumerate() {
             let stop_after = if i % 2 == 0 { usize::MAX } else { i % 4 };
             // SAFETY: AVX and AVX2 are there (checked above).
-            let got = unsafe { walked(&f, o, d, t1, stop_after) };
+            let got = unsafe { walked(&f, None, o, d, t1, stop_after) };
             let want: Vec<(usize, f64)> = GridWalk::moving(&f, o, d, 0.0, t1)
                 .map(|w| w.map(|s| (s.cell, s.t_enter)).collect())
                 .unwrap_or_default();
@@ -223,5 +375,49 @@ mod tests {
             walks += usize::from(!want.is_empty());
         }
         assert!(walks > 1000, "{walks}");
+    }
+
+    /// The occupied-cells walk visits the occupied cells of the iterator's
+    /// walk, with its times, in order (random occupancy, one grid cell in
+    /// three occupied, and a grid with every cell empty but the corners),
+    /// and stops where the visitor says so.
+    #[test]
+    fn occupied_walk_matches_the_iterator() {
+        use rand::{Rng, SeedableRng};
+        if !crate::query::ray_triangle::avx_available() {
+            return;
+        }
+        let (g, rays) = random_rays();
+        let f = WalkFrame::new(&g);
+        let cells = g.cell_count();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(4);
+        let random: Vec<bool> = (0..cells).map(|_| rng.random_range(0..3) == 0).collect();
+        let corners: Vec<bool> = (0..cells)
+            .map(|c| c == 0 || c == cells - 1 || c == g.dims[0] - 1)
+            .collect();
+        let mut visits = 0;
+        for marks in [random, corners] {
+            let mut starts = vec![0u32];
+            for &m in &marks {
+                starts.push(starts.last().unwrap() + u32::from(m));
+            }
+            let occ = Occupancy::new(&starts, g.dims);
+            for (i, &(o, d, t1)) in rays.iter().enumerate() {
+                let stop_after = if i % 2 == 0 { usize::MAX } else { i % 3 };
+                // SAFETY: AVX and AVX2 are there (checked above).
+                let got = unsafe { walked(&f, Some(&occ), o, d, t1, stop_after) };
+                let want: Vec<(usize, f64)> = GridWalk::moving(&f, o, d, 0.0, t1)
+                    .map(|w| {
+                        w.map(|s| (s.cell, s.t_enter))
+                            .filter(|&(c, _)| marks[c])
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let n = want.len().min(stop_after.saturating_add(1));
+                assert_eq!(got, want[..n], "{o} {d} {t1}");
+                visits += got.len();
+            }
+        }
+        assert!(visits > 1000, "{visits}");
     }
 }

@@ -180,9 +180,14 @@ impl Collider {
         if d.cmpeq(DVec3::ZERO).any() {
             self.walk_still_axis::<K>(g, f, ray, t_max, &mut best);
         } else {
-            K::walk_moving(&self.frame, o, d, 0.0, t_max, |cell, _| {
-                self.visit_cell::<K>(g, f, cell, ray, &mut best)
-            });
+            match &g.occupancy {
+                Some(occ) => K::walk_occupied(&self.frame, occ, o, d, 0.0, t_max, |cell, _| {
+                    self.visit_cell::<K>(g, f, cell, ray, &mut best, false)
+                }),
+                None => K::walk_moving(&self.frame, o, d, 0.0, t_max, |cell, _| {
+                    self.visit_cell::<K>(g, f, cell, ray, &mut best, true)
+                }),
+            }
         }
         best
     }
@@ -202,7 +207,7 @@ impl Collider {
     ) {
         if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
             walk.visit(until_limit(|cell, _| {
-                self.visit_cell::<K>(g, k, cell, ray, best)
+                self.visit_cell::<K>(g, k, cell, ray, best, true)
             }));
         }
     }
@@ -220,6 +225,7 @@ impl Collider {
         cell: usize,
         ray: &Line,
         best: &mut (f32, u32),
+        check: bool,
     ) -> f64 {
         debug_assert!(cell < g.ray_cells.len() && cell / 64 < g.occupied.len());
         // Most cells are empty: one bit, in a small array, says so.
@@ -227,7 +233,7 @@ impl Collider {
         // and `occupied` and `ray_cells` cover every cell of it (both are
         // made from the grid's lists, one per cell, in `RayGrid::new`).
         let word = unsafe { *g.occupied.get_unchecked(cell / 64) };
-        if (word >> (cell % 64)) & 1 == 0 {
+        if check && (word >> (cell % 64)) & 1 == 0 {
             return f64::INFINITY;
         }
         // SAFETY: as above; the runs of `packets` are those `RayGrid::new` made.

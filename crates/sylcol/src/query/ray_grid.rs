@@ -17,6 +17,9 @@ use crate::mesh::TriMesh;
 pub(crate) struct RayGrid {
     /// Bit c: cell c's list is not empty (the walk's first look).
     pub(crate) occupied: Vec<u64>,
+    /// Occupancy bytes for the AVX walk, on a grid with empty cells to
+    /// skip (more than [`WALK_OCCUPIED_BELOW`] of its cells empty).
+    pub(crate) occupancy: Option<Occupancy>,
     /// Per cell, what a ray tests there: a run of `packets` (cell c's
     /// list) or, for a crowded cell, its sub-grid in `sub_grids`.
     pub(crate) ray_cells: Vec<RayCell>,
@@ -27,7 +30,8 @@ pub(crate) struct RayGrid {
 impl RayGrid {
     /// The walk data of the lists `items[starts[c]..starts[c + 1]]` over
     /// `mesh`. A triangle a list names twice is packed once.
-    pub(crate) fn new(mesh: &TriMesh, starts: &[u32], items: &[u32]) -> Self {
+    /// `dims` are the grid's cells per axis.
+    pub(crate) fn new(mesh: &TriMesh, starts: &[u32], items: &[u32], dims: [usize; 3]) -> Self {
         let table = LaneTable::new(mesh);
         let packet_count = starts
             .windows(2)
@@ -63,6 +67,7 @@ impl RayGrid {
         }
         RayGrid {
             occupied: occupancy_bits(starts),
+            occupancy: Occupancy::worth_it(starts, dims),
             ray_cells,
             packets,
             sub_grids,
@@ -114,6 +119,45 @@ impl LaneTable {
                 p.ids[lane] = t;
             }
         }
+    }
+}
+
+/// The AVX walk visits only occupied cells (`grid_walk_avx::walk_occupied`)
+/// on grids of which at most this fraction is occupied; on the others
+/// (the 5 x 5 x 5 file grids of the larger maps, 99-100 % occupied) the
+/// branch on occupancy is predicted anyway and the plain walk is faster.
+pub(crate) const WALK_OCCUPIED_BELOW: f64 = 0.9;
+
+/// Per cell of a grid, 1 when its list is not empty, 0 when it is, with
+/// `pad` zero bytes before and after (the AVX walk reads the occupancy of
+/// a cell's neighbours before it knows which it enters).
+#[derive(Debug, Clone)]
+pub(crate) struct Occupancy {
+    /// Byte `pad + c` is cell c's.
+    pub(crate) bytes: Vec<u8>,
+    /// At least the grid's largest stride (an x-y layer).
+    pub(crate) pad: usize,
+}
+
+impl Occupancy {
+    /// The occupancy of the lists `starts[c]..starts[c + 1]` of a grid of
+    /// `dims` cells.
+    pub(crate) fn new(starts: &[u32], dims: [usize; 3]) -> Self {
+        let pad = (dims[0] * dims[1]).max(1);
+        let mut bytes = vec![0u8; starts.len() - 1 + 2 * pad];
+        for (c, w) in starts.windows(2).enumerate() {
+            bytes[pad + c] = u8::from(w[0] != w[1]);
+        }
+        Occupancy { bytes, pad }
+    }
+
+    /// [`Occupancy::new`] when at most [`WALK_OCCUPIED_BELOW`] of the
+    /// cells are occupied.
+    fn worth_it(starts: &[u32], dims: [usize; 3]) -> Option<Self> {
+        let cells = starts.len() - 1;
+        let occupied = starts.windows(2).filter(|w| w[0] != w[1]).count();
+        (occupied as f64 <= WALK_OCCUPIED_BELOW * cells as f64)
+            .then(|| Occupancy::new(starts, dims))
     }
 }
 
@@ -206,6 +250,45 @@ mod tests {
         assert!(c.ray_grid.get().is_some());
         assert_eq!(c.grid_stats().spheres_replaced, 0);
         assert!(c.spheres.get().is_some());
+    }
+
+    /// A sparse grid's walk visits only occupied cells (AVX: reading the
+    /// next cells' occupancy bytes ahead; portable: checking each), and
+    /// answers as the walk that tests every cell's occupancy and as brute
+    /// force; a grid with (nearly) every cell occupied keeps the plain walk.
+    #[test]
+    fn occupied_walk_answers_as_the_plain_walk() {
+        let mesh = uv_sphere(Vec3::new(0.5, -0.25, 0.0), 4.0, 20, 11);
+        let c = Collider::from_mesh(&mesh).unwrap();
+        let mut portable = c.clone();
+        portable.avx = false;
+        let mut plain = c.clone();
+        let _ = plain.ray_grid();
+        let mut g = plain.ray_grid.take().unwrap();
+        assert!(g.occupancy.take().is_some());
+        plain.ray_grid = std::sync::OnceLock::from(g);
+        for o in [Vec3::new(0.2, 0.1, -0.3), Vec3::new(-9.0, 3.0, 2.5)] {
+            let want = fan(&plain, o);
+            assert_eq!(fan(&c, o), want);
+            assert_eq!(fan(&portable, o), want);
+            for (k, hit) in want.iter().enumerate() {
+                let a = k as f32 * 0.37;
+                let d = Vec3::new(a.cos(), a.sin(), 0.3 - k as f32 * 0.01);
+                let brute = c
+                    .cast_ray_brute_force(&Ray::new(o, d), f32::INFINITY)
+                    .unwrap();
+                assert_eq!(
+                    *hit,
+                    brute.map(|h| (h.time_of_impact.to_bits(), h.triangle))
+                );
+            }
+        }
+        // 8 of 8 cells occupied: the plain walk; 4 of 8: the occupied walk.
+        let full = [0u32, 1, 2, 3, 4, 5, 6, 7, 8];
+        assert!(Occupancy::worth_it(&full, [2, 2, 2]).is_none());
+        let half = [0u32, 1, 1, 2, 2, 3, 3, 4, 4];
+        let occ = Occupancy::worth_it(&half, [2, 2, 2]).unwrap();
+        assert_eq!(occ.bytes, [0, 0, 0, 0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0]);
     }
 
     /// The table's packets are bit for bit those of `pack`.

@@ -586,6 +586,27 @@ pub trait Kernel: Copy {
             w.visit_masked(until_limit(visit));
         }
     }
+    /// [`Kernel::walk_moving`] calling `visit` only for the cells `occ`
+    /// marks occupied (an empty cell's visit would return +inf: the same
+    /// walk).
+    #[inline(always)]
+    fn walk_occupied(
+        f: &WalkFrame,
+        occ: &super::ray_grid::Occupancy,
+        o: DVec3,
+        d: DVec3,
+        t0: f64,
+        t1: f64,
+        mut visit: impl FnMut(usize, f64) -> f64,
+    ) {
+        Self::walk_moving(f, o, d, t0, t1, |cell, t| {
+            if occ.bytes[occ.pad + cell] != 0 {
+                visit(cell, t)
+            } else {
+                f64::INFINITY
+            }
+        });
+    }
     /// Tests the `lanes` of packet `p` and keeps the nearest hit in
     /// `best` (time, triangle); a tie in time goes to the lower triangle
     /// index.

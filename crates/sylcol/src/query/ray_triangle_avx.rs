@@ -139,6 +139,21 @@ impl Kernel for Avx {
     }
 
     #[inline(always)]
+    fn walk_occupied(
+        f: &WalkFrame,
+        occ: &super::ray_grid::Occupancy,
+        o: DVec3,
+        d: DVec3,
+        t0: f64,
+        t1: f64,
+        visit: impl FnMut(usize, f64) -> f64,
+    ) {
+        // SAFETY: AVX and AVX2 are there wherever this kernel runs; `occ`
+        // is the occupancy of `f`'s grid (`RayGrid::new`).
+        unsafe { super::grid_walk_avx::walk_occupied(f, occ, o, d, t0, t1, visit) }
+    }
+
+    #[inline(always)]
     fn hits_of(f: &LaneRay<'_, W8>, p: &Packet, t_max: f32, lanes_on: u32) -> ([f32; LANES], u32) {
         let mut t = [0.0; LANES];
         let Some(h) = lanes::<W8>(f, p, 0, t_max) else {
