@@ -5,7 +5,8 @@
 #   benches/embree.sh [rays|batch|prep|build|count|sweep|all]     (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
-# batch  rays per second at 1 and 2 threads (sylcol cast_rays, Embree
+# batch  rays per second at 1 and 2 threads (sylcol cast_rays through the
+#        own grid, the derived grid and the BVH; Embree
 #        rtcIntersect1 / rtcIntersect8)
 # prep   preparation cost, construction plus the first ray:
 #        Collider::from_mcol, Bvh::build, from_mcol + with_bvh, from_mesh

@@ -1,6 +1,7 @@
-//! The batch table: rays per second of sylcol's `cast_rays_into` (rayon)
-//! and of Embree's `rtcIntersect1` / `rtcIntersect8` (the rays split
-//! into one contiguous run per thread), at 1 and 2 threads.
+//! The batch table: rays per second of sylcol's `cast_rays_into` (rayon;
+//! through the file's grid, the derived grid and the BVH) and of Embree's
+//! `rtcIntersect1` / `rtcIntersect8` (the rays split into one contiguous
+//! run per thread), at 1 and 2 threads.
 
 use std::ops::Range;
 
@@ -15,6 +16,9 @@ pub enum BatchMethod {
     Own,
     /// The same through the derived grid.
     Derived,
+    /// The same through sylcol's own acceleration (the file's grid with
+    /// the BVH for rays, `Collider::with_bvh`).
+    Bvh,
     /// Embree `rtcIntersect1` (robust flag on).
     Embree1,
     /// Embree `rtcIntersect8` (robust flag on).
@@ -24,7 +28,7 @@ pub enum BatchMethod {
 impl BatchMethod {
     /// The methods this build has.
     pub fn all() -> Vec<BatchMethod> {
-        let mut m = vec![BatchMethod::Own, BatchMethod::Derived];
+        let mut m = vec![BatchMethod::Own, BatchMethod::Derived, BatchMethod::Bvh];
         if cfg!(feature = "embree") {
             m.extend([BatchMethod::Embree1, BatchMethod::Embree8]);
         }
@@ -36,6 +40,7 @@ impl BatchMethod {
         match self {
             BatchMethod::Own => "sylcol-own cast_rays",
             BatchMethod::Derived => "sylcol-derived cast_rays",
+            BatchMethod::Bvh => "sylcol-bvh cast_rays",
             BatchMethod::Embree1 => "embree rtcIntersect1",
             BatchMethod::Embree8 => "embree rtcIntersect8",
         }
@@ -83,6 +88,7 @@ impl BatchRunner {
         match m {
             BatchMethod::Own => self.sylcol(&p.own, p, threads, range),
             BatchMethod::Derived => self.sylcol(&p.derived, p, threads, range),
+            BatchMethod::Bvh => self.sylcol(&p.bvh, p, threads, range),
             BatchMethod::Embree1 | BatchMethod::Embree8 => {
                 self.embree(p, m == BatchMethod::Embree8, threads, range)
             }

@@ -32,6 +32,41 @@ pub enum GridChoice {
     Cells(usize),
 }
 
+/// What rays and segments go through (`sylcol query --accel`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccelChoice {
+    /// The grid chosen by [`GridChoice`].
+    Grid,
+    /// sylcol's own acceleration: an eight-wide BVH built from the mesh
+    /// (none for a mesh of at most 64 triangles, whose rays test every
+    /// triangle).
+    Bvh,
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for AccelChoice {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        match obj.extract::<String>()?.as_str() {
+            "grid" => Ok(AccelChoice::Grid),
+            "bvh" => Ok(AccelChoice::Bvh),
+            other => Err(PyValueError::new_err(format!(
+                "accel={other:?}: expected \"grid\" or \"bvh\""
+            ))),
+        }
+    }
+}
+
+impl AccelChoice {
+    /// `c` with the chosen acceleration for rays and segments.
+    fn apply(self, c: query::Collider) -> query::Collider {
+        match self {
+            AccelChoice::Grid => c,
+            AccelChoice::Bvh => c.with_bvh(),
+        }
+    }
+}
+
 impl<'a, 'py> FromPyObject<'a, 'py> for GridChoice {
     type Error = PyErr;
 
@@ -66,21 +101,36 @@ pub struct Collider {
 }
 
 impl Collider {
-    /// Over an MCOL map, through its own grid or a derived one.
-    pub fn of_mcol(py: Python<'_>, name: &str, m: &Mcol, grid: GridChoice) -> PyResult<Self> {
+    /// Over an MCOL map, through its own grid or a derived one (and the
+    /// BVH for rays when asked).
+    pub fn of_mcol(
+        py: Python<'_>,
+        name: &str,
+        m: &Mcol,
+        grid: GridChoice,
+        accel: AccelChoice,
+    ) -> PyResult<Self> {
         let inner = py.detach(|| {
             let base = query::Collider::from_mcol(m)?;
-            match grid {
+            let c = match grid {
                 GridChoice::File => Ok(base),
                 GridChoice::Derived => base.with_derived_grid(base.suggested_cells_per_axis()),
                 GridChoice::Cells(n) => base.with_derived_grid(n),
-            }
+            };
+            c.map(|c| accel.apply(c))
         });
         Self::made(name, inner)
     }
 
-    /// Over any mesh, through a derived grid.
-    pub fn of_mesh(py: Python<'_>, name: &str, mesh: TriMesh, grid: GridChoice) -> PyResult<Self> {
+    /// Over any mesh, through a derived grid (and the BVH for rays when
+    /// asked).
+    pub fn of_mesh(
+        py: Python<'_>,
+        name: &str,
+        mesh: TriMesh,
+        grid: GridChoice,
+        accel: AccelChoice,
+    ) -> PyResult<Self> {
         if grid == GridChoice::File {
             return Err(raise(
                 &ErrorReport {
@@ -96,10 +146,11 @@ impl Collider {
         }
         let inner = py.detach(|| {
             let base = query::Collider::from_mesh(&mesh)?;
-            match grid {
+            let c = match grid {
                 GridChoice::Cells(n) => base.with_derived_grid(n),
                 _ => Ok(base),
-            }
+            };
+            c.map(|c| accel.apply(c))
         });
         Self::made(name, inner)
     }
@@ -348,6 +399,18 @@ impl Collider {
         match self.inner.grid_stats().source {
             GridSource::File => "file",
             GridSource::Derived { .. } => "derived",
+        }
+    }
+
+    /// ``"bvh"`` when rays and segments go through a BVH, else ``"grid"``
+    /// (also with ``accel="bvh"`` on a mesh of at most 64 triangles, whose
+    /// rays test every triangle).
+    #[getter]
+    fn accel(&self) -> &'static str {
+        if self.inner.bvh().is_some() {
+            "bvh"
+        } else {
+            "grid"
         }
     }
 

@@ -9,7 +9,7 @@ use sylcol::report::info::{Info, collisionset_info};
 use sylcol_format::collisionset;
 
 use crate::arrays::view;
-use crate::collider::{Collider, GridChoice};
+use crate::collider::{AccelChoice, Collider, GridChoice};
 use crate::errors::to_py;
 use crate::reports::{json_to_py, verify_bytes};
 
@@ -224,12 +224,13 @@ impl Mesh {
 
     /// A collider for vectorised queries over this mesh: ``"derived"`` (a
     /// grid sized for it) or an int (cells along the longest axis); a
-    /// library mesh has no file grid.
-    #[pyo3(signature = (grid = GridChoice::Derived))]
-    fn collider(&self, py: Python<'_>, grid: GridChoice) -> PyResult<Collider> {
+    /// library mesh has no file grid; ``accel="bvh"`` sends rays and
+    /// segments through a BVH built from the mesh.
+    #[pyo3(signature = (grid = GridChoice::Derived, accel = AccelChoice::Grid))]
+    fn collider(&self, py: Python<'_>, grid: GridChoice, accel: AccelChoice) -> PyResult<Collider> {
         let name = format!("{}+{}", self.library.get().path, self.name());
         let mesh = TriMesh::from_collision_record(self.record());
-        Collider::of_mesh(py, &name, mesh, grid)
+        Collider::of_mesh(py, &name, mesh, grid, accel)
     }
 
     /// Number of vertices.

@@ -8,7 +8,7 @@ use sylcol_format::chunk::Chunk;
 use sylcol_format::mcol::{self, CellLink};
 
 use crate::arrays::{Field, structured, view, view1};
-use crate::collider::{Collider, GridChoice};
+use crate::collider::{AccelChoice, Collider, GridChoice};
 use crate::errors::to_py;
 use crate::reports::{json_to_py, verify_bytes};
 
@@ -248,10 +248,12 @@ impl Mcol {
 
     /// A collider for vectorised queries: ``grid="file"`` walks the map's
     /// own grid and lists (the game's broad phase), ``"derived"`` a grid
-    /// sized for the mesh, an int that many cells along the longest axis.
-    #[pyo3(signature = (grid = GridChoice::File))]
-    fn collider(&self, py: Python<'_>, grid: GridChoice) -> PyResult<Collider> {
-        Collider::of_mcol(py, &self.path, &self.mcol, grid)
+    /// sized for the mesh, an int that many cells along the longest axis;
+    /// ``accel="bvh"`` sends rays and segments through a BVH built from
+    /// the mesh (``sylcol query --accel bvh``).
+    #[pyo3(signature = (grid = GridChoice::File, accel = AccelChoice::Grid))]
+    fn collider(&self, py: Python<'_>, grid: GridChoice, accel: AccelChoice) -> PyResult<Collider> {
+        Collider::of_mcol(py, &self.path, &self.mcol, grid, accel)
     }
 
     /// Number of vertices.

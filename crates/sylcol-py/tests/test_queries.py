@@ -122,6 +122,31 @@ def test_answers_equal_the_cli_batch(entry, tmp_path):
     assert any(a.get("inside") for a in mine) and any(a.get("inside") is False for a in mine)
 
 
+@pytest.mark.parametrize("entry", ["$DD89A110", "$E084C13C"])
+def test_rays_through_the_bvh_answer_like_the_cli(entry, tmp_path):
+    """accel="bvh" answers every query as `query --accel bvh batch`; a map
+    of at most 64 triangles gets no BVH (its rays test every triangle)."""
+    path = f"{PAK}+{entry}"
+    m = sylcol.load(path)
+    c = m.collider(accel="bvh")
+    assert c.accel == ("bvh" if m.triangle_count > 64 else "grid")
+    assert m.collider().accel == "grid"
+    rng = np.random.default_rng(int(entry[1:], 16) + 1)
+    q = random_queries(m, rng)
+    lines = batch_lines(q)
+    file = tmp_path / "queries.txt"
+    file.write_text("\n".join(lines) + "\n")
+    out = run_cli("--json", "query", "--accel", "bvh", path, "batch", file)[1]
+    cli = [json.loads(l) for l in out.splitlines()]
+    mine = python_answers(c, q)
+    assert len(cli) == len(mine) == QUERIES_PER_MAP
+    bad = [i for i, (a, b) in enumerate(zip(mine, cli)) if not same(a, b)]
+    assert not bad, f"{len(bad)} differ; first: {lines[bad[0]]}: {mine[bad[0]]} vs {cli[bad[0]]}"
+    assert any(a.get("hit") for a in mine) and any(a.get("hit") is False for a in mine)
+    with pytest.raises(ValueError):
+        m.collider(accel="octree")
+
+
 def test_a_derived_grid_answers_like_the_cli():
     path = f"{PAK}+$DC4B0896"
     c = sylcol.load(path).collider(grid="derived")

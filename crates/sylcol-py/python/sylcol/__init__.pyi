@@ -12,6 +12,7 @@ __version__: str
 _Path = Union[str, "PathLike[str]"]
 _Points = npt.ArrayLike  # (N, 3) or (3,)
 _Grid = Union[Literal["file", "derived"], int]
+_Accel = Literal["grid", "bvh"]
 
 class SylcolError(Exception):
     """Base class of sylcol's errors: ``message``, ``path``, ``offset``, ``kind``."""
@@ -121,6 +122,9 @@ class Collider:
     @property
     def source(self) -> Literal["file", "derived"]: ...
     @property
+    def accel(self) -> Literal["grid", "bvh"]:
+        """What rays and segments go through: "bvh" or "grid"."""
+    @property
     def dims(self) -> Tuple[int, int, int]: ...
     def ray(self, origins: _Points, dirs: _Points, max: float = ...) -> Hits:
         """First crossing of each ray with 0 < t <= max."""
@@ -187,7 +191,7 @@ class Mcol:
         """Encoded again, byte-identical."""
     def to_trimesh(self) -> Any:
         """A trimesh.Trimesh (needs trimesh)."""
-    def collider(self, grid: _Grid = "file") -> Collider: ...
+    def collider(self, grid: _Grid = "file", accel: _Accel = "grid") -> Collider: ...
 
 class Mesh:
     """One CollisionSet record; arrays are read-only views."""
@@ -212,7 +216,7 @@ class Mesh:
     @property
     def triangle_count(self) -> int: ...
     def to_trimesh(self) -> Any: ...
-    def collider(self, grid: _Grid = "derived") -> Collider: ...
+    def collider(self, grid: _Grid = "derived", accel: _Accel = "grid") -> Collider: ...
 
 class CollisionSet(Mapping[str, Mesh]):
     """A decoded CollisionSet: name -> Mesh, iterated in record order."""

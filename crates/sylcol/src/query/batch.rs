@@ -10,6 +10,9 @@
 //! saves. Each answer is exactly the single query's answer: the queries
 //! share nothing but the collider (each thread has its own mailbox).
 //!
+//! Rays go wherever [`Collider::cast_ray`] sends them: through the BVH
+//! when the collider has one ([`Collider::with_bvh`]), else the grid.
+//!
 //! Ray packets do not pay here (measured, `docs/queries.md`): the rays of
 //! a batch are as incoherent as the game's, and a packet of eight rays
 //! through a uniform grid visits the union of their cells.
@@ -142,23 +145,45 @@ mod tests {
         (c, points)
     }
 
-    #[test]
-    fn batches_answer_like_single_queries() {
-        let (c, points) = sphere_and_points(3 * CHUNK + 17);
-        let rays: Vec<Ray> = points
-            .iter()
-            .zip(points.iter().rev())
-            .map(|(&o, &p)| Ray::new(o, p - o + Vec3::new(0.0, 0.0, 1e-3)))
-            .collect();
-        let pool = rayon::ThreadPoolBuilder::new()
+    /// A pool of two threads.
+    fn two_threads() -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new()
             .num_threads(2)
             .build()
-            .unwrap();
-        let hits = pool.install(|| c.cast_rays(&rays, 50.0)).unwrap();
+            .unwrap()
+    }
+
+    /// Rays from each point towards its partner, nudged off the exact
+    /// centre lines.
+    fn rays_between<'a>(
+        points: &[Vec3],
+        partners: impl Iterator<Item = &'a Vec3>,
+        nudge: Vec3,
+    ) -> Vec<Ray> {
+        points
+            .iter()
+            .zip(partners)
+            .map(|(&o, &p)| Ray::new(o, p - o + nudge))
+            .collect()
+    }
+
+    /// `c.cast_rays` on `pool`, checked ray by ray against `c.cast_ray`
+    /// (more than half of the rays hit).
+    fn pooled_hits(pool: &rayon::ThreadPool, c: &Collider, rays: &[Ray]) -> Vec<Option<RayHit>> {
+        let hits = pool.install(|| c.cast_rays(rays, 50.0)).unwrap();
         assert!(hits.iter().filter(|h| h.is_some()).count() > rays.len() / 2);
         for (r, h) in rays.iter().zip(&hits) {
             assert_eq!(*h, c.cast_ray(r, 50.0).unwrap());
         }
+        hits
+    }
+
+    #[test]
+    fn batches_answer_like_single_queries() {
+        let (c, points) = sphere_and_points(3 * CHUNK + 17);
+        let rays = rays_between(&points, points.iter().rev(), Vec3::new(0.0, 0.0, 1e-3));
+        let pool = two_threads();
+        let hits = pooled_hits(&pool, &c, &rays);
         let inside = pool.install(|| c.inside_many(&points)).unwrap();
         assert!(inside.iter().any(|&i| i) && inside.iter().any(|&i| !i));
         let closest = pool.install(|| c.closest_many(&points)).unwrap();
@@ -168,6 +193,24 @@ mod tests {
         }
         // The serial path (a small batch) gives the same answers.
         assert_eq!(c.cast_rays(&rays[..10], 50.0).unwrap(), hits[..10]);
+    }
+
+    /// A batch over a collider with the BVH goes through it, on the pool
+    /// as serially: each answer is the single ray's through the BVH, and
+    /// the grid's.
+    #[test]
+    fn batches_go_through_the_bvh() {
+        let (grid, points) = sphere_and_points(2 * CHUNK + 5);
+        let c = grid.clone().with_bvh();
+        assert!(c.bvh().is_some());
+        let rays = rays_between(&points, points.iter().skip(1), Vec3::new(1e-3, 0.0, 0.0));
+        let hits = pooled_hits(&two_threads(), &c, &rays);
+        for (r, h) in rays.iter().zip(&hits) {
+            assert_eq!(*h, grid.cast_ray(r, 50.0).unwrap());
+        }
+        let mut out = vec![None; 7];
+        c.cast_rays_into(&rays[..7], 50.0, &mut out).unwrap();
+        assert_eq!(out, hits[..7]);
     }
 
     #[test]

@@ -36,15 +36,43 @@ fn meshes() -> Vec<(&'static str, TriMesh)> {
 }
 
 /// (name, collider with the BVH); the BVH serves even the small meshes
-/// through `walk_bvh`.
+/// (for which `with_bvh` builds none) through `walk_bvh`.
 fn cases() -> &'static [(&'static str, Collider)] {
     static CASES: OnceLock<Vec<(&'static str, Collider)>> = OnceLock::new();
     CASES.get_or_init(|| {
         meshes()
             .into_iter()
-            .map(|(name, m)| (name, Collider::from_mesh(&m).unwrap().with_bvh()))
+            .map(|(name, m)| {
+                let mut c = Collider::from_mesh(&m).unwrap().with_bvh();
+                if c.bvh().is_none() {
+                    c.bvh = Some(Bvh::build(c.mesh()));
+                }
+                (name, c)
+            })
             .collect()
     })
+}
+
+/// `with_bvh` builds no BVH for a mesh whose rays scan every packet (at
+/// most `SMALL_MESH` triangles), and one above; rays answer alike either
+/// way.
+#[test]
+fn a_small_mesh_gets_no_bvh() {
+    let cube = cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0));
+    let sphere = uv_sphere(Vec3::ZERO, 6.0, 8, 5); // 64 triangles
+    let larger = uv_sphere(Vec3::ZERO, 6.0, 9, 5); // 72 triangles
+    for (m, built) in [(&cube, false), (&sphere, false), (&larger, true)] {
+        let plain = Collider::from_mesh(m).unwrap();
+        let c = plain.clone().with_bvh();
+        assert_eq!(c.bvh().is_some(), built, "{} triangles", m.triangles.len());
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..200 {
+            let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-9.0..9.0)));
+            let d = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-1.0..1.0)));
+            let ray = Ray::new(o, d);
+            assert_eq!(c.cast_ray(&ray, 30.0), plain.cast_ray(&ray, 30.0));
+        }
+    }
 }
 
 impl Collider {
@@ -93,7 +121,7 @@ fn awkward_meshes() -> Vec<TriMesh> {
 #[test]
 fn every_bvh_validates() {
     for (name, c) in cases() {
-        let bvh = c.bvh().unwrap();
+        let bvh = c.bvh().expect("cases() gives every collider a BVH");
         bvh.validate(c.mesh())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         let s = bvh.stats();

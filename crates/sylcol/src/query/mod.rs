@@ -28,6 +28,7 @@ mod batch;
 mod bvh;
 #[cfg(target_arch = "x86_64")]
 mod bvh_avx;
+mod bvh_build;
 mod bvh_check;
 mod bvh_walk;
 mod closest_index;
