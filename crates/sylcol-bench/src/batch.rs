@@ -1,7 +1,11 @@
-//! The batch table: rays per second of sylcol's `cast_rays_into` (rayon;
-//! through the file's grid, the derived grid and the BVH) and of Embree's
-//! `rtcIntersect1` / `rtcIntersect8` (the rays split into one contiguous
-//! run per thread), at 1 and 2 threads.
+//! The batch table: rays per second of sylcol's `cast_rays_into` (through
+//! the file's grid, the derived grid and the BVH) and of Embree's
+//! `rtcIntersect1` / `rtcIntersect8`, at 1 and 2 threads. Both run on the
+//! same rayon pool with the same split (runs of [`sylcol::query::CHUNK`]
+//! rays, a pool of one thread serially), so the pool's wake-up and
+//! work-sharing cost both sides the same and the columns differ only in
+//! the per-ray kernel. (Embree on fresh `std` threads, one contiguous run
+//! each, paid a thread spawn per timed chunk instead of a pool wake-up.)
 
 use std::ops::Range;
 
@@ -117,15 +121,19 @@ impl BatchRunner {
         threads: usize,
         range: Range<usize>,
     ) -> usize {
+        use rayon::prelude::*;
+        use sylcol::query::CHUNK;
+        const { assert!(CHUNK.is_multiple_of(8), "whole packets of eight") };
         let rays = &p.scene.flat[range.clone()];
         let (t, id) = (&mut self.t[range.clone()], &mut self.id[range]);
-        let n = rays.len().div_ceil(threads).next_multiple_of(8);
-        std::thread::scope(|s| {
-            let parts = rays.chunks(n).zip(t.chunks_mut(n).zip(id.chunks_mut(n)));
-            for (rays, (t, id)) in parts {
-                let scene = &p.embree_robust;
-                s.spawn(move || scene.intersect(rays, packets, t, id));
+        let scene = &p.embree_robust;
+        self.pools[threads - 1].install(|| {
+            if threads == 1 {
+                return scene.intersect(rays, packets, t, id);
             }
+            rays.par_chunks(CHUNK)
+                .zip(t.par_chunks_mut(CHUNK).zip(id.par_chunks_mut(CHUNK)))
+                .for_each(|(rays, (t, id))| scene.intersect(rays, packets, t, id));
         });
         t.iter().filter(|t| t.is_finite()).count()
     }
