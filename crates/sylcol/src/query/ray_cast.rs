@@ -182,10 +182,10 @@ impl Collider {
         } else {
             match &g.occupancy {
                 Some(occ) => K::walk_occupied(&self.frame, occ, o, d, 0.0, t_max, |cell, _| {
-                    self.visit_cell::<K>(g, f, cell, ray, &mut best, false)
+                    self.test_cell::<K>(g, f, cell, ray, &mut best)
                 }),
                 None => K::walk_moving(&self.frame, o, d, 0.0, t_max, |cell, _| {
-                    self.visit_cell::<K>(g, f, cell, ray, &mut best, true)
+                    self.visit_cell::<K>(g, f, cell, ray, &mut best)
                 }),
             }
         }
@@ -207,16 +207,12 @@ impl Collider {
     ) {
         if let Some(walk) = GridWalk::new(&self.frame, ray.o, ray.d, 0.0, t_max) {
             walk.visit(until_limit(|cell, _| {
-                self.visit_cell::<K>(g, k, cell, ray, best, true)
+                self.visit_cell::<K>(g, k, cell, ray, best)
             }));
         }
     }
 
-    /// One cell of the walk: skipped when empty, its packets tested, or its
-    /// sub-grid walked when crowded. Returns the time from which on no
-    /// cell is wanted: just past the best hit (a cell entered beyond it
-    /// cannot hold a nearer one), +inf when nothing was tested. The tests
-    /// run out of line, so the walk's loop keeps its state in registers.
+    /// One cell of the walk: skipped when empty, else [`Collider::test_cell`].
     #[inline(always)]
     fn visit_cell<K: Kernel>(
         &self,
@@ -225,18 +221,38 @@ impl Collider {
         cell: usize,
         ray: &Line,
         best: &mut (f32, u32),
-        check: bool,
     ) -> f64 {
         debug_assert!(cell < g.ray_cells.len() && cell / 64 < g.occupied.len());
         // Most cells are empty: one bit, in a small array, says so.
         // SAFETY: a walk over `self.frame` yields only cells of its grid,
-        // and `occupied` and `ray_cells` cover every cell of it (both are
-        // made from the grid's lists, one per cell, in `RayGrid::new`).
+        // and `occupied` covers every cell of it (made from the grid's
+        // lists, one per cell, in `RayGrid::new`).
         let word = unsafe { *g.occupied.get_unchecked(cell / 64) };
-        if check && (word >> (cell % 64)) & 1 == 0 {
+        if (word >> (cell % 64)) & 1 == 0 {
             return f64::INFINITY;
         }
-        // SAFETY: as above; the runs of `packets` are those `RayGrid::new` made.
+        self.test_cell::<K>(g, k, cell, ray, best)
+    }
+
+    /// An occupied cell of the walk (the walk checked, or
+    /// [`Collider::visit_cell`]): its packets tested, or its sub-grid
+    /// walked when crowded. Returns the time from which on no cell is
+    /// wanted: just past the best hit (a cell entered beyond it cannot hold
+    /// a nearer one). The tests run out of line, so the walk's loop keeps
+    /// its state in registers.
+    #[inline(always)]
+    fn test_cell<K: Kernel>(
+        &self,
+        g: &RayGrid,
+        k: &LaneRay<'_, K::V>,
+        cell: usize,
+        ray: &Line,
+        best: &mut (f32, u32),
+    ) -> f64 {
+        debug_assert!(cell < g.ray_cells.len());
+        // SAFETY: a walk over `self.frame` yields only cells of its grid,
+        // `ray_cells` covers every cell of it, and the runs of `packets`
+        // are those `RayGrid::new` made.
         match unsafe { *g.ray_cells.get_unchecked(cell) } {
             RayCell::Packets { first, end } => {
                 let packets = unsafe { g.packets.get_unchecked(first as usize..end as usize) };
