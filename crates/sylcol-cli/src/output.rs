@@ -27,12 +27,14 @@ use anyhow::{Context, bail};
 use sylcol_format::atomic::{TempFile, parse_temp_name, sweep_stale};
 use sylcol_format::text::visible_file_name;
 
+mod dest;
 pub mod folder;
 #[cfg(any(not(unix), test))]
 mod portable;
 #[cfg(unix)]
 mod unix;
 
+pub use dest::Dest;
 pub use folder::OutputDir;
 
 /// Creates `dir` and its parents if missing, then removes the temporary

@@ -47,6 +47,9 @@ pub struct Place {
     /// The file's name in `folder` (one component, control characters
     /// already mapped to `%XX`).
     name: String,
+    /// The file's path as the user would name it (the output folder as
+    /// given, then the name's components): for messages and reports.
+    path: PathBuf,
 }
 
 impl OutputDir {
@@ -82,15 +85,12 @@ impl OutputDir {
             folder = folder.child(part)?;
         }
         folder.refuse_link(&file)?;
-        Ok(Place { folder, name: file })
-    }
-
-    /// The path of `name` inside the folder, its folders created as
-    /// [`OutputDir::place`] does. What is then written by this path is
-    /// checked, not race-free: writers that can should use
-    /// [`OutputDir::write_with`] or [`Place::write_with`].
-    pub fn prepare(&self, name: &str) -> anyhow::Result<PathBuf> {
-        Ok(self.place(name)?.path())
+        let path = folder.path().join(&file);
+        Ok(Place {
+            folder,
+            name: file,
+            path,
+        })
     }
 
     /// Writes `name` inside the folder (see [`OutputDir::place`]); returns
@@ -107,17 +107,25 @@ impl OutputDir {
 impl Place {
     /// The file's path as the user would name it (the output folder as
     /// given, then the name's components).
-    pub fn path(&self) -> PathBuf {
-        self.folder.path().join(&self.name)
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Writes the file through a temporary file in the same open folder,
     /// renamed over the name; returns the path written.
     pub fn write_with(
-        self,
+        &self,
         fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
     ) -> anyhow::Result<PathBuf> {
         self.folder.write_file(&self.name, fill)
+    }
+
+    /// Opens the place as a folder of its own (created when missing, a
+    /// link or a file there refused), to write files named by data into.
+    pub fn as_folder(&self) -> anyhow::Result<OutputDir> {
+        let folder = self.folder.child(&self.name)?;
+        let root = self.path.clone();
+        Ok(OutputDir { root, folder })
     }
 }
 
