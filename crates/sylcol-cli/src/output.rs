@@ -9,14 +9,17 @@
 //! - Files named by data (archive entries, mesh names) go through an
 //!   [`OutputDir`]: names that would leave the folder (`..`, absolute, drive
 //!   letters) are refused, control characters are mapped to visible `%XX`,
-//!   and no symbolic link below the folder is followed or replaced.
+//!   and no symbolic link below the folder is followed: one found on the
+//!   way, or as the file's name, is refused (one planted as the file's name
+//!   after that check is replaced by the rename, never written through).
 //!   On Unix this holds even against a process racing sylcol inside the
 //!   folder: the folder is opened once, and every folder below it, every
 //!   temporary file and every rename is reached through an open folder
 //!   handle (`openat` with `O_NOFOLLOW`, `mkdirat`, `renameat`), never by a
 //!   path that could be re-resolved ([`folder`] and its `unix` module).
 //!   Elsewhere each component is checked by path before it is used, which a
-//!   racing process can defeat (the `portable` module).
+//!   racing process can defeat (the `portable` module). [`Dest`] lets a
+//!   command write either to a path the user named or to such a place.
 //! - Messages name the file the user asked for (never a temporary one) and
 //!   carry the OS error once.
 
