@@ -74,7 +74,10 @@ pub fn parse_temp_name(file_name: &str) -> Option<(&str, u32)> {
 /// ever written through that path.
 #[derive(Debug)]
 pub struct Registration {
+    /// The file's path, as the registry holds it while the file is live.
     path: PathBuf,
+    /// Whether a [`settle`](Self::settle) succeeded: the file is renamed
+    /// or removed and no longer in the registry.
     settled: bool,
 }
 
@@ -134,7 +137,9 @@ impl Drop for Registration {
 /// A registered temporary file; removed on drop unless [`persist`](Self::persist)ed.
 #[derive(Debug)]
 pub struct TempFile {
+    /// The open temporary file, written through.
     file: File,
+    /// Its entry in the registry (its path: `.NAME.sylcol-tmp-PID`).
     registration: Registration,
 }
 

@@ -170,7 +170,10 @@ struct TempIn<'a> {
     folder: &'a Folder,
     /// Its name in `folder`: `.NAME.sylcol-tmp-PID`.
     name: String,
+    /// The open temporary file, written through.
     file: File,
+    /// Its entry in the signal registry, under the folder's path and
+    /// `name`; settled by the rename or the removal.
     registration: Registration,
 }
 
