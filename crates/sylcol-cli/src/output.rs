@@ -9,8 +9,17 @@
 //! - Files named by data (archive entries, mesh names) go through an
 //!   [`OutputDir`]: names that would leave the folder (`..`, absolute, drive
 //!   letters) are refused, control characters are mapped to visible `%XX`,
-//!   and no symbolic link below the folder is followed or replaced: folders
-//!   are created one component at a time, each checked before it is used.
+//!   and no symbolic link below the folder is followed: one found on the
+//!   way, or as the file's name, is refused (one planted as the file's name
+//!   after that check is replaced by the rename, never written through).
+//!   On Unix this holds even against a process racing sylcol inside the
+//!   folder: the folder is opened once, and every folder below it, every
+//!   temporary file and every rename is reached through an open folder
+//!   handle (`openat` with `O_NOFOLLOW`, `mkdirat`, `renameat`), never by a
+//!   path that could be re-resolved ([`folder`] and its `unix` module).
+//!   Elsewhere each component is checked by path before it is used, which a
+//!   racing process can defeat (the `portable` module). [`Dest`] lets a
+//!   command write either to a path the user named or to such a place.
 //! - Messages name the file the user asked for (never a temporary one) and
 //!   carry the OS error once.
 
@@ -21,21 +30,43 @@ use anyhow::{Context, bail};
 use sylcol_format::atomic::{TempFile, parse_temp_name, sweep_stale};
 use sylcol_format::text::visible_file_name;
 
+mod dest;
+pub mod folder;
+#[cfg(any(not(unix), test))]
+mod portable;
+#[cfg(unix)]
+mod unix;
+
+pub use dest::Dest;
+pub use folder::OutputDir;
+
 /// Creates `dir` and its parents if missing, then removes the temporary
 /// files an interrupted sylcol left in it (saying so).
 pub fn ensure_folder(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+    sweep_by_path(dir);
+    Ok(())
+}
+
+/// Removes (once per run) the temporary files an interrupted sylcol left
+/// in `dir`, found and removed by path, saying so.
+fn sweep_by_path(dir: &Path) {
     for stale in sweep_stale(dir) {
         let name = stale.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if let Some((target, pid)) = parse_temp_name(name) {
-            note!(
-                "{}: removed the unfinished copy an interrupted sylcol (pid {pid}) left beside it",
-                dir.join(target).display()
-            );
+            note_swept(dir, target, pid);
         }
     }
-    Ok(())
+}
+
+/// Says that the temporary file of `target` in `dir`, left by the
+/// interrupted run `pid`, was removed.
+fn note_swept(dir: &Path, target: &str, pid: u32) {
+    note!(
+        "{}: removed the unfinished copy an interrupted sylcol (pid {pid}) left beside it",
+        dir.join(target).display()
+    );
 }
 
 /// The folder `path` is in (`.` for a bare file name).
@@ -79,7 +110,7 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// Writes `path` through its temporary file; its folder exists.
-fn write_file(
+pub(crate) fn write_file(
     path: &Path,
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
@@ -91,80 +122,6 @@ fn write_file(
     fill(&mut w).and_then(|()| w.flush()).map_err(cannot)?;
     drop(w);
     tmp.persist(path).map_err(cannot)
-}
-
-/// A folder that receives files named by data: every file lands inside
-/// it, never through a symbolic link (see the module docs).
-pub struct OutputDir {
-    root: PathBuf,
-}
-
-impl OutputDir {
-    /// Creates the folder (and its parents) if missing. The folder itself
-    /// may be a link the user chose; links below it are refused.
-    pub fn create(root: &Path) -> anyhow::Result<OutputDir> {
-        ensure_folder(root)?;
-        Ok(OutputDir {
-            root: root.to_path_buf(),
-        })
-    }
-
-    /// The folder as given.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    /// The path of `name` inside the folder, its folders created one at a
-    /// time. Refuses a name that leaves the folder and any symbolic link
-    /// on the way (the file itself included).
-    pub fn prepare(&self, name: &str) -> anyhow::Result<PathBuf> {
-        let parts = safe_components(name, &self.root)?;
-        let mut at = self.root.clone();
-        for (i, part) in parts.iter().enumerate() {
-            at.push(part);
-            let is_file = i + 1 == parts.len();
-            check_component(&at, is_file)?;
-            if !is_file {
-                ensure_folder(&at)?;
-                check_component(&at, false)?;
-            }
-        }
-        Ok(at)
-    }
-
-    /// Writes `name` inside the folder (see [`OutputDir::prepare`]);
-    /// returns the path written.
-    pub fn write_with(
-        &self,
-        name: &str,
-        fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-    ) -> anyhow::Result<PathBuf> {
-        let path = self.prepare(name)?;
-        write_file(&path, fill)?;
-        Ok(path)
-    }
-}
-
-/// Refuses `at` when it is a symbolic link, or a non-folder where a
-/// folder is needed; a missing `at` is fine (it will be created).
-fn check_component(at: &Path, is_file: bool) -> anyhow::Result<()> {
-    let meta = match std::fs::symlink_metadata(at) {
-        Ok(meta) => meta,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => bail!("{}: cannot inspect: {e}", at.display()),
-    };
-    if meta.file_type().is_symlink() {
-        let target =
-            std::fs::read_link(at).map_or_else(|_| "?".to_string(), |t| t.display().to_string());
-        bail!(
-            "refused: {} is a symbolic link (to {target}); sylcol never writes through a link in the output folder",
-            at.display()
-        );
-    }
-    if !is_file && !meta.is_dir() {
-        bail!("{}: is a file, not a folder", at.display());
-    }
-    Ok(())
 }
 
 /// The components of a relative `name` from an archive or a model (`\` or
@@ -217,25 +174,5 @@ mod tests {
         ] {
             assert!(join(bad).is_err(), "{bad}");
         }
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn prepare_refuses_links_below_the_folder() {
-        let dir = tempfile::tempdir().unwrap();
-        let victim = dir.path().join("victim");
-        std::fs::create_dir(&victim).unwrap();
-        let out = OutputDir::create(&dir.path().join("out")).unwrap();
-        std::os::unix::fs::symlink("../victim", out.root().join("sub")).unwrap();
-        std::os::unix::fs::symlink("../victim/f", out.root().join("f.bin")).unwrap();
-        for name in ["sub/x.bin", "sub\\deeper\\x.bin", "f.bin"] {
-            let err = out.prepare(name).unwrap_err().to_string();
-            assert!(err.contains("symbolic link"), "{name}: {err}");
-        }
-        let err = out.write_with("sub/x.bin", |w| w.write_all(b"x"));
-        assert!(err.is_err());
-        assert_eq!(std::fs::read_dir(&victim).unwrap().count(), 0);
-        let ok = out.write_with("a/b/c.bin", |w| w.write_all(b"c")).unwrap();
-        assert_eq!(std::fs::read(ok).unwrap(), b"c");
     }
 }

@@ -10,6 +10,12 @@
 //! Creating, renaming and abandoning take the registry's lock, so a temporary
 //! file is either registered or absent, and once [`abandon_all`] has begun no
 //! new one appears and none is renamed into place.
+//!
+//! [`TempFile`] creates, renames and removes by path. A writer that works
+//! relative to an open folder (the CLI's `openat`-style output folders)
+//! registers its temporary files through [`Registration`] instead: the
+//! registry still knows them by path, so [`abandon_all`] removes them by
+//! that path (see [`Registration`] for what that means).
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
@@ -32,7 +38,12 @@ pub fn temp_path(target: &Path) -> PathBuf {
     let name = target
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    target.with_file_name(format!(".{name}{TEMP_MARK}{}", std::process::id()))
+    target.with_file_name(temp_name(&name))
+}
+
+/// The temporary file name for a target named `name`: `.NAME.sylcol-tmp-PID`.
+pub fn temp_name(name: &str) -> String {
+    format!(".{name}{TEMP_MARK}{}", std::process::id())
 }
 
 /// Splits a temporary file name into the target's name and the PID that
@@ -48,12 +59,88 @@ pub fn parse_temp_name(file_name: &str) -> Option<(&str, u32)> {
     Some((target, pid.parse().ok()?))
 }
 
+/// A temporary file known to the registry by `path` while its writer
+/// creates, renames and removes it by its own means (relative to an open
+/// folder, say). The rule: the file exists only between
+/// [`create`](Self::create) and a successful [`settle`](Self::settle), and
+/// both run under the registry's lock.
+///
+/// [`abandon_all`] removes a registered file by its path. For a file made
+/// relative to a folder handle that path is the folder's path when it was
+/// opened: if another process has since moved the folder, the removal
+/// misses (the file stays, for a later run's [`sweep_stale`]) or, should a
+/// link now stand where the folder was, removes the file of that name
+/// behind the link, a name of this run's own temporary pattern. Nothing is
+/// ever written through that path.
+#[derive(Debug)]
+pub struct Registration {
+    /// The file's path, as the registry holds it while the file is live.
+    path: PathBuf,
+    /// Whether a [`settle`](Self::settle) succeeded: the file is renamed
+    /// or removed and no longer in the registry.
+    settled: bool,
+}
+
+impl Registration {
+    /// Runs `create` under the registry's lock and, when it succeeds,
+    /// registers `path` (refused if this run already writes it).
+    pub fn create<T>(
+        path: PathBuf,
+        create: impl FnOnce() -> io::Result<T>,
+    ) -> io::Result<(Registration, T)> {
+        let mut live = lock(&LIVE);
+        if live.contains(&path) {
+            return Err(io::Error::new(
+                io::ErrorKind::AlreadyExists,
+                "this run is already writing the file",
+            ));
+        }
+        let made = create()?;
+        live.push(path.clone());
+        let registration = Registration {
+            path,
+            settled: false,
+        };
+        Ok((registration, made))
+    }
+
+    /// The path the file is registered (and removed on a signal) under.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Runs `settle` (the rename into place, or the removal) under the
+    /// registry's lock and, when it succeeds, forgets the file. Once
+    /// [`abandon_all`] has begun this waits forever, so nothing is renamed
+    /// into place after a signal. Once settled, later calls do nothing.
+    pub fn settle(&mut self, settle: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+        let mut live = lock(&LIVE);
+        if self.settled {
+            return Ok(());
+        }
+        settle()?;
+        live.retain(|p| p != &self.path);
+        self.settled = true;
+        Ok(())
+    }
+}
+
+impl Drop for Registration {
+    /// Forgets a file never settled; removing it is its writer's part.
+    fn drop(&mut self) {
+        if !self.settled {
+            lock(&LIVE).retain(|p| p != &self.path);
+        }
+    }
+}
+
 /// A registered temporary file; removed on drop unless [`persist`](Self::persist)ed.
 #[derive(Debug)]
 pub struct TempFile {
-    path: PathBuf,
+    /// The open temporary file, written through.
     file: File,
-    kept: bool,
+    /// Its entry in the registry (its path: `.NAME.sylcol-tmp-PID`).
+    registration: Registration,
 }
 
 impl TempFile {
@@ -62,49 +149,35 @@ impl TempFile {
     /// name is never written through: a leftover is removed first.
     pub fn beside(target: &Path) -> io::Result<TempFile> {
         let path = temp_path(target);
-        let mut live = lock(&LIVE);
-        if live.contains(&path) {
-            return Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                "this run is already writing the file",
-            ));
-        }
-        let file = match create_new(&path) {
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                // Left by an earlier process with our PID (or planted): the
-                // name itself goes, never what a link points to.
-                std::fs::remove_file(&path)?;
-                create_new(&path)?
+        let (registration, file) = Registration::create(path.clone(), || {
+            match create_new(&path) {
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    // Left by an earlier process with our PID (or planted):
+                    // the name itself goes, never what a link points to.
+                    std::fs::remove_file(&path)?;
+                    create_new(&path)
+                }
+                other => other,
             }
-            other => other?,
-        };
-        live.push(path.clone());
-        Ok(TempFile {
-            path,
-            file,
-            kept: false,
-        })
+        })?;
+        Ok(TempFile { file, registration })
     }
 
     /// Flushes the file to disk, renames it over `target` and forgets it.
     pub fn persist(mut self, target: &Path) -> io::Result<()> {
         self.file.sync_all()?;
-        let mut live = lock(&LIVE);
-        std::fs::rename(&self.path, target)?;
-        live.retain(|p| p != &self.path);
-        self.kept = true;
-        Ok(())
+        let path = self.registration.path().to_path_buf();
+        self.registration.settle(|| std::fs::rename(&path, target))
     }
 }
 
 impl Drop for TempFile {
     fn drop(&mut self) {
-        if self.kept {
-            return;
-        }
-        let mut live = lock(&LIVE);
-        let _ = std::fs::remove_file(&self.path);
-        live.retain(|p| p != &self.path);
+        let path = self.registration.path().to_path_buf();
+        let _ = self.registration.settle(|| {
+            let _ = std::fs::remove_file(&path);
+            Ok(())
+        });
     }
 }
 
@@ -138,17 +211,33 @@ pub fn abandon_all<R>(then: impl FnOnce() -> R) -> R {
     then()
 }
 
+/// Claims `dir` for this run's sweep of stale temporary files: true the
+/// first time a folder is named, false after (each folder is swept once).
+pub fn claim_sweep(dir: &Path) -> bool {
+    let mut swept = lock(&SWEPT);
+    if swept.iter().any(|d| d == dir) {
+        return false;
+    }
+    swept.push(dir.to_path_buf());
+    true
+}
+
+/// The target's name and PID when `file_name` is a temporary name whose
+/// writer is gone (not this process, no running process of that PID);
+/// `None` for any other name.
+pub fn stale_temp_name(file_name: &str) -> Option<(&str, u32)> {
+    let (target, pid) = parse_temp_name(file_name)?;
+    let gone = pid != std::process::id() && !process_alive(pid);
+    gone.then_some((target, pid))
+}
+
 /// Removes, once per folder and run, the temporary files in `dir` that an
 /// interrupted sylcol left: regular files named `.NAME.sylcol-tmp-PID`
 /// whose PID is not a running process (never this one's). Returns the
 /// files removed.
 pub fn sweep_stale(dir: &Path) -> Vec<PathBuf> {
-    {
-        let mut swept = lock(&SWEPT);
-        if swept.iter().any(|d| d == dir) {
-            return Vec::new();
-        }
-        swept.push(dir.to_path_buf());
+    if !claim_sweep(dir) {
+        return Vec::new();
     }
     let Ok(items) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -156,11 +245,10 @@ pub fn sweep_stale(dir: &Path) -> Vec<PathBuf> {
     let mut removed = Vec::new();
     for item in items.flatten() {
         let name = item.file_name();
-        let Some((_, pid)) = name.to_str().and_then(parse_temp_name) else {
+        if name.to_str().and_then(stale_temp_name).is_none() {
             continue;
-        };
-        let is_file = item.file_type().is_ok_and(|t| t.is_file());
-        if is_file && pid != std::process::id() && !process_alive(pid) {
+        }
+        if item.file_type().is_ok_and(|t| t.is_file()) {
             let path = item.path();
             if std::fs::remove_file(&path).is_ok() {
                 removed.push(path);
@@ -225,11 +313,37 @@ mod tests {
         t.persist(&target).unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"data");
         let dropped = TempFile::beside(&dir.path().join("y.bin")).unwrap();
-        let path = dropped.path.clone();
+        let path = dropped.registration.path().to_path_buf();
         assert!(path.exists());
         drop(dropped);
         assert!(!path.exists());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_registration_lives_from_create_to_a_successful_settle() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".r.bin.sylcol-tmp-1");
+        let (mut reg, made) = Registration::create(path.clone(), || Ok(7)).unwrap();
+        assert_eq!((made, reg.path()), (7, path.as_path()));
+        let twice = Registration::create(path.clone(), || Ok(()));
+        assert_eq!(twice.unwrap_err().kind(), io::ErrorKind::AlreadyExists);
+        let failed = reg.settle(|| Err(io::Error::other("rename failed")));
+        assert!(failed.is_err());
+        assert!(
+            Registration::create(path.clone(), || Ok(())).is_err(),
+            "still live"
+        );
+        reg.settle(|| Ok(())).unwrap();
+        reg.settle(|| panic!("settled once")).unwrap();
+        let (again, ()) = Registration::create(path.clone(), || Ok(())).unwrap();
+        drop(again);
+        let failing = Registration::create(path.clone(), || Err::<(), _>(io::Error::other("x")));
+        assert!(failing.is_err());
+        assert!(
+            !lock(&LIVE).contains(&path),
+            "dropped and failed ones are forgotten"
+        );
     }
 
     #[test]

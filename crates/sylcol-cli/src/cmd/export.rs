@@ -22,7 +22,7 @@ use sylcol_format::collisionset::{CollisionSet, Record};
 use sylcol_format::{AnyError, Object};
 
 use crate::input::{Input, Item, inputs, is_archive, read_object};
-use crate::output::{OutputDir, is_stdout, safe_components, write_atomic_with, write_output};
+use crate::output::{Dest, OutputDir, is_stdout, safe_components};
 
 mod other;
 use crate::{Context, Outcome, print};
@@ -102,14 +102,14 @@ fn is_gltf(format: MeshFormat) -> bool {
     matches!(format, MeshFormat::Gltf | MeshFormat::Glb)
 }
 
-/// Writes `scene` to `path` (`-`: standard output) as `.glb` or `.gltf`.
-fn write_scene(path: &Path, format: MeshFormat, scene: &Scene) -> anyhow::Result<()> {
+/// Writes `scene` to `output` (`-`: standard output) as `.glb` or `.gltf`.
+fn write_scene(output: &Dest, format: MeshFormat, scene: &Scene) -> anyhow::Result<()> {
     let bytes = if format == MeshFormat::Glb {
         scene.to_glb()?
     } else {
         scene.to_gltf()?
     };
-    write_output(path, &bytes)
+    output.write(&bytes)
 }
 
 /// A mesh file format `export` writes.
@@ -172,7 +172,8 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         export_archive(&args, &mut report)?;
     } else {
         let (input, object) = read_object(&args.file)?.decode()?;
-        export_object(&input, &object, &args, &args.output, &mut report)?;
+        let output = Dest::Named(args.output.clone());
+        export_object(&input, &object, &args, &output, &mut report)?;
     }
     finish(ctx, &report)
 }
@@ -214,7 +215,7 @@ fn export_object(
     input: &Input,
     object: &Object,
     args: &Args,
-    output: &Path,
+    output: &Dest,
     report: &mut ExportReport,
 ) -> anyhow::Result<()> {
     match object {
@@ -225,7 +226,7 @@ fn export_object(
                     detail: "--mesh applies to CollisionSet libraries, this is an MCOL".into(),
                 });
             }
-            let format = file_format(output, args.format)?;
+            let format = file_format(output.path(), args.format)?;
             let mesh = TriMesh::from_mcol(m);
             if is_gltf(format) {
                 let opts = args.scene_options(input, false);
@@ -235,7 +236,9 @@ fn export_object(
             } else {
                 write_mesh(output, format, &mesh, &object_name(&input.name), args.scale)?;
             }
-            report.files.push(written(&input.name, None, output, &mesh));
+            report
+                .files
+                .push(written(&input.name, None, output.path(), &mesh));
             Ok(())
         }
         Object::CollisionSet(set) => export_library(input, set, args, output, report),
@@ -329,11 +332,9 @@ fn export_entry(
         Object::StringTable(_) => other::archive_name(&entry, false, format),
         _ => format!("{entry}.{}", format.extension()),
     };
-    let target = out
-        .prepare(&name)
-        .with_context(|| format!("entry {entry}"))?;
+    let target = Dest::from(out.place(&name).with_context(|| format!("entry {entry}"))?);
     let one = Args {
-        output: target.clone(),
+        output: target.path().to_path_buf(),
         format: Some(format),
         mesh: None,
         ..args.clone()
@@ -356,7 +357,7 @@ fn export_library(
     input: &Input,
     set: &CollisionSet,
     args: &Args,
-    output: &Path,
+    output: &Dest,
     report: &mut ExportReport,
 ) -> anyhow::Result<()> {
     let chosen: Vec<&Record> = match &args.mesh {
@@ -365,19 +366,19 @@ fn export_library(
                 path: input.name.clone(),
                 detail: format!("no mesh named {name:?} among {} records", set.records.len()),
             })?;
-            if !output.is_dir() {
-                let format = file_format(output, args.format)?;
+            if !output.path().is_dir() {
+                let format = file_format(output.path(), args.format)?;
                 let mesh = TriMesh::from_collision_record(r);
                 write_mesh(output, format, &mesh, &r.name(), args.scale)?;
                 report
                     .files
-                    .push(written(&input.name, Some(r.name()), output, &mesh));
+                    .push(written(&input.name, Some(r.name()), output.path(), &mesh));
                 return Ok(());
             }
             vec![r]
         }
         None => {
-            if let Some(format) = library_scene_format(args, output) {
+            if let Some(format) = library_scene_format(args, output.path()) {
                 let opts = args.scene_options(input, true);
                 let scene = library_scene(&object_name(&input.name), set, &opts)
                     .map_err(|e| UsageError(format!("{}: {e}", input.name)))?;
@@ -385,13 +386,13 @@ fn export_library(
                 report.files.push(Written {
                     source: input.name.clone(),
                     mesh: None,
-                    path: output.display().to_string(),
+                    path: output.path().display().to_string(),
                     vertices: set.vertex_count(),
                     triangles: set.triangle_count(),
                 });
                 return Ok(());
             }
-            refuse_library_file(input, set, output)?;
+            refuse_library_file(input, set, output.path())?;
             set.records.iter().collect()
         }
     };
@@ -405,7 +406,7 @@ fn export_library(
     // Every name is checked before anything is written.
     let names = mesh_file_names(&chosen, format);
     for (i, name) in names.iter().enumerate() {
-        safe_components(name, output).with_context(|| {
+        safe_components(name, output.path()).with_context(|| {
             format!(
                 "{}: mesh {i} ({}) is not a safe file name",
                 input.name,
@@ -413,18 +414,19 @@ fn export_library(
             )
         })?;
     }
-    let out = OutputDir::create(output)?;
+    let out = output.folder()?;
     let mut paths = Vec::with_capacity(chosen.len());
     for (r, name) in chosen.iter().zip(&names) {
-        let path = out
-            .prepare(name)
+        let place = out
+            .place(name)
             .with_context(|| format!("mesh {}", r.name()))?;
+        let dest = Dest::from(place);
         let mesh = TriMesh::from_collision_record(r);
-        write_mesh(&path, format, &mesh, &r.name(), args.scale)?;
+        write_mesh(&dest, format, &mesh, &r.name(), args.scale)?;
         report
             .files
-            .push(written(&input.name, Some(r.name()), &path, &mesh));
-        paths.push(path);
+            .push(written(&input.name, Some(r.name()), dest.path(), &mesh));
+        paths.push(dest.path().to_path_buf());
     }
     if args.mesh.is_none() {
         write_order(&out, &chosen, &paths)?;
@@ -445,7 +447,7 @@ fn write_order(out: &OutputDir, records: &[&Record], paths: &[PathBuf]) -> anyho
         })
         .collect();
     let (file, text) = write_manifest(&entries);
-    write_output(&out.prepare(file)?, text.as_bytes())
+    Dest::from(out.place(file)?).write(text.as_bytes())
 }
 
 /// The glTF format a whole library is written in as one scene: an output
@@ -504,10 +506,10 @@ fn mesh_file_names(records: &[&Record], format: MeshFormat) -> Vec<String> {
         .collect()
 }
 
-/// Writes `mesh` to `path` (`-`: standard output) in `format` (glTF with
-/// the display scale `scale` on its node).
+/// Writes `mesh` to `output` (`-`: standard output) in `format` (glTF
+/// with the display scale `scale` on its node).
 fn write_mesh(
-    path: &Path,
+    output: &Dest,
     format: MeshFormat,
     mesh: &TriMesh,
     name: &str,
@@ -521,12 +523,12 @@ fn write_mesh(
         mesh_scene(mesh, name, &opts)
     };
     match format {
-        MeshFormat::Gltf | MeshFormat::Glb => write_scene(path, format, &scene()),
-        MeshFormat::Obj if is_stdout(path) => {
+        MeshFormat::Gltf | MeshFormat::Glb => write_scene(output, format, &scene()),
+        MeshFormat::Obj if is_stdout(output.path()) => {
             let mut bytes = Vec::new();
             write_obj(&mut bytes, mesh, name)?;
-            write_output(path, &bytes)
+            output.write(&bytes)
         }
-        MeshFormat::Obj => write_atomic_with(path, |mut w| write_obj(&mut w, mesh, name)),
+        MeshFormat::Obj => output.write_with(|mut w| write_obj(&mut w, mesh, name)),
     }
 }

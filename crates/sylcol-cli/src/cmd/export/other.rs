@@ -15,7 +15,7 @@ use sylcol_format::regn::Regn;
 
 use super::{Args, MeshFormat};
 use crate::input::{Input, is_archive};
-use crate::output::{is_stdout, write_output};
+use crate::output::{Dest, is_stdout};
 
 /// How a REGN's points are written.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -49,11 +49,11 @@ pub fn export_regn(
     input: &Input,
     r: &Regn,
     args: &Args,
-    output: &Path,
+    output: &Dest,
     report: &mut ExportReport,
 ) -> anyhow::Result<()> {
     refuse_mesh_flags(input, args, "a REGN's points")?;
-    let format = point_format(output, args.format)?;
+    let format = point_format(output.path(), args.format)?;
     let section = r.vertex_section().ok_or_else(|| Unsupported {
         path: input.name.clone(),
         detail: "no single section has stride 12, so no vertex section to export (sylcol verify says why)".into(),
@@ -76,8 +76,10 @@ pub fn export_regn(
         path: input.name.clone(),
         detail: e.to_string(),
     })?;
-    write_output(output, &bytes)?;
-    report.files.push(written(input, output, vertices.len()));
+    output.write(&bytes)?;
+    report
+        .files
+        .push(written(input, output.path(), vertices.len()));
     Ok(())
 }
 
@@ -110,11 +112,12 @@ pub fn export_table(
     input: &Input,
     t: &StringTable,
     args: &Args,
-    output: &Path,
+    output: &Dest,
     report: &mut ExportReport,
 ) -> anyhow::Result<()> {
     refuse_mesh_flags(input, args, "a string table")?;
-    let bytes = match extension(output).as_str() {
+    let path = output.path();
+    let bytes = match extension(path).as_str() {
         "json" => {
             let info = StringTableInfo::of(&input.name, input.bytes.len(), t);
             let mut json = serde_json::to_vec_pretty(&info)?;
@@ -122,14 +125,14 @@ pub fn export_table(
             json
         }
         "txt" => idxd::text::to_text(t).into_bytes(),
-        _ if is_stdout(output) => idxd::text::to_text(t).into_bytes(),
+        _ if is_stdout(path) => idxd::text::to_text(t).into_bytes(),
         _ => anyhow::bail!(UsageError(format!(
             "{}: a string table exports as its text form (.txt) or as JSON (.json)",
-            output.display()
+            path.display()
         ))),
     };
-    write_output(output, &bytes)?;
-    report.files.push(written(input, output, 0));
+    output.write(&bytes)?;
+    report.files.push(written(input, path, 0));
     Ok(())
 }
 
