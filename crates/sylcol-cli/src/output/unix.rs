@@ -19,6 +19,14 @@ use sylcol_format::atomic::{Registration, claim_sweep, stale_temp_name, temp_nam
 use super::folder::{link_refusal, not_a_folder};
 use super::note_swept;
 
+/// How a folder is held open: on Linux `O_PATH`, which needs no read
+/// permission (a folder that may be written but not listed still works,
+/// as it did by path), elsewhere read-only.
+#[cfg(target_os = "linux")]
+const HANDLE: OFlags = OFlags::PATH;
+#[cfg(not(target_os = "linux"))]
+const HANDLE: OFlags = OFlags::RDONLY;
+
 /// An open folder and the path it had when opened (for messages and for
 /// the signal registry; never resolved again).
 pub struct Folder {
@@ -32,7 +40,7 @@ impl Folder {
     /// Opens the folder the user named, following a link there (the user
     /// chose it); the folder exists.
     pub fn open_root(path: &Path) -> anyhow::Result<Folder> {
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let flags = HANDLE | OFlags::DIRECTORY | OFlags::CLOEXEC;
         let fd = rustix::fs::open(path, flags, Mode::empty())
             .map_err(|e| os_error(path, "cannot open the folder", e))?;
         let path = path.to_path_buf();
@@ -76,7 +84,7 @@ impl Folder {
     }
 
     fn open_folder(&self, name: &str) -> rustix::io::Result<OwnedFd> {
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let flags = HANDLE | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
         rustix::fs::openat(&self.fd, name, flags, Mode::empty())
     }
 
@@ -147,7 +155,13 @@ impl Folder {
         if !claim_sweep(&self.path) {
             return;
         }
-        let Ok(entries) = Dir::read_from(&self.fd) else {
+        // Listing needs a readable handle on the same folder (the held one
+        // may be `O_PATH`); a folder that cannot be listed is not swept.
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        let Ok(listing) = rustix::fs::openat(&self.fd, ".", flags, Mode::empty()) else {
+            return;
+        };
+        let Ok(entries) = Dir::read_from(&listing) else {
             return;
         };
         for entry in entries.map_while(Result::ok) {
