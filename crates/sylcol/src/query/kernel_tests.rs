@@ -186,7 +186,7 @@ fn kernel_is_exact<K: Kernel>() {
 /// packet's own box and for a box a thousand times larger.
 #[test]
 fn the_rays_edge_bound_holds_for_every_lane() {
-    use super::ray_triangle::{LaneRay, edge_functions};
+    use super::ray_triangle::{LaneRay, corners, edge_functions};
     let mut worst = 0.0f64;
     for (tris, o, d, limit) in hard_cases(30_000, 17) {
         let p = Packet::new(&tris, 99);
@@ -198,7 +198,8 @@ fn the_rays_edge_bound_holds_for_every_lane() {
             let ([kx, ky, kz], err) = f.axes_and_bound();
             let lanes = LaneRay::<glam::Vec4>::new(&f);
             for at in [0, 4] {
-                let e = edge_functions(&lanes, &p, at).map(|v| v.to_array());
+                let (x, y, _) = corners(&lanes, &p, at);
+                let e = edge_functions(x, y).map(|v| v.to_array());
                 for (lane, (_, c)) in tris.iter().enumerate().skip(at).take(4) {
                     let (sx, sy) = (
                         f64::from(d[kx]) / f64::from(d[kz]),

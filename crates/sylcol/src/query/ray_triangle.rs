@@ -217,16 +217,20 @@ impl<'a> RayFrame<'a> {
         let d = d.to_array();
         // d_x / d_z is rounded as d_x * (1 / d_z), d_y likewise.
         let inv = 1.0 / d[z];
+        let (lin, zz, pad) = (
+            C_LIN * reach + TINY,
+            C_ZZ * reach * reach + TINY,
+            PAD * reach + TINY,
+        );
         RayFrame {
             axes: [AXES[x], AXES[y], AXES[z]],
             o: o.to_array(),
             shear: [d[x] * inv, d[y] * inv, inv],
-            lin: C_LIN * reach + TINY,
-            zz: C_ZZ * reach * reach + TINY,
-            pad: PAD * reach + TINY,
+            lin,
+            zz,
+            pad,
             err: {
-                let (lin, zz) = (C_LIN * reach + TINY, C_ZZ * reach * reach + TINY);
-                let m = 2.0 * (1.0 + 1.0 / 524_288.0) * reach + (PAD * reach + TINY);
+                let m = 2.0 * (1.0 + 1.0 / 524_288.0) * reach + pad;
                 C_SQ * m * m + (lin * m + zz)
             },
             limit: if limit < OPEN { limit } else { f32::INFINITY },
@@ -363,21 +367,23 @@ pub fn lanes<V: Lanes>(
     at: usize,
     t_max: f32,
 ) -> Option<LaneHits<V>> {
-    let ([xa, _, _], [ya, _, _], [za, zb, zc]) = corners(f, p, at);
-    let [e0, e1, e2] = edge_functions(f, p, at);
+    let (x, y, [za, zb, zc]) = corners(f, p, at);
+    let [e0, e1, e2] = edge_functions(x, y);
     let (lo, hi) = (e0.min(e1).min(e2), e0.max(e1).max(e2));
     // The edge functions are within the ray's bound `f.err` of their
     // exact values (it takes every corner as far from the origin as the
     // mesh's box allows). A lane it leaves open gets the lane's own,
     // tighter bound before the exact path.
-    let (near, sure, err) = edge_signs(lo, hi, f.err);
+    let (near, sure) = edge_signs(lo, hi, f.err);
     if V::bits(near) == 0 {
         return None;
     }
     let (near, sure, err) = if V::bits(V::and_not(sure, near)) == 0 {
-        (near, sure, err)
+        (near, sure, f.err)
     } else {
-        edge_signs(lo, hi, lane_err(f, p, at, xa, ya))
+        let err = lane_err(f, p, at, x[0], y[0]);
+        let (near, sure) = edge_signs(lo, hi, err);
+        (near, sure, err)
     };
     let mut unsure = V::and_not(sure, near);
     // t = sum e_i z_i / sum e_i, z_i the corners' ray parameters; the
@@ -436,19 +442,22 @@ pub fn lanes<V: Lanes>(
 /// Each corner of lanes `at..` in the ray's frame, on its own: the x, y
 /// and z of corners a, b, c.
 #[inline(always)]
-fn corners<V: Lanes>(f: &LaneRay<'_, V>, p: &Packet, at: usize) -> ([V; 3], [V; 3], [V; 3]) {
+pub(crate) fn corners<V: Lanes>(
+    f: &LaneRay<'_, V>,
+    p: &Packet,
+    at: usize,
+) -> ([V; 3], [V; 3], [V; 3]) {
     let (xa, ya, za) = corner::<V>(f, &p.v[0], at);
     let (xb, yb, zb) = corner::<V>(f, &p.v[1], at);
     let (xc, yc, zc) = corner::<V>(f, &p.v[2], at);
     ([xa, xb, xc], [ya, yb, yc], [za, zb, zc])
 }
 
-/// The 2-D edge functions of lanes `at..`: e0 of edge bc, e1 of ca, e2 of
-/// ab (the corners are computed again: inlined, the compiler shares
-/// them with [`lanes`]' own).
+/// The 2-D edge functions of corners with frame coordinates `x`, `y`
+/// ([`corners`]): e0 of edge bc, e1 of ca, e2 of ab.
 #[inline(always)]
-pub(crate) fn edge_functions<V: Lanes>(f: &LaneRay<'_, V>, p: &Packet, at: usize) -> [V; 3] {
-    let ([xa, xb, xc], [ya, yb, yc], _) = corners(f, p, at);
+pub(crate) fn edge_functions<V: Lanes>(x: [V; 3], y: [V; 3]) -> [V; 3] {
+    let ([xa, xb, xc], [ya, yb, yc]) = (x, y);
     [
         xb.mul(yc).sub(yb.mul(xc)),
         xc.mul(ya).sub(yc.mul(xa)),
@@ -470,16 +479,16 @@ fn lane_err<V: Lanes>(f: &LaneRay<'_, V>, p: &Packet, at: usize, xa: V, ya: V) -
 }
 
 /// The lanes whose edge functions (lowest `lo`, highest `hi`) agree within
-/// the bound `err` (near: not clearly missed), those where they agree
-/// beyond it (sure), and the bound.
+/// the bound `err` (near: not clearly missed) and those where they agree
+/// beyond it (sure).
 #[inline(always)]
-fn edge_signs<V: Lanes>(lo: V, hi: V, err: V) -> (V::Mask, V::Mask, V) {
+fn edge_signs<V: Lanes>(lo: V, hi: V, err: V) -> (V::Mask, V::Mask) {
     let neg_err = V::splat(0.0).sub(err);
     let near = lo.ge(neg_err) | hi.le(err);
     // On a near lane the edges agree within the bound; they are sure when
     // they agree beyond it. (A near lane is never clearly missed.)
     let sure = lo.gt(err) | hi.lt(neg_err);
-    (near, sure, err)
+    (near, sure)
 }
 
 /// The bound on the depth numerator T = sum e_i z_i of a sure lane, from
