@@ -11,7 +11,10 @@
 //! share nothing but the collider (each thread has its own mailbox).
 //!
 //! Rays go wherever [`Collider::cast_ray`] sends them: through the BVH
-//! when the collider has one ([`Collider::with_bvh`]), else the grid.
+//! when the collider has one ([`Collider::with_bvh`]), else the grid. A
+//! BVH larger than [`super::bvh::STREAM_BYTES`] is walked two rays at a
+//! time on each thread (`bvh_stream`), so that one ray's waits on memory
+//! overlap the other's work; each answer is still the single ray's.
 //!
 //! Ray packets do not pay here (measured, `docs/queries.md`): the rays of
 //! a batch are as incoherent as the game's, and a packet of eight rays
@@ -60,6 +63,11 @@ impl Collider {
         out: &mut [Option<RayHit>],
     ) -> Result<(), BatchError> {
         assert_eq!(rays.len(), out.len(), "one answer slot per ray");
+        if let Some(bvh) = self.bvh.as_ref().filter(|b| b.stream) {
+            return for_each_chunk(rays, out, |offset, rays, out| {
+                self.cast_rays_streamed(bvh, offset, rays, max_toi, out)
+            });
+        }
         for_each_into(rays, out, |r| self.cast_ray(r, max_toi))
     }
 
@@ -96,7 +104,7 @@ fn for_each_into<I: Sync, O: Send>(
     out: &mut [O],
     f: impl Fn(&I) -> Result<O, QueryError> + Sync,
 ) -> Result<(), BatchError> {
-    let run = |offset: usize, input: &[I], out: &mut [O]| -> Result<(), BatchError> {
+    for_each_chunk(input, out, |offset, input, out| {
         let mut first = Ok(());
         for (i, (q, slot)) in input.iter().zip(out).enumerate() {
             match f(q) {
@@ -111,7 +119,17 @@ fn for_each_into<I: Sync, O: Send>(
             }
         }
         first
-    };
+    })
+}
+
+/// Runs `run(offset, input, out)` over the whole batch on the calling
+/// thread when it is small (or the pool has one thread), else over runs
+/// of [`CHUNK`] on the thread pool; the error of the lowest run wins.
+pub(super) fn for_each_chunk<I: Sync, O: Send>(
+    input: &[I],
+    out: &mut [O],
+    run: impl Fn(usize, &[I], &mut [O]) -> Result<(), BatchError> + Sync,
+) -> Result<(), BatchError> {
     if input.len() <= SERIAL_BATCH || rayon::current_num_threads() == 1 {
         return run(0, input, out);
     }

@@ -148,6 +148,10 @@ pub struct Bvh {
     /// Whether the traversal asks the cache for the children it will
     /// visit: the nodes and packets take more than [`PREFETCH_BYTES`].
     pub(crate) prefetch: bool,
+    /// Whether a batch of rays walks it two rays at a time
+    /// (`bvh_stream`): the nodes and packets take more than
+    /// [`STREAM_BYTES`].
+    pub(crate) stream: bool,
 }
 
 /// A hierarchy larger than this is prefetched (`bvh_walk`); a smaller one
@@ -156,6 +160,17 @@ pub struct Bvh {
 /// 4 k sphere's 269 KiB hierarchy is ~2 % faster prefetched, with ~6 %
 /// more instructions; the maps (at most 86 KiB) lose by it.
 pub const PREFETCH_BYTES: usize = 128 * 1024;
+
+/// A hierarchy larger than this is walked two rays at a time by a batch
+/// (`bvh_stream`): its rays wait on memory, and the other ray's steps
+/// fill the wait. Measured with `sylcol-bench batch` (rays/s against
+/// Embree's `rtcIntersect1`, three runs each): the 65 k sphere's 3.4 MiB
+/// hierarchy 0.80-0.89x one ray at a time, 1.00-1.15x two; the 16 k
+/// sphere's 886 KiB level on one thread and 0.74-0.89x -> 0.93-0.94x on
+/// two; the maps (at most 86 KiB) and the 1 k / 4 k spheres are slower
+/// streamed (the second ray's bookkeeping costs more than the overlap
+/// gains where everything is in the core's caches).
+pub const STREAM_BYTES: usize = 512 * 1024;
 
 /// What [`Bvh::stats`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -219,6 +234,7 @@ fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
         packets: Vec::with_capacity(tree.len() / 2 + 1),
         depth: 0,
         prefetch: false,
+        stream: false,
     };
     if tree.is_empty() {
         return bvh;
@@ -254,6 +270,7 @@ fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
     }
     let bytes = bvh.nodes.len() * size_of::<Node>() + bvh.packets.len() * size_of::<Packet>();
     bvh.prefetch = bytes > PREFETCH_BYTES;
+    bvh.stream = bytes > STREAM_BYTES;
     bvh
 }
 

@@ -237,6 +237,88 @@ struct Stack {
     links: [MaybeUninit<u32>; STACK + WIDTH],
 }
 
+impl Stack {
+    #[inline(always)]
+    fn new() -> Self {
+        Stack {
+            keys: [const { MaybeUninit::uninit() }; STACK + WIDTH],
+            links: [const { MaybeUninit::uninit() }; STACK + WIDTH],
+        }
+    }
+}
+
+/// Where a walk stands: the node or leaf its next step visits, the
+/// stack's entries in use, and the best hit's t grown by [`EPS`] (the far
+/// end of every slab test, updated only after a leaf).
+#[derive(Debug, Clone, Copy)]
+struct Position {
+    link: u32,
+    len: usize,
+    reach: f32,
+}
+
+impl Position {
+    /// At the root, keeping hits with t <= `max`.
+    #[inline(always)]
+    fn root(max: f32) -> Self {
+        Position {
+            link: 0,
+            len: 0,
+            reach: max * (1.0 + EPS),
+        }
+    }
+}
+
+/// One ray's walk held between steps ([`Bvh::step`]), for `bvh_stream`,
+/// which steps two rays in turn so that one's waits (a leaf's best hit
+/// before the next slab test, a node's load) overlap the other's work.
+pub(super) struct Walker<'a, K: BoxKernel> {
+    f: LaneRay<'a, K::V>,
+    r: BoxRay,
+    /// The nearest (t, triangle) so far.
+    pub(super) best: (f32, u32),
+    at: Position,
+    stack: Stack,
+}
+
+impl<'a, K: BoxKernel> Walker<'a, K> {
+    /// A walk of the ray `f` (`r` for the boxes) from the root, keeping
+    /// hits with t <= `max`. The hierarchy must have a root.
+    #[inline(always)]
+    pub(super) fn new(f: LaneRay<'a, K::V>, r: BoxRay, max: f32) -> Self {
+        Walker {
+            f,
+            r,
+            best: (max, NO_TRIANGLE),
+            at: Position::root(max),
+            stack: Stack::new(),
+        }
+    }
+
+    /// Starts the walk of another ray in this one's place (its stack is
+    /// reused, not copied).
+    #[inline(always)]
+    pub(super) fn restart(&mut self, f: LaneRay<'a, K::V>, r: BoxRay, max: f32) {
+        self.f = f;
+        self.r = r;
+        self.best = (max, NO_TRIANGLE);
+        self.at = Position::root(max);
+    }
+
+    /// One step through `bvh` (the hierarchy the walk started on); true
+    /// when the walk is over and `best` is its answer.
+    #[inline(always)]
+    pub(super) fn step(&mut self, bvh: &Bvh) -> bool {
+        bvh.step::<K>(
+            &self.f,
+            &self.r,
+            &mut self.best,
+            &mut self.at,
+            &mut self.stack,
+        )
+    }
+}
+
 impl Bvh {
     /// The nearest (t, triangle) with 0 < t <= `max` of the ray of `f`
     /// (`r`, the same ray for the box test), with the widest kernel this
@@ -266,57 +348,64 @@ impl Bvh {
 
     /// The traversal with kernel `K`.
     #[inline(always)]
-    fn walk<K: BoxKernel>(&self, f: &RayFrame<'_>, r: &BoxRay, max: f32) -> (f32, u32) {
+    pub(super) fn walk<K: BoxKernel>(&self, f: &RayFrame<'_>, r: &BoxRay, max: f32) -> (f32, u32) {
         let mut best = (max, NO_TRIANGLE);
         if self.nodes.is_empty() {
             return best;
         }
         let f = &LaneRay::<K::V>::new(f);
-        let mut stack = Stack {
-            keys: [const { MaybeUninit::uninit() }; STACK + WIDTH],
-            links: [const { MaybeUninit::uninit() }; STACK + WIDTH],
-        };
-        // The entries in use (a local of its own, so it stays in a
-        // register).
-        let mut len = 0;
-        let mut link = 0u32;
-        // The best hit's t grown by EPS (the far end of every slab test),
-        // updated only after a leaf.
-        let mut reach = best.0 * (1.0 + EPS);
-        loop {
-            if link & LEAF != 0 {
-                // SAFETY: the build links only packets and nodes that
-                // exist (`Bvh::validate` checks it), and a `Bvh` is only
-                // made by the build.
-                let first = (link & INDEX_MASK) as usize;
-                let count = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
-                let leaf = unsafe { self.packets.get_unchecked(first..first + count) };
-                // Out of line (on AVX2), so that the walk keeps the slab
-                // test's values in registers.
-                K::test_packets(f, leaf, &mut best);
-                reach = best.0 * (1.0 + EPS);
-            } else {
-                // SAFETY: as above.
-                let node = unsafe { self.nodes.get_unchecked(link as usize) };
-                let (keys, mask) = K::node(r, node, reach);
-                if mask != 0 {
-                    link = self.order::<K>(node, keys, mask, &mut stack, &mut len);
-                    continue;
-                }
+        let mut stack = Stack::new();
+        let mut at = Position::root(max);
+        while !self.step::<K>(f, r, &mut best, &mut at, &mut stack) {}
+        best
+    }
+
+    /// One step of a walk (the ray `f`, `r` for the boxes) from `at`: a
+    /// node's slab test and the push of its children, or a leaf's test,
+    /// followed by the pops of children beyond the best hit. True when the
+    /// walk is over and `best` is its answer.
+    #[inline(always)]
+    fn step<K: BoxKernel>(
+        &self,
+        f: &LaneRay<'_, K::V>,
+        r: &BoxRay,
+        best: &mut (f32, u32),
+        at: &mut Position,
+        stack: &mut Stack,
+    ) -> bool {
+        let link = at.link;
+        if link & LEAF != 0 {
+            // SAFETY: the build links only packets and nodes that exist
+            // (`Bvh::validate` checks it), and a `Bvh` is only made by the
+            // build.
+            let first = (link & INDEX_MASK) as usize;
+            let count = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
+            let leaf = unsafe { self.packets.get_unchecked(first..first + count) };
+            // Out of line (on AVX2), so that the walk keeps the slab
+            // test's values in registers.
+            K::test_packets(f, leaf, best);
+            at.reach = best.0 * (1.0 + EPS);
+        } else {
+            // SAFETY: as above.
+            let node = unsafe { self.nodes.get_unchecked(link as usize) };
+            let (keys, mask) = K::node(r, node, at.reach);
+            if mask != 0 {
+                at.link = self.order::<K>(node, keys, mask, stack, &mut at.len);
+                return false;
             }
-            // Pop the next child whose entry is not beyond the best hit.
-            let bound = (reach + TINY).to_bits();
-            loop {
-                if len == 0 {
-                    return best;
-                }
-                len -= 1;
-                // SAFETY: entries below `len` were written by `order`.
-                let key = unsafe { stack.keys.get_unchecked(len).assume_init() };
-                if key_t(key) <= bound {
-                    link = unsafe { stack.links.get_unchecked(len).assume_init() };
-                    break;
-                }
+        }
+        // Pop the next child whose entry is not beyond the best hit.
+        let bound = (at.reach + TINY).to_bits();
+        loop {
+            if at.len == 0 {
+                return true;
+            }
+            at.len -= 1;
+            // SAFETY: entries below `len` were written by `order`.
+            let key = unsafe { stack.keys.get_unchecked(at.len).assume_init() };
+            if key_t(key) <= bound {
+                at.link = unsafe { stack.links.get_unchecked(at.len).assume_init() };
+                return false;
             }
         }
     }

@@ -98,24 +98,12 @@ impl Collider {
         cast: Cast,
         scan_all: bool,
     ) -> Option<RayHit> {
-        let scale = direction_scale(ray.dir);
-        let (dir, max) = if scale == 1.0 {
-            (ray.dir, max_toi)
-        } else {
-            (ray.dir * scale, max_toi / scale)
-        };
-        let exact = match cast {
-            Cast::Ray => Exact::Ray {
-                o: ray.origin,
-                d: dir,
-                limit: max,
-            },
-            Cast::Segment(to) => Exact::Segment {
-                from: ray.origin,
-                to,
-                scale,
-            },
-        };
+        let Scaled {
+            scale,
+            dir,
+            max,
+            exact,
+        } = Scaled::new(ray, max_toi, cast);
         let frame = RayFrame::new(ray.origin, dir, max, &exact, self.bounds);
         let best = if scan_all {
             self.scan::<K>(&LaneRay::new(&frame), max)
@@ -374,6 +362,47 @@ impl Collider {
     }
 }
 
+/// A ray as the kernels take it: its direction scaled by a power of two
+/// into range ([`direction_scale`]; t scales back exactly), its limit
+/// scaled alike, and its exact form for the predicates.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Scaled {
+    pub scale: f32,
+    pub dir: Vec3,
+    pub max: f32,
+    pub exact: Exact,
+}
+
+impl Scaled {
+    #[inline(always)]
+    pub(crate) fn new(ray: &Ray, max_toi: f32, cast: Cast) -> Self {
+        let scale = direction_scale(ray.dir);
+        let (dir, max) = if scale == 1.0 {
+            (ray.dir, max_toi)
+        } else {
+            (ray.dir * scale, max_toi / scale)
+        };
+        let exact = match cast {
+            Cast::Ray => Exact::Ray {
+                o: ray.origin,
+                d: dir,
+                limit: max,
+            },
+            Cast::Segment(to) => Exact::Segment {
+                from: ray.origin,
+                to,
+                scale,
+            },
+        };
+        Scaled {
+            scale,
+            dir,
+            max,
+            exact,
+        }
+    }
+}
+
 /// The line a walk follows, in f64.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Line {
@@ -468,7 +497,7 @@ pub(crate) fn keep_nearest(t: &[f32; LANES], mut mask: u32, p: &Packet, best: &m
 /// NaN: on the bits, the largest magnitude of each vector below that of
 /// +inf (and the direction's above 0), the max's not above it.
 #[inline(always)]
-fn check_ray(ray: &Ray, max_toi: f32) -> Result<(), QueryError> {
+pub(crate) fn check_ray(ray: &Ray, max_toi: f32) -> Result<(), QueryError> {
     const ABS: u32 = 0x7fff_ffff;
     const INF: u32 = 0x7f80_0000;
     let largest = |v: Vec3| {

@@ -1,0 +1,270 @@
+//! Many rays through the [`Bvh`] on one thread, two at a time.
+//!
+//! A single ray's walk is a chain of dependent latencies: a leaf's best
+//! hit must be known before the next slab test can cull against it, and
+//! a node's children before the next node is loaded. One ray leaves most
+//! of a core idle while it waits. Here two rays walk in turn, a step each
+//! ([`Walker::step`]), so that the core works on one while the other
+//! waits; when one ends, the next ray of the batch takes its place.
+//!
+//! Each ray's answer is exactly its single walk's ([`Bvh::walk`]): the
+//! steps of one ray are the same steps in the same order; only another
+//! ray's steps come between them.
+
+use super::batch::BatchError;
+use super::bvh::Bvh;
+use super::bvh_walk::{BoxKernel, BoxRay, Walker};
+use super::ray_cast::{Cast, Scaled, check_ray};
+#[cfg(target_arch = "x86_64")]
+use super::ray_triangle::Avx;
+use super::ray_triangle::{LaneRay, NO_TRIANGLE, Portable, RayFrame};
+use super::{Ray, RayHit};
+
+/// Rays walked in turn.
+pub const SLOTS: usize = 2;
+
+/// A ray of a stream, prepared: its frame (for the leaves), its slab
+/// test and its limit.
+pub(crate) struct Prepared<'a> {
+    pub frame: RayFrame<'a>,
+    pub boxes: BoxRay,
+    pub max: f32,
+}
+
+impl Bvh {
+    /// The nearest (t, triangle) of every ray of `rays`, in order, to
+    /// `out` (one slot per ray), with the widest kernel this CPU runs
+    /// (`avx`: AVX and AVX2 are there).
+    pub(crate) fn first_hits<'a>(&self, rays: &[Prepared<'a>], out: &mut [(f32, u32)], avx: bool) {
+        #[cfg(target_arch = "x86_64")]
+        if avx {
+            // SAFETY: the caller found AVX and AVX2 on this CPU.
+            return unsafe { self.stream_avx(rays, out) };
+        }
+        let _ = avx;
+        self.stream::<Portable>(rays, out)
+    }
+
+    /// The stream compiled for AVX and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,avx2")]
+    fn stream_avx(&self, rays: &[Prepared<'_>], out: &mut [(f32, u32)]) {
+        self.stream::<Avx>(rays, out)
+    }
+
+    /// [`SLOTS`] walks in turn over `rays`, each slot taking the next ray
+    /// when its own ends.
+    #[inline(always)]
+    fn stream<'a, K: BoxKernel>(&self, rays: &[Prepared<'a>], out: &mut [(f32, u32)]) {
+        assert_eq!(rays.len(), out.len(), "one answer slot per ray");
+        if self.nodes.is_empty() || rays.len() < SLOTS {
+            for (p, o) in rays.iter().zip(out.iter_mut()) {
+                *o = self.walk::<K>(&p.frame, &p.boxes, p.max);
+            }
+            return;
+        }
+        let start = |p: &Prepared<'a>| (LaneRay::<K::V>::new(&p.frame), p.boxes, p.max);
+        let mut walks: [Walker<'a, K>; SLOTS] = std::array::from_fn(|i| {
+            let (f, r, m) = start(&rays[i]);
+            Walker::new(f, r, m)
+        });
+        let mut ray_of: [usize; SLOTS] = std::array::from_fn(|i| i);
+        let mut busy = [true; SLOTS];
+        let (mut next, mut left) = (SLOTS, SLOTS);
+        while left > 0 {
+            for j in 0..SLOTS {
+                if busy[j] && walks[j].step(self) {
+                    out[ray_of[j]] = walks[j].best;
+                    if next < rays.len() {
+                        let (f, r, m) = start(&rays[next]);
+                        walks[j].restart(f, r, m);
+                        ray_of[j] = next;
+                        next += 1;
+                    } else {
+                        busy[j] = false;
+                        left -= 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl super::Collider {
+    /// [`super::Collider::cast_rays_into`] for the rays of one run (the
+    /// first at index `offset` of the batch) through `bvh` (this
+    /// collider's), two walks at a time: each answer is the single ray's.
+    pub(super) fn cast_rays_streamed(
+        &self,
+        bvh: &Bvh,
+        offset: usize,
+        rays: &[Ray],
+        max_toi: f32,
+        out: &mut [Option<RayHit>],
+    ) -> Result<(), BatchError> {
+        let mut first = Ok(());
+        let mut usable = Vec::with_capacity(rays.len());
+        let mut scaled = Vec::with_capacity(rays.len());
+        for (i, ray) in rays.iter().enumerate() {
+            match check_ray(ray, max_toi) {
+                Ok(()) => {
+                    usable.push(i);
+                    scaled.push(Scaled::new(ray, max_toi, Cast::Ray));
+                }
+                Err(error) => {
+                    if first.is_ok() {
+                        first = Err(BatchError {
+                            index: offset + i,
+                            error,
+                        });
+                    }
+                }
+            }
+        }
+        let prepared: Vec<Prepared<'_>> = usable
+            .iter()
+            .zip(&scaled)
+            .map(|(&i, s)| Prepared {
+                frame: RayFrame::new(rays[i].origin, s.dir, s.max, &s.exact, self.bounds),
+                boxes: BoxRay::new(rays[i].origin, s.dir),
+                max: s.max,
+            })
+            .collect();
+        let mut best = vec![(0.0, NO_TRIANGLE); prepared.len()];
+        bvh.first_hits(&prepared, &mut best, self.avx);
+        for ((&i, s), &(t, id)) in usable.iter().zip(&scaled).zip(&best) {
+            out[i] = (id != NO_TRIANGLE).then(|| self.hit_record(&rays[i], t * s.scale, id));
+        }
+        first
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    use super::*;
+    use crate::mesh::TriMesh;
+    use crate::query::fixtures::{cuboid, icosphere, merged, uv_sphere};
+    use crate::query::{Collider, QueryError};
+
+    /// Meshes with a BVH, among them integer-cornered boxes that lattice
+    /// rays cross through vertices and edges.
+    fn colliders() -> Vec<Collider> {
+        let meshes: [TriMesh; 3] = [
+            icosphere(Vec3::new(0.3, -0.2, 0.1), 5.0, 4),
+            uv_sphere(Vec3::ZERO, 6.0, 40, 24),
+            merged(
+                &cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0)),
+                &uv_sphere(Vec3::new(2.0, 1.0, 1.0), 2.0, 12, 8),
+            ),
+        ];
+        meshes
+            .iter()
+            .map(|m| Collider::from_mesh(m).unwrap().with_bvh())
+            .collect()
+    }
+
+    /// Rays of every kind a batch holds: random ones, lattice rays along
+    /// axes and diagonals through vertices and edges, rays far from unit
+    /// length (scaled into range), and unusable ones at `bad`.
+    fn rays(n: usize, seed: u64, bad: &[usize]) -> Vec<Ray> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut rays: Vec<Ray> = (0..n)
+            .map(|i| {
+                let mut v =
+                    || Vec3::from_array(std::array::from_fn(|_| rng.random_range(-9.0..9.0)));
+                match i % 4 {
+                    0 | 1 => Ray::new(v(), v()),
+                    2 => {
+                        let o = v().round();
+                        let d = v().signum()
+                            * Vec3::from_array([i % 3 != 0, i % 5 != 0, true].map(f32::from));
+                        Ray::new(o, d)
+                    }
+                    _ => Ray::new(v(), v() * 1e-20),
+                }
+            })
+            .collect();
+        for &i in bad {
+            rays[i].dir = Vec3::ZERO;
+        }
+        rays
+    }
+
+    /// The stream's (t, triangle) against each ray's single walk, with
+    /// both kernels, for batches of every length up to a few slots and a
+    /// long one.
+    #[test]
+    fn streams_answer_like_single_walks() {
+        for c in colliders() {
+            let bvh = c.bvh().expect("a BVH");
+            let rays = rays(2_000, 3, &[]);
+            for len in [0, 1, 2, 3, 5, rays.len()] {
+                for max_toi in [f32::INFINITY, 7.5] {
+                    let scaled: Vec<Scaled> = rays[..len]
+                        .iter()
+                        .map(|r| Scaled::new(r, max_toi, Cast::Ray))
+                        .collect();
+                    let prepared: Vec<Prepared<'_>> = rays
+                        .iter()
+                        .zip(&scaled)
+                        .map(|(r, s)| Prepared {
+                            frame: RayFrame::new(r.origin, s.dir, s.max, &s.exact, c.bounds),
+                            boxes: BoxRay::new(r.origin, s.dir),
+                            max: s.max,
+                        })
+                        .collect();
+                    for avx in [false, true] {
+                        let mut out = vec![(-1.0, 0); len];
+                        bvh.first_hits(&prepared, &mut out, avx && c.avx);
+                        let mut hits = 0;
+                        for (p, got) in prepared.iter().zip(&out) {
+                            let want = bvh.first_hit(&p.frame, &p.boxes, p.max, avx && c.avx);
+                            assert_eq!(got.1, want.1);
+                            assert_eq!(got.0.to_bits(), want.0.to_bits());
+                            hits += usize::from(want.1 != NO_TRIANGLE);
+                        }
+                        assert!(len < 100 || hits > len / 10, "{hits} of {len} rays hit");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A batch through a BVH that streams gives each ray's own answer,
+    /// on a pool of two threads and serially, and reports the first
+    /// unusable ray.
+    #[test]
+    fn batches_stream_through_a_large_bvh() {
+        for mut c in colliders() {
+            c.bvh.as_mut().expect("a BVH").stream = true;
+            let bad = [700, 1_500];
+            let rays = rays(2_048, 9, &bad);
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(2)
+                .build()
+                .unwrap();
+            for max_toi in [f32::INFINITY, 7.5] {
+                let e = pool.install(|| c.cast_rays(&rays, max_toi)).unwrap_err();
+                assert_eq!(e.index, bad[0]);
+                assert!(matches!(e.error, QueryError::ZeroDirection(_)));
+                let mut pooled = vec![None; rays.len()];
+                let _ = pool.install(|| c.cast_rays_into(&rays, max_toi, &mut pooled));
+                let mut serial = vec![None; 200];
+                c.cast_rays_into(&rays[..200], max_toi, &mut serial)
+                    .unwrap();
+                assert_eq!(serial[..], pooled[..200]);
+                for (i, (r, h)) in rays.iter().zip(&pooled).enumerate() {
+                    let single = c.cast_ray(r, max_toi);
+                    match single {
+                        Ok(want) => assert_eq!(*h, want, "ray {i}"),
+                        Err(_) => assert!(bad.contains(&i) && h.is_none()),
+                    }
+                }
+            }
+        }
+    }
+}
