@@ -63,7 +63,7 @@ impl Collider {
         out: &mut [Option<RayHit>],
     ) -> Result<(), BatchError> {
         assert_eq!(rays.len(), out.len(), "one answer slot per ray");
-        if let Some(bvh) = self.bvh.as_ref().filter(|b| b.stream) {
+        if let Some(bvh) = &self.bvh {
             return for_each_chunk(rays, out, |offset, rays, out| {
                 self.cast_rays_streamed(bvh, offset, rays, max_toi, out)
             });

@@ -57,7 +57,7 @@ impl Bvh {
     #[inline(always)]
     fn stream<'a, K: BoxKernel>(&self, rays: &[Prepared<'a>], out: &mut [(f32, u32)]) {
         assert_eq!(rays.len(), out.len(), "one answer slot per ray");
-        if self.nodes.is_empty() || rays.len() < SLOTS {
+        if self.nodes.is_empty() || rays.len() < SLOTS || !self.stream {
             for (p, o) in rays.iter().zip(out.iter_mut()) {
                 *o = self.walk::<K>(&p.frame, &p.boxes, p.max);
             }
