@@ -322,7 +322,9 @@ impl<'a, K: BoxKernel> Walker<'a, K> {
 impl Bvh {
     /// The nearest (t, triangle) with 0 < t <= `max` of the ray of `f`
     /// (`r`, the same ray for the box test), with the widest kernel this
-    /// CPU runs (`avx`: AVX and AVX2 are there).
+    /// CPU runs (`avx`: AVX and AVX2 are there). The tests' entry: a cast
+    /// inlines [`Bvh::walk`] into its own kernel-compiled function.
+    #[cfg(test)]
     pub(crate) fn first_hit(
         &self,
         f: &RayFrame<'_>,
@@ -340,7 +342,7 @@ impl Bvh {
     }
 
     /// The traversal compiled for AVX and AVX2.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(test, target_arch = "x86_64"))]
     #[target_feature(enable = "avx,avx2")]
     fn walk_avx(&self, f: &RayFrame<'_>, r: &BoxRay, max: f32) -> (f32, u32) {
         self.walk::<Avx>(f, r, max)

@@ -3,7 +3,7 @@
 
 use glam::{DVec3, Vec3};
 
-use super::bvh_walk::BoxRay;
+use super::bvh_walk::{BoxKernel, BoxRay};
 use super::collider::RayCell;
 use super::grid_walk::{GridWalk, until_limit};
 use super::ray_grid::RayGrid;
@@ -91,7 +91,7 @@ impl Collider {
 
     /// [`Collider::cast_with`] with kernel `K`.
     #[inline(always)]
-    fn cast_kernel<K: Kernel>(
+    fn cast_kernel<K: BoxKernel>(
         &self,
         ray: &Ray,
         max_toi: f32,
@@ -109,7 +109,9 @@ impl Collider {
             self.scan::<K>(&LaneRay::new(&frame), max)
         } else if let Some(bvh) = &self.bvh {
             let boxes = BoxRay::new(ray.origin, dir);
-            bvh.first_hit(&frame, &boxes, max, self.avx)
+            // The walk inlined here, compiled for this kernel: no call
+            // between the frame and the root.
+            bvh.walk::<K>(&frame, &boxes, max)
         } else {
             // A segment's cells are those of its exact direction (its f32
             // direction may end a hair short of the cell of its end).
