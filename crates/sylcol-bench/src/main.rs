@@ -38,12 +38,37 @@ fn env_usize(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+/// The modes, for the usage line.
+const USAGE: &str = "usage: sylcol-bench [rays | batch | prep | build | count METHOD | sweep] \
+                     (environment: RAYS, ROUNDS, SCENE; see the crate's notes)";
+
+/// Prints `why` and the usage line and exits with 2 (a usage error).
+fn usage_error(why: &str) -> ! {
+    eprintln!("sylcol-bench: {why}\n{USAGE}");
+    std::process::exit(2)
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rays = env_usize("RAYS", 1_000_000);
     let rounds = env_usize("ROUNDS", 3).max(1);
     let filter = std::env::var("SCENE").ok();
     let mode = args.first().map_or("rays", String::as_str);
+    if matches!(mode, "-h" | "--help" | "help") {
+        println!("{USAGE}");
+        return;
+    }
+    if !matches!(
+        mode,
+        "rays" | "batch" | "prep" | "build" | "count" | "sweep"
+    ) {
+        usage_error(&format!("unknown mode {mode}"));
+    }
+    let count = (mode == "count").then(|| {
+        args.get(1)
+            .and_then(|s| Method::parse(s))
+            .unwrap_or_else(|| usage_error(&format!("count METHOD, one of {:?}", names())))
+    });
     if mode == "sweep" {
         sweep::run(filter.as_deref(), rays, rounds);
         return;
@@ -55,10 +80,7 @@ fn main() {
         "prep" => prep::run(&scenes, rounds.max(5)),
         "build" => prep::run(&scenes, rounds.max(5)),
         "count" => {
-            let m = args
-                .get(1)
-                .and_then(|s| Method::parse(s))
-                .unwrap_or_else(|| panic!("count METHOD, one of {:?}", names()));
+            let m = count.expect("parsed above");
             for s in &scenes {
                 let p = Prepared::new(s);
                 let mut out = Answers::new(s.rays.len());
@@ -72,7 +94,7 @@ fn main() {
                 );
             }
         }
-        other => panic!("unknown mode {other}: rays, batch, prep, build, count METHOD or sweep"),
+        other => unreachable!("mode {other} checked above"),
     }
 }
 
