@@ -11,14 +11,14 @@
 //! steps of one ray are the same steps in the same order; only another
 //! ray's steps come between them.
 
-use super::batch::BatchError;
+use super::batch::{BatchError, CHUNK};
 use super::bvh::Bvh;
 use super::bvh_walk::{BoxKernel, BoxRay, Walker};
 use super::ray_cast::{Cast, Scaled, check_ray};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{LaneRay, NO_TRIANGLE, Portable, RayFrame};
-use super::{Ray, RayHit};
+use super::{QueryError, Ray, RayHit};
 
 /// Rays walked in turn.
 pub const SLOTS: usize = 2;
@@ -103,6 +103,31 @@ impl super::Collider {
         out: &mut [Option<RayHit>],
     ) -> Result<(), BatchError> {
         let mut first = Ok(());
+        // Runs of CHUNK rays: a serial batch of any length prepares a few
+        // kilobytes of rays at a time, not the whole batch.
+        for (run, (rays, out)) in rays.chunks(CHUNK).zip(out.chunks_mut(CHUNK)).enumerate() {
+            let error = self.cast_run(bvh, rays, max_toi, out);
+            if let (Ok(()), Some((i, error))) = (&first, error) {
+                first = Err(BatchError {
+                    index: offset + run * CHUNK + i,
+                    error,
+                });
+            }
+        }
+        first
+    }
+
+    /// One run of [`Collider::cast_rays_streamed`]: the answers of its
+    /// usable rays to `out`, and the first unusable ray's index (in the
+    /// run) and error.
+    fn cast_run(
+        &self,
+        bvh: &Bvh,
+        rays: &[Ray],
+        max_toi: f32,
+        out: &mut [Option<RayHit>],
+    ) -> Option<(usize, QueryError)> {
+        let mut first = None;
         let mut usable = Vec::with_capacity(rays.len());
         let mut scaled = Vec::with_capacity(rays.len());
         for (i, ray) in rays.iter().enumerate() {
@@ -112,12 +137,7 @@ impl super::Collider {
                     scaled.push(Scaled::new(ray, max_toi, Cast::Ray));
                 }
                 Err(error) => {
-                    if first.is_ok() {
-                        first = Err(BatchError {
-                            index: offset + i,
-                            error,
-                        });
-                    }
+                    first = first.or(Some((i, error)));
                 }
             }
         }
@@ -235,33 +255,38 @@ mod tests {
     }
 
     /// A batch through a BVH that streams gives each ray's own answer,
-    /// on a pool of two threads and serially, and reports the first
-    /// unusable ray.
+    /// on pools of one thread (one serial run of the whole batch) and two,
+    /// and reports the first unusable ray, also when it lies in a later
+    /// run of rays.
     #[test]
     fn batches_stream_through_a_large_bvh() {
         for mut c in colliders() {
             c.bvh.as_mut().expect("a BVH").stream = true;
             let bad = [700, 1_500];
             let rays = rays(2_048, 9, &bad);
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(2)
-                .build()
-                .unwrap();
-            for max_toi in [f32::INFINITY, 7.5] {
-                let e = pool.install(|| c.cast_rays(&rays, max_toi)).unwrap_err();
-                assert_eq!(e.index, bad[0]);
-                assert!(matches!(e.error, QueryError::ZeroDirection(_)));
-                let mut pooled = vec![None; rays.len()];
-                let _ = pool.install(|| c.cast_rays_into(&rays, max_toi, &mut pooled));
-                let mut serial = vec![None; 200];
-                c.cast_rays_into(&rays[..200], max_toi, &mut serial)
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
                     .unwrap();
-                assert_eq!(serial[..], pooled[..200]);
-                for (i, (r, h)) in rays.iter().zip(&pooled).enumerate() {
-                    let single = c.cast_ray(r, max_toi);
-                    match single {
-                        Ok(want) => assert_eq!(*h, want, "ray {i}"),
-                        Err(_) => assert!(bad.contains(&i) && h.is_none()),
+                for max_toi in [f32::INFINITY, 7.5] {
+                    let e = pool.install(|| c.cast_rays(&rays, max_toi)).unwrap_err();
+                    assert_eq!(e.index, bad[0]);
+                    assert!(matches!(e.error, QueryError::ZeroDirection(_)));
+                    let e = pool
+                        .install(|| c.cast_rays(&rays[800..], max_toi))
+                        .unwrap_err();
+                    assert_eq!(e.index, bad[1] - 800);
+                    let mut all = vec![None; rays.len()];
+                    let _ = pool.install(|| c.cast_rays_into(&rays, max_toi, &mut all));
+                    let mut small = vec![None; 200];
+                    c.cast_rays_into(&rays[..200], max_toi, &mut small).unwrap();
+                    assert_eq!(small[..], all[..200]);
+                    for (i, (r, h)) in rays.iter().zip(&all).enumerate() {
+                        match c.cast_ray(r, max_toi) {
+                            Ok(want) => assert_eq!(*h, want, "ray {i}"),
+                            Err(_) => assert!(bad.contains(&i) && h.is_none()),
+                        }
                     }
                 }
             }
