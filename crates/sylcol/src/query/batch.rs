@@ -11,10 +11,12 @@
 //! share nothing but the collider (each thread has its own mailbox).
 //!
 //! Rays go wherever [`Collider::cast_ray`] sends them: through the BVH
-//! when the collider has one ([`Collider::with_bvh`]), else the grid. A
-//! BVH larger than [`super::bvh::STREAM_BYTES`] is walked two rays at a
-//! time on each thread (`bvh_stream`), so that one ray's waits on memory
-//! overlap the other's work; each answer is still the single ray's.
+//! when the collider has one ([`Collider::with_bvh`]), else the grid; a
+//! run of rays is answered in one loop compiled with the kernel (no call
+//! a ray). A BVH larger than [`super::bvh::STREAM_BYTES`] is walked two
+//! rays at a time on each thread (`bvh_stream`), so that one ray's waits
+//! on memory overlap the other's work. Each answer is still the single
+//! ray's.
 //!
 //! Ray packets do not pay here (measured, `docs/queries.md`): the rays of
 //! a batch are as incoherent as the game's, and a packet of eight rays
@@ -63,12 +65,9 @@ impl Collider {
         out: &mut [Option<RayHit>],
     ) -> Result<(), BatchError> {
         assert_eq!(rays.len(), out.len(), "one answer slot per ray");
-        if let Some(bvh) = &self.bvh {
-            return for_each_chunk(rays, out, |offset, rays, out| {
-                self.cast_rays_streamed(bvh, offset, rays, max_toi, out)
-            });
-        }
-        for_each_into(rays, out, |r| self.cast_ray(r, max_toi))
+        for_each_chunk(rays, out, |offset, rays, out| {
+            self.cast_share(offset, rays, max_toi, out)
+        })
     }
 
     /// [`Collider::contains_point`] for every point, in order.

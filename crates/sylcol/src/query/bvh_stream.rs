@@ -5,7 +5,10 @@
 //! a node's children before the next node is loaded. One ray leaves most
 //! of a core idle while it waits. Here two rays walk in turn, a step each
 //! ([`Walker::step`]), so that the core works on one while the other
-//! waits; when one ends, the next ray of the batch takes its place.
+//! waits; when one ends, the next ray of the batch takes its place. Only
+//! a hierarchy larger than [`super::bvh::STREAM_BYTES`] is walked so
+//! (the BVH's `stream` flag); a batch's rays through a smaller one, or through
+//! the grid, go one at a time through [`super::Collider::cast_run`].
 //!
 //! Each ray's answer is exactly its single walk's ([`Bvh::walk`]): the
 //! steps of one ray are the same steps in the same order; only another
@@ -33,8 +36,8 @@ pub(crate) struct Prepared<'a> {
 
 impl Bvh {
     /// The nearest (t, triangle) of every ray of `rays`, in order, to
-    /// `out` (one slot per ray), with the widest kernel this CPU runs
-    /// (`avx`: AVX and AVX2 are there).
+    /// `out` (one slot per ray), two walks at a time, with the widest
+    /// kernel this CPU runs (`avx`: AVX and AVX2 are there).
     pub(crate) fn first_hits<'a>(&self, rays: &[Prepared<'a>], out: &mut [(f32, u32)], avx: bool) {
         #[cfg(target_arch = "x86_64")]
         if avx {
@@ -57,7 +60,7 @@ impl Bvh {
     #[inline(always)]
     fn stream<'a, K: BoxKernel>(&self, rays: &[Prepared<'a>], out: &mut [(f32, u32)]) {
         assert_eq!(rays.len(), out.len(), "one answer slot per ray");
-        if self.nodes.is_empty() || rays.len() < SLOTS || !self.stream {
+        if self.nodes.is_empty() || rays.len() < SLOTS {
             for (p, o) in rays.iter().zip(out.iter_mut()) {
                 *o = self.walk::<K>(&p.frame, &p.boxes, p.max);
             }
@@ -91,22 +94,27 @@ impl Bvh {
 }
 
 impl super::Collider {
-    /// [`super::Collider::cast_rays_into`] for the rays of one run (the
-    /// first at index `offset` of the batch) through `bvh` (this
-    /// collider's), two walks at a time: each answer is the single ray's.
-    pub(super) fn cast_rays_streamed(
+    /// [`super::Collider::cast_rays_into`] for one share of a batch (its
+    /// first ray at index `offset` of the batch), a run of [`CHUNK`] rays
+    /// at a time: through the BVH two walks at a time when it streams
+    /// (the BVH's `stream` flag), else ray by ray in one kernel-compiled
+    /// loop, as through the grid.
+    /// Each answer is the single ray's.
+    pub(super) fn cast_share(
         &self,
-        bvh: &Bvh,
         offset: usize,
         rays: &[Ray],
         max_toi: f32,
         out: &mut [Option<RayHit>],
     ) -> Result<(), BatchError> {
         let mut first = Ok(());
-        // Runs of CHUNK rays: a serial batch of any length prepares a few
-        // kilobytes of rays at a time, not the whole batch.
+        // A serial batch of any length prepares a few kilobytes of rays
+        // at a time, not the whole batch.
         for (run, (rays, out)) in rays.chunks(CHUNK).zip(out.chunks_mut(CHUNK)).enumerate() {
-            let error = self.cast_run(bvh, rays, max_toi, out);
+            let error = match &self.bvh {
+                Some(bvh) if bvh.stream => self.cast_run_streamed(bvh, rays, max_toi, out),
+                _ => self.cast_run(rays, max_toi, out),
+            };
             if let (Ok(()), Some((i, error))) = (&first, error) {
                 first = Err(BatchError {
                     index: offset + run * CHUNK + i,
@@ -117,10 +125,10 @@ impl super::Collider {
         first
     }
 
-    /// One run of [`Collider::cast_rays_streamed`]: the answers of its
-    /// usable rays to `out`, and the first unusable ray's index (in the
-    /// run) and error.
-    fn cast_run(
+    /// One run of [`Collider::cast_share`] through a BVH that streams: the
+    /// answers of its usable rays to `out`, and the first unusable ray's
+    /// index (in the run) and error.
+    fn cast_run_streamed(
         &self,
         bvh: &Bvh,
         rays: &[Ray],

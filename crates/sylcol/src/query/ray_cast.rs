@@ -128,6 +128,55 @@ impl Collider {
         (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0 * scale, best.1))
     }
 
+    /// [`Collider::cast_ray`] for each ray of `rays` into `out` (an
+    /// unusable ray's slot is left as it was), the loop compiled with the
+    /// kernel: on AVX2 every ray's checks, frame and walk in one function,
+    /// no call a ray. The first unusable ray's index and error.
+    pub(crate) fn cast_run(
+        &self,
+        rays: &[Ray],
+        max_toi: f32,
+        out: &mut [Option<RayHit>],
+    ) -> Option<(usize, QueryError)> {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx {
+            // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
+            return unsafe { self.cast_run_avx(rays, max_toi, out) };
+        }
+        self.cast_run_kernel::<Portable>(rays, max_toi, out)
+    }
+
+    /// [`Collider::cast_run`] compiled for AVX and AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx,avx2")]
+    fn cast_run_avx(
+        &self,
+        rays: &[Ray],
+        max_toi: f32,
+        out: &mut [Option<RayHit>],
+    ) -> Option<(usize, QueryError)> {
+        self.cast_run_kernel::<Avx>(rays, max_toi, out)
+    }
+
+    /// [`Collider::cast_run`] with kernel `K`.
+    #[inline(always)]
+    fn cast_run_kernel<K: BoxKernel>(
+        &self,
+        rays: &[Ray],
+        max_toi: f32,
+        out: &mut [Option<RayHit>],
+    ) -> Option<(usize, QueryError)> {
+        let scan_all = self.triangle_count() <= SMALL_MESH;
+        let mut first = None;
+        for (i, (ray, slot)) in rays.iter().zip(out).enumerate() {
+            match check_ray(ray, max_toi) {
+                Ok(()) => *slot = self.cast_kernel::<K>(ray, max_toi, Cast::Ray, scan_all),
+                Err(error) => first = first.or(Some((i, error))),
+            }
+        }
+        first
+    }
+
     /// [`Collider::walk`] compiled for the kernel's instruction set (a
     /// closure does not take its caller's target features, so the walk is
     /// always reached through a function that has them).
