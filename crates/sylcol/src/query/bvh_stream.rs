@@ -1,14 +1,15 @@
 //! Many rays through the [`Bvh`] on one thread, two at a time.
 //!
-//! A single ray's walk is a chain of dependent latencies: a leaf's best
-//! hit must be known before the next slab test can cull against it, and
-//! a node's children before the next node is loaded. One ray leaves most
-//! of a core idle while it waits. Here two rays walk in turn, a step each
-//! ([`Walker::step`]), so that the core works on one while the other
-//! waits; when one ends, the next ray of the batch takes its place. Only
-//! a hierarchy larger than [`super::bvh::STREAM_BYTES`] is walked so
-//! (the BVH's `stream` flag); a batch's rays through a smaller one, or through
-//! the grid, go one at a time through [`super::Collider::cast_run`].
+//! A hierarchy larger than the core's caches makes a ray wait on memory:
+//! each node and leaf it visits may come from the last-level cache or
+//! beyond, and the next step depends on it. Here two rays walk in turn, a
+//! step each ([`Walker::step`]), so that the core works on one while the
+//! other's loads are under way; when one ends, the next ray of the batch
+//! takes its place. Only a hierarchy larger than
+//! [`super::bvh::STREAM_BYTES`] is walked so (the BVH's `stream` flag):
+//! on one that stays in the caches the second ray's bookkeeping costs
+//! more than the overlap gains, and a batch's rays go one at a time
+//! through [`super::Collider::cast_run`], as through the grid.
 //!
 //! Each ray's answer is exactly its single walk's ([`Bvh::walk`]): the
 //! steps of one ray are the same steps in the same order; only another
@@ -98,8 +99,7 @@ impl super::Collider {
     /// first ray at index `offset` of the batch), a run of [`CHUNK`] rays
     /// at a time: through the BVH two walks at a time when it streams
     /// (the BVH's `stream` flag), else ray by ray in one kernel-compiled
-    /// loop, as through the grid.
-    /// Each answer is the single ray's.
+    /// loop, as through the grid. Each answer is the single ray's.
     pub(super) fn cast_share(
         &self,
         offset: usize,

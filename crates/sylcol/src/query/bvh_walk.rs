@@ -270,8 +270,8 @@ impl Position {
 }
 
 /// One ray's walk held between steps ([`Bvh::step`]), for `bvh_stream`,
-/// which steps two rays in turn so that one's waits (a leaf's best hit
-/// before the next slab test, a node's load) overlap the other's work.
+/// which steps two rays in turn so that one's waits on memory overlap the
+/// other's work.
 pub(super) struct Walker<'a, K: BoxKernel> {
     f: LaneRay<'a, K::V>,
     r: BoxRay,
