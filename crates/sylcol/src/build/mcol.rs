@@ -10,7 +10,7 @@
 //!   kept inside the triangle's bounds, so inside the map box;
 //! - cell lists: every triangle overlapping a cell grown by the margin
 //!   ([`list_margin`]), by the exact separating-axis test of
-//!   [`grid::build_cell_lists`] — complete by construction;
+//!   [`crate::grid::build_cell_lists`] — complete by construction;
 //! - cell records: (x, y, z, 1), count 1, a link to the cell's list record
 //!   (list records in cell order, occupied cells only), and a sphere around
 //!   the vertices of the listed triangles (centred on their bounding box),

@@ -326,7 +326,7 @@ impl Kids {
 impl super::Collider {
     /// The same collider with sylcol's own acceleration for rays and
     /// segments: an eight-wide BVH built from the mesh ([`Bvh`]). A mesh
-    /// of at most [`SMALL_MESH`] (64) triangles gets none: its rays test
+    /// of at most `SMALL_MESH` (64) triangles gets none: its rays test
     /// every packet, which beats any tree, so building one would only cost
     /// time. Other queries still use the grid. The answers have the same
     /// exactness as the grid's (the same kernels, the same first-hit rule;
@@ -339,7 +339,7 @@ impl super::Collider {
     }
 
     /// The BVH, when [`with_bvh`](super::Collider::with_bvh) built one
-    /// (never for a mesh of at most [`SMALL_MESH`] triangles).
+    /// (never for a mesh of at most `SMALL_MESH` (64) triangles).
     pub fn bvh(&self) -> Option<&Bvh> {
         self.bvh.as_ref()
     }

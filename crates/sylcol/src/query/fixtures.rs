@@ -2,6 +2,10 @@
 //! exact triangle counts, subdivided icosahedra, boxes, octahedra; and a
 //! plain map maker over any grid (non-cubic cells too) whose lists have no
 //! margin ([`map_from_mesh`]).
+//!
+//! Compiled for the crate's own tests and, with the feature `fixtures`,
+//! for its integration tests, benches and the benchmark harness; not part
+//! of the library's API.
 
 use glam::{DVec3, Vec3};
 use sylcol_format::mcol::Mcol;

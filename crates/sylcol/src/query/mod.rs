@@ -37,6 +37,7 @@ mod closest_point;
 mod collider;
 mod error;
 mod exact;
+#[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod grid_walk;
 #[cfg(target_arch = "x86_64")]

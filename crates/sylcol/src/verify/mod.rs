@@ -21,6 +21,7 @@ pub mod mcol;
 pub mod orientation;
 pub mod regn;
 pub mod report;
+#[cfg(any(test, feature = "fixtures"))]
 #[doc(hidden)]
 pub mod testmaps;
 pub mod text;

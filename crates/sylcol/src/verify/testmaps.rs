@@ -3,6 +3,10 @@
 //! triangle/box test with an optional margin (the original builder's shape:
 //! complete, with a few harmless extras); triangle and cell spheres are the
 //! builder's ([`crate::build::mcol`]).
+//!
+//! Compiled for the crate's own tests and, with the feature `fixtures`,
+//! for the workspace's integration tests and benches; not part of the
+//! library's API.
 
 use glam::Vec3;
 use sylcol_format::mcol::Mcol;
