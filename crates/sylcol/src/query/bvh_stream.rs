@@ -21,7 +21,7 @@ use super::bvh_walk::{BoxKernel, BoxRay, Walker};
 use super::ray_cast::{Cast, Scaled, check_ray};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
-use super::ray_triangle::{LaneRay, NO_TRIANGLE, Portable, RayFrame};
+use super::ray_triangle::{Avx2, LaneRay, NO_TRIANGLE, Portable, RayFrame};
 use super::{QueryError, Ray, RayHit};
 
 /// Rays walked in turn.
@@ -38,11 +38,16 @@ pub(crate) struct Prepared<'a> {
 impl Bvh {
     /// The nearest (t, triangle) of every ray of `rays`, in order, to
     /// `out` (one slot per ray), two walks at a time, with the widest
-    /// kernel this CPU runs (`avx`: AVX and AVX2 are there).
-    pub(crate) fn first_hits<'a>(&self, rays: &[Prepared<'a>], out: &mut [(f32, u32)], avx: bool) {
+    /// kernel this CPU runs (the AVX2 kernel with `avx`).
+    pub(crate) fn first_hits<'a>(
+        &self,
+        rays: &[Prepared<'a>],
+        out: &mut [(f32, u32)],
+        avx: Option<Avx2>,
+    ) {
         #[cfg(target_arch = "x86_64")]
-        if avx {
-            // SAFETY: the caller found AVX and AVX2 on this CPU.
+        if avx.is_some() {
+            // SAFETY: an `Avx2` exists only where the CPU has AVX and AVX2.
             return unsafe { self.stream_avx(rays, out) };
         }
         let _ = avx;
@@ -247,10 +252,11 @@ mod tests {
                         .collect();
                     for avx in [false, true] {
                         let mut out = vec![(-1.0, 0); len];
-                        bvh.first_hits(&prepared, &mut out, avx && c.avx);
+                        bvh.first_hits(&prepared, &mut out, c.avx.filter(|_| avx));
                         let mut hits = 0;
                         for (p, got) in prepared.iter().zip(&out) {
-                            let want = bvh.first_hit(&p.frame, &p.boxes, p.max, avx && c.avx);
+                            let want =
+                                bvh.first_hit(&p.frame, &p.boxes, p.max, c.avx.filter(|_| avx));
                             assert_eq!(got.1, want.1);
                             assert_eq!(got.0.to_bits(), want.0.to_bits());
                             hits += usize::from(want.1 != NO_TRIANGLE);

@@ -89,7 +89,7 @@ impl Collider {
         let frame = RayFrame::new(ray.origin, dir, max, &cast, self.bounds);
         let boxes = BoxRay::new(ray.origin, dir);
         let bvh = self.bvh().expect("a BVH");
-        let (t, id) = bvh.first_hit(&frame, &boxes, max, avx && self.avx);
+        let (t, id) = bvh.first_hit(&frame, &boxes, max, self.avx.filter(|_| avx));
         (id != NO_TRIANGLE).then_some((t * scale, id))
     }
 }

@@ -41,6 +41,8 @@ use glam::{Vec3, Vec4};
 use super::bvh::{Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, MEDIAN_DEPTH, Node, WIDTH};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
+#[cfg(test)]
+use super::ray_triangle::Avx2;
 use super::ray_triangle::{Kernel, LaneRay, NO_TRIANGLE, Portable, RayFrame};
 
 /// Relative slack of the slab test: 8u (4u of rounding in each value, one
@@ -322,7 +324,7 @@ impl<'a, K: BoxKernel> Walker<'a, K> {
 impl Bvh {
     /// The nearest (t, triangle) with 0 < t <= `max` of the ray of `f`
     /// (`r`, the same ray for the box test), with the widest kernel this
-    /// CPU runs (`avx`: AVX and AVX2 are there). The tests' entry: a cast
+    /// CPU runs (the AVX2 kernel with `avx`). The tests' entry: a cast
     /// inlines [`Bvh::walk`] into its own kernel-compiled function.
     #[cfg(test)]
     pub(crate) fn first_hit(
@@ -330,11 +332,11 @@ impl Bvh {
         f: &RayFrame<'_>,
         r: &BoxRay,
         max: f32,
-        avx: bool,
+        avx: Option<Avx2>,
     ) -> (f32, u32) {
         #[cfg(target_arch = "x86_64")]
-        if avx {
-            // SAFETY: the caller found AVX and AVX2 on this CPU.
+        if avx.is_some() {
+            // SAFETY: an `Avx2` exists only where the CPU has AVX and AVX2.
             return unsafe { self.walk_avx(f, r, max) };
         }
         let _ = avx;

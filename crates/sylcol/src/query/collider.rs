@@ -11,7 +11,7 @@ use super::closest_index::ClosestIndex;
 use super::grid_walk::WalkFrame;
 use super::inside_index::InsideIndex;
 use super::ray_grid::RayGrid;
-use super::ray_triangle::{Packet, avx_available, pack};
+use super::ray_triangle::{Avx2, Packet, pack};
 use super::sub_grid::{cells_per_axis, cubic_grid};
 use crate::build::mcol::triangle_sphere;
 use crate::geom::enclosing_radius;
@@ -65,7 +65,7 @@ pub struct Collider {
     source: GridSource,
     /// Whether the eight-lane AVX ray kernel (and the AVX2 walk) runs on
     /// this CPU.
-    pub(crate) avx: bool,
+    pub(crate) avx: Option<Avx2>,
     /// sylcol's own acceleration for rays and segments, when built
     /// ([`Collider::with_bvh`]).
     pub(crate) bvh: Option<Bvh>,
@@ -502,7 +502,7 @@ fn assemble(spec: GridSpec, mesh: TriMesh, bounds: (Vec3, Vec3), source: GridSou
         bounds,
         mesh,
         source,
-        avx: avx_available(),
+        avx: Avx2::detect(),
         bvh: None,
         inside_index: OnceLock::new(),
         closest_index: OnceLock::new(),

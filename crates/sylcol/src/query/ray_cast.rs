@@ -67,8 +67,8 @@ impl Collider {
     #[inline(always)]
     fn cast_with(&self, ray: &Ray, max_toi: f32, cast: Cast, scan_all: bool) -> Option<RayHit> {
         #[cfg(target_arch = "x86_64")]
-        if self.avx {
-            // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
+        if self.avx.is_some() {
+            // SAFETY: an `Avx2` exists only where the CPU has AVX and AVX2.
             return unsafe { self.cast_avx(ray, max_toi, cast, scan_all) };
         }
         self.cast_portable(ray, max_toi, cast, scan_all)
@@ -139,8 +139,8 @@ impl Collider {
         out: &mut [Option<RayHit>],
     ) -> Option<(usize, QueryError)> {
         #[cfg(target_arch = "x86_64")]
-        if self.avx {
-            // SAFETY: `avx` is set only where the CPU has AVX and AVX2.
+        if self.avx.is_some() {
+            // SAFETY: an `Avx2` exists only where the CPU has AVX and AVX2.
             return unsafe { self.cast_run_avx(rays, max_toi, out) };
         }
         self.cast_run_kernel::<Portable>(rays, max_toi, out)

@@ -261,7 +261,7 @@ mod tests {
         let mesh = uv_sphere(Vec3::new(0.5, -0.25, 0.0), 4.0, 20, 11);
         let c = Collider::from_mesh(&mesh).unwrap();
         let mut portable = c.clone();
-        portable.avx = false;
+        portable.avx = None;
         let mut plain = c.clone();
         let _ = plain.ray_grid();
         let mut g = plain.ray_grid.take().unwrap();

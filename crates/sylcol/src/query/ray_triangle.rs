@@ -740,6 +740,20 @@ pub use super::ray_triangle_avx::Avx;
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle_avx::W8 as Avx8;
 
+/// Proof that this CPU runs the AVX / AVX2 kernels: made only by
+/// [`Avx2::detect`], so holding one means the check passed. The
+/// `unsafe` calls into `#[target_feature(enable = "avx,avx2")]` code are
+/// made only with one in hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Avx2(());
+
+impl Avx2 {
+    /// The proof, where this CPU has AVX and AVX2.
+    pub fn detect() -> Option<Avx2> {
+        avx_available().then_some(Avx2(()))
+    }
+}
+
 /// Whether the eight-lane AVX kernel (and its AVX2 mailbox) can run on
 /// this CPU.
 pub fn avx_available() -> bool {
