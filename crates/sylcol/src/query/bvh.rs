@@ -31,7 +31,6 @@
 use glam::Vec3;
 
 use super::bvh_build::{BinNode, binary_tree};
-use super::ray_cast::SMALL_MESH;
 use super::ray_triangle::{LANES, Packet, pack_into};
 use crate::mesh::TriMesh;
 
@@ -332,7 +331,7 @@ impl super::Collider {
     /// exactness as the grid's (the same kernels, the same first-hit rule;
     /// "Exactness" in `docs/queries.md`).
     pub fn with_bvh(mut self) -> Self {
-        if self.triangle_count() > SMALL_MESH {
+        if !self.scans_all() {
             self.bvh = Some(Bvh::build(&self.mesh));
         }
         self

@@ -15,6 +15,8 @@
 //! steps of one ray are the same steps in the same order; only another
 //! ray's steps come between them.
 
+use glam::Vec3;
+
 use super::batch::{BatchError, CHUNK};
 use super::bvh::Bvh;
 use super::bvh_walk::{BoxKernel, BoxRay, Walker};
@@ -33,6 +35,17 @@ pub(crate) struct Prepared<'a> {
     pub frame: RayFrame<'a>,
     pub boxes: BoxRay,
     pub max: f32,
+}
+
+impl<'a> Prepared<'a> {
+    /// The ray `s` over a mesh in the box `bounds`.
+    pub(crate) fn new(s: &'a Scaled, bounds: (Vec3, Vec3)) -> Self {
+        Prepared {
+            frame: s.frame(bounds),
+            boxes: s.boxes(),
+            max: s.max,
+        }
+    }
 }
 
 impl Bvh {
@@ -141,32 +154,22 @@ impl super::Collider {
         out: &mut [Option<RayHit>],
     ) -> Option<(usize, QueryError)> {
         let mut first = None;
+        // The usable rays: (index in the run, the ray as the kernels take it).
         let mut usable = Vec::with_capacity(rays.len());
-        let mut scaled = Vec::with_capacity(rays.len());
         for (i, ray) in rays.iter().enumerate() {
             match check_ray(ray, max_toi) {
-                Ok(()) => {
-                    usable.push(i);
-                    scaled.push(Scaled::new(ray, max_toi, Cast::Ray));
-                }
-                Err(error) => {
-                    first = first.or(Some((i, error)));
-                }
+                Ok(()) => usable.push((i, Scaled::new(ray, max_toi, Cast::Ray))),
+                Err(error) => first = first.or(Some((i, error))),
             }
         }
         let prepared: Vec<Prepared<'_>> = usable
             .iter()
-            .zip(&scaled)
-            .map(|(&i, s)| Prepared {
-                frame: RayFrame::new(rays[i].origin, s.dir, s.max, &s.exact, self.bounds),
-                boxes: BoxRay::new(rays[i].origin, s.dir),
-                max: s.max,
-            })
+            .map(|(_, s)| Prepared::new(s, self.bounds))
             .collect();
         let mut best = vec![(0.0, NO_TRIANGLE); prepared.len()];
         bvh.first_hits(&prepared, &mut best, self.avx);
-        for ((&i, s), &(t, id)) in usable.iter().zip(&scaled).zip(&best) {
-            out[i] = (id != NO_TRIANGLE).then(|| self.hit_record(&rays[i], t * s.scale, id));
+        for ((i, s), &b) in usable.iter().zip(&best) {
+            out[*i] = self.hit_of(&rays[*i], s.scale, b);
         }
         first
     }
@@ -241,15 +244,8 @@ mod tests {
                         .iter()
                         .map(|r| Scaled::new(r, max_toi, Cast::Ray))
                         .collect();
-                    let prepared: Vec<Prepared<'_>> = rays
-                        .iter()
-                        .zip(&scaled)
-                        .map(|(r, s)| Prepared {
-                            frame: RayFrame::new(r.origin, s.dir, s.max, &s.exact, c.bounds),
-                            boxes: BoxRay::new(r.origin, s.dir),
-                            max: s.max,
-                        })
-                        .collect();
+                    let prepared: Vec<Prepared<'_>> =
+                        scaled.iter().map(|s| Prepared::new(s, c.bounds)).collect();
                     for avx in [false, true] {
                         let mut out = vec![(-1.0, 0); len];
                         bvh.first_hits(&prepared, &mut out, c.avx.filter(|_| avx));

@@ -51,7 +51,14 @@ impl Collider {
     /// small mesh, every triangle).
     #[inline(always)]
     pub(crate) fn first_hit(&self, ray: &Ray, max_toi: f32, cast: Cast) -> Option<RayHit> {
-        self.cast_with(ray, max_toi, cast, self.triangle_count() <= SMALL_MESH)
+        self.cast_with(ray, max_toi, cast, self.scans_all())
+    }
+
+    /// Whether rays test every packet instead of walking: a mesh of at
+    /// most [`SMALL_MESH`] triangles, where that beats any walk.
+    #[inline(always)]
+    pub(crate) fn scans_all(&self) -> bool {
+        self.triangle_count() <= SMALL_MESH
     }
 
     /// The first hit through the grid walk, whatever the mesh's size.
@@ -98,34 +105,33 @@ impl Collider {
         cast: Cast,
         scan_all: bool,
     ) -> Option<RayHit> {
+        // Taken apart, so that only `exact` is borrowed and the rest stays
+        // in registers (through `Scaled::frame` the whole of it went
+        // through memory: 14-28 more instructions a ray).
         let Scaled {
+            origin,
             scale,
             dir,
             max,
             exact,
         } = Scaled::new(ray, max_toi, cast);
-        let frame = RayFrame::new(ray.origin, dir, max, &exact, self.bounds);
+        let frame = RayFrame::new(origin, dir, max, &exact, self.bounds);
         let best = if scan_all {
             self.scan::<K>(&LaneRay::new(&frame), max)
         } else if let Some(bvh) = &self.bvh {
-            let boxes = BoxRay::new(ray.origin, dir);
             // The walk inlined here, compiled for this kernel: no call
             // between the frame and the root.
-            bvh.walk::<K>(&frame, &boxes, max)
+            bvh.walk::<K>(&frame, &BoxRay::new(origin, dir), max)
         } else {
             // A segment's cells are those of its exact direction (its f32
             // direction may end a hair short of the cell of its end).
             let d = match cast {
                 Cast::Ray => dir.as_dvec3(),
-                Cast::Segment(to) => (to.as_dvec3() - ray.origin.as_dvec3()) * f64::from(scale),
+                Cast::Segment(to) => (to.as_dvec3() - origin.as_dvec3()) * f64::from(scale),
             };
-            self.walk_compiled::<K>(
-                &LaneRay::new(&frame),
-                &Line::new(ray.origin.as_dvec3(), d),
-                max,
-            )
+            self.walk_compiled::<K>(&LaneRay::new(&frame), &Line::new(origin.as_dvec3(), d), max)
         };
-        (best.1 != NO_TRIANGLE).then(|| self.hit_record(ray, best.0 * scale, best.1))
+        self.hit_of(ray, scale, best)
     }
 
     /// [`Collider::cast_ray`] for each ray of `rays` into `out` (an
@@ -166,7 +172,7 @@ impl Collider {
         max_toi: f32,
         out: &mut [Option<RayHit>],
     ) -> Option<(usize, QueryError)> {
-        let scan_all = self.triangle_count() <= SMALL_MESH;
+        let scan_all = self.scans_all();
         let mut first = None;
         for (i, (ray, slot)) in rays.iter().zip(out).enumerate() {
             match check_ray(ray, max_toi) {
@@ -381,14 +387,21 @@ impl Collider {
         }
     }
 
-    /// The hit record for triangle `t` at `toi`.
-    pub(crate) fn hit_record(&self, ray: &Ray, toi: f32, t: u32) -> RayHit {
-        RayHit {
-            time_of_impact: toi,
-            point: ray.point_at(toi),
-            normal: self.normals[t as usize],
-            triangle: t,
-        }
+    /// The hit record of a cast's nearest (t, triangle) `best`, with t in
+    /// the units of the direction scaled by `scale` ([`Scaled`]), or
+    /// `None` for no triangle.
+    #[inline(always)]
+    pub(crate) fn hit_of(&self, ray: &Ray, scale: f32, best: (f32, u32)) -> Option<RayHit> {
+        let (t, id) = best;
+        (id != NO_TRIANGLE).then(|| {
+            let toi = t * scale;
+            RayHit {
+                time_of_impact: toi,
+                point: ray.point_at(toi),
+                normal: self.normals[id as usize],
+                triangle: id,
+            }
+        })
     }
 
     /// The first hit over every triangle with the same kernel, without the
@@ -418,6 +431,7 @@ impl Collider {
 /// scaled alike, and its exact form for the predicates.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Scaled {
+    pub origin: Vec3,
     pub scale: f32,
     pub dir: Vec3,
     pub max: f32,
@@ -446,11 +460,24 @@ impl Scaled {
             },
         };
         Scaled {
+            origin: ray.origin,
             scale,
             dir,
             max,
             exact,
         }
+    }
+
+    /// The ray's frame for the kernels, over a mesh in the box `bounds`.
+    #[inline(always)]
+    pub(crate) fn frame(&self, bounds: (Vec3, Vec3)) -> RayFrame<'_> {
+        RayFrame::new(self.origin, self.dir, self.max, &self.exact, bounds)
+    }
+
+    /// The ray for the BVH's slab test.
+    #[inline(always)]
+    pub(crate) fn boxes(&self) -> BoxRay {
+        BoxRay::new(self.origin, self.dir)
     }
 }
 
