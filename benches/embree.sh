@@ -13,7 +13,10 @@
 #        and from_mesh + with_bvh (the BVH-only collider) against
 #        parry3d's TriMesh::new and Embree's scene build (`build` prints
 #        the same table)
-# count  instructions per ray under callgrind, on two maps and one sphere
+# count  instructions per ray under callgrind, on two maps and one sphere,
+#        split by benches/ray_phases.py into those executed once for
+#        every ray (checks, set-up, finish) and the rest (the walk, node
+#        and packet tests)
 # sweep  the grid sweep of `build mcol` (no Embree needed)
 #
 # Environment: RAYS (default 1000000 a scene), ROUNDS (default 3), SCENE
@@ -40,15 +43,15 @@ count() {
     need valgrind
     local rays=${COUNT_RAYS:-100000} out
     out=$(mktemp -d)
-    echo "| scene | method | instructions / ray ($rays rays, callgrind) |"
-    echo "|---|---|---|"
+    echo "| scene | method | instructions / ray ($rays rays, callgrind) | once a ray | the rest |"
+    echo "|---|---|---|---|---|"
     for scene in "map d84a95fb" "map dd89a110" "sphere 4k"; do
         for m in sylcol-own sylcol-derived sylcol-bvh embree1 embree1-robust; do
-            RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q \
+            RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q --dump-instr=yes \
                 --callgrind-out-file="$out/cg" --collect-atstart=no \
                 --toggle-collect='*run_method*' "$bin" count "$m" >/dev/null
-            ir=$(callgrind_annotate "$out/cg" | awk '/PROGRAM TOTALS/ {gsub(",", "", $1); print $1}')
-            echo "| $scene | $m | $((ir / rays)) |"
+            read -r total once rest < <(python3 benches/ray_phases.py "$out/cg" "$rays")
+            echo "| $scene | $m | $total | $once | $rest |"
         done
     done
     rm -rf "$out"

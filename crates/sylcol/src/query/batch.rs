@@ -185,13 +185,20 @@ mod tests {
     }
 
     /// `c.cast_rays` on `pool`, checked ray by ray against `c.cast_ray`
-    /// (more than half of the rays hit).
+    /// (more than half of the rays hit), and the same batch through the
+    /// portable path (no AVX2), which must answer alike.
     fn pooled_hits(pool: &rayon::ThreadPool, c: &Collider, rays: &[Ray]) -> Vec<Option<RayHit>> {
         let hits = pool.install(|| c.cast_rays(rays, 50.0)).unwrap();
         assert!(hits.iter().filter(|h| h.is_some()).count() > rays.len() / 2);
         for (r, h) in rays.iter().zip(&hits) {
             assert_eq!(*h, c.cast_ray(r, 50.0).unwrap());
         }
+        let mut portable = c.clone();
+        portable.avx = None;
+        assert_eq!(
+            pool.install(|| portable.cast_rays(rays, 50.0)).unwrap(),
+            hits
+        );
         hits
     }
 

@@ -15,10 +15,24 @@ use super::sphere_sweep::sweep_triangle;
 use super::*;
 use crate::mesh::TriMesh;
 
-/// A named collider and its mesh.
+/// A named collider, and the same collider without the AVX2 kernels (the
+/// portable path that every CPU without AVX2 takes).
 struct Case {
     name: &'static str,
     collider: Collider,
+    portable: Collider,
+}
+
+impl Case {
+    fn new(name: &'static str, collider: Collider) -> Self {
+        let mut portable = collider.clone();
+        portable.avx = None;
+        Case {
+            name,
+            collider,
+            portable,
+        }
+    }
 }
 
 /// The grid box used for the maps: [-8, 8]^3.
@@ -51,7 +65,7 @@ fn cases() -> &'static [Case] {
                 let map = map_from_mesh(&mesh, Vec3::splat(LO), cell, dims);
                 let collider = Collider::from_mcol(&map).expect("valid map");
                 assert_eq!(collider.grid_stats().spheres_replaced, 0);
-                out.push(Case { name, collider });
+                out.push(Case::new(name, collider));
             }
             let derived = Collider::from_mesh(&mesh).expect("valid mesh");
             if name == "uv-sphere" {
@@ -61,12 +75,9 @@ fn cases() -> &'static [Case] {
                 let map = map_from_mesh(&mesh, Vec3::splat(LO), cell, [2, 2, 2]);
                 let collider = Collider::from_mcol(&map).expect("valid map");
                 assert!(!collider.ray_grid().sub_grids.is_empty());
-                out.push(Case { name, collider });
+                out.push(Case::new(name, collider));
             }
-            out.push(Case {
-                name,
-                collider: derived,
-            });
+            out.push(Case::new(name, derived));
         }
         out
     })
@@ -98,10 +109,25 @@ fn close(a: f32, b: f32, scale: f32) -> bool {
 /// against brute force over every triangle. A ray starting on the
 /// surface may or may not report a rounding-level hit at t ~ 0 there; the
 /// two may differ only in that.
+///
+/// The portable path (no AVX2) must give the same answers bit for bit,
+/// walked and cast, so that the brute-force comparison covers it on an
+/// AVX2 machine too.
 fn check_ray(case: &Case, ray: &Ray, max: f32) -> Result<(), TestCaseError> {
     let want = case.collider.cast_ray_brute_force(ray, max).unwrap();
     let walked = case.collider.walked(ray, max);
     let cast = case.collider.cast_ray(ray, max).unwrap();
+    let portable = (
+        case.portable.walked(ray, max),
+        case.portable.cast_ray(ray, max).unwrap(),
+    );
+    prop_assert_eq!(
+        portable,
+        (walked, cast),
+        "{}: {:?}: the portable path answers otherwise",
+        case.name,
+        ray
+    );
     for got in [walked, cast] {
         match (got, want) {
             (None, None) => {}
@@ -506,7 +532,7 @@ fn fixture_maps() -> &'static [Case] {
                 let s = collider.grid_stats();
                 assert_eq!((s.unlisted, s.spheres_replaced), (0, 0), "{name}");
                 assert_eq!(collider.missing_entries(), vec![], "{name}");
-                Case { name, collider }
+                Case::new(name, collider)
             })
             .collect()
     })
@@ -564,10 +590,7 @@ fn an_empty_mesh_answers_nothing() {
 fn rays_in_cell_face_planes_see_both_sides() {
     let mesh = uv_sphere(Vec3::ZERO, 6.0, 40, 24);
     let map = map_from_mesh(&mesh, Vec3::splat(LO), Vec3::splat(4.0), [4, 4, 4]);
-    let case = Case {
-        name: "uv-sphere 40x24",
-        collider: Collider::from_mcol(&map).unwrap(),
-    };
+    let case = Case::new("uv-sphere 40x24", Collider::from_mcol(&map).unwrap());
     let mut failures = Vec::new();
     for k in 0..3 {
         for face in [-4.0, 0.0, 4.0] {
@@ -648,10 +671,7 @@ fn doubled_lists(name: &'static str, mesh: &TriMesh, cell: f32, n: u8) -> Case {
         let again = r.triangles.clone();
         r.triangles.extend(again);
     }
-    Case {
-        name,
-        collider: Collider::from_mcol(&map).unwrap(),
-    }
+    Case::new(name, Collider::from_mcol(&map).unwrap())
 }
 
 /// A segment ending on a vertex just past a cell face: its f32 direction
