@@ -5,7 +5,7 @@
 //! sections cell -> item -> refs -> geometry (tetrahedra, 12-byte vertices),
 //! one item per occupied cell. Every other choice is invented (listed in
 //! samples/README.md): the order of the six sections, the record layouts,
-//! the grid stored as u32[3], which cells are occupied (the partner MCOL's).
+//! the grid stored as `u32[3]`, which cells are occupied (the partner MCOL's).
 
 use std::collections::HashMap;
 
@@ -99,7 +99,7 @@ fn be(words: &[u32]) -> Vec<u8> {
 /// 0; zeros for a cell the MCOL leaves empty); 8-byte items {first ref,
 /// ref count 1}; u16 refs; one tetrahedron per occupied cell (4 u16 lattice
 /// vertex indices: the cell's min corner and its three neighbours along
-/// the axes); 12-byte vertices (f32[3] lattice points); 4-byte faces
+/// the axes); 12-byte vertices (`f32[3]` lattice points); 4-byte faces
 /// {u16 tetrahedron, u16 face number}, four per tetrahedron.
 pub fn regn(mcol: &Mcol) -> anyhow::Result<Vec<u8>> {
     let h = &mcol.header;

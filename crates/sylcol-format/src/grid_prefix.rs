@@ -11,10 +11,10 @@
 //! | 0x00 | 4 | magic (`MCOL`, `REGN`) | known |
 //! | 0x04 | 4 | data size; the POF0 table starts at 0x10 + data size | known |
 //! | 0x08 | 8 | two words | **open**, kept |
-//! | 0x10 | 16 | bbox min f32[3], pad word (1.0 in every seen file) | known; pad kept raw |
-//! | 0x20 | 16 | bbox max f32[3], pad word (1.0) | known; pad kept raw |
-//! | 0x30 | 16 | extent = max - min f32[3], pad word (0.0) | known; pad kept raw |
-//! | 0x40 | 12 | cell size f32[3] | known |
+//! | 0x10 | 16 | bbox min `f32[3]`, pad word (1.0 in every seen file) | known; pad kept raw |
+//! | 0x20 | 16 | bbox max `f32[3]`, pad word (1.0) | known; pad kept raw |
+//! | 0x30 | 16 | extent = max - min `f32[3]`, pad word (0.0) | known; pad kept raw |
+//! | 0x40 | 12 | cell size `f32[3]` | known |
 //! | 0x4C | 4 | word | **open**, kept |
 
 use zerocopy::byteorder::big_endian::{F32, U32};

@@ -4,19 +4,19 @@
 //! `sylcol_format`, reports with `sylcol::report` (so `info()` and
 //! `verify()` return what `--json` prints), queries with
 //! `sylcol::query::Collider` and builds with `sylcol::build`. What it adds
-//! is numpy: arrays lent without copying ([`arrays`]), and batches of
-//! queries answered on every core with the GIL released ([`batch`]).
+//! is numpy: arrays lent without copying (`arrays`), and batches of
+//! queries answered on every core with the GIL released (`batch`).
 //!
 //! | module | Python |
 //! |---|---|
-//! | [`archive`] | `open_archive`, `Archive`, `Entry`, `load` |
-//! | [`mcol`] | `Mcol` |
-//! | [`library`] | `CollisionSet`, `Mesh` |
-//! | [`regn`] | `Regn` |
-//! | [`table`] | `StringTable` (IDXD / IXUD) |
-//! | [`collider`] | `Collider` (`ray`, `segment`, `inside`, `closest`, `sphere`) |
-//! | [`build`] | `build_mcol`, `build_collisionset` |
-//! | [`errors`] | exceptions of `sylcol._errors` |
+//! | `archive` | `open_archive`, `Archive`, `Entry`, `load` |
+//! | `mcol` | `Mcol` |
+//! | `library` | `CollisionSet`, `Mesh` |
+//! | `regn` | `Regn` |
+//! | `table` | `StringTable` (IDXD / IXUD) |
+//! | `collider` | `Collider` (`ray`, `segment`, `inside`, `closest`, `sphere`) |
+//! | `build` | `build_mcol`, `build_collisionset` |
+//! | `errors` | exceptions of `sylcol._errors` |
 
 mod archive;
 mod arrays;

@@ -12,8 +12,8 @@
 //! | +8 | name_len | name, NUL-padded (the padding bytes are kept verbatim) | seed; padding rule **open** |
 //! | +8 + name_len | 4 | u32 vertex count nv | seed |
 //! | +12 + name_len | 4 | u32 triangle count nt | seed |
-//! | +16 + name_len | 12 nv | vertices f32[3] | seed |
-//! | ... | 12 nt | triangles u32[3], each index < nv | seed |
+//! | +16 + name_len | 12 nv | vertices `f32[3]` | seed |
+//! | ... | 12 nt | triangles `u32[3]`, each index < nv | seed |
 //!
 //! The next record starts at offset + 8 + size; the last one ends exactly at
 //! the end of the file. Every byte of a valid file is covered by a field, so

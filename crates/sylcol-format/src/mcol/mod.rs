@@ -10,16 +10,16 @@
 //! | 0x00 | 4 | magic `MCOL` | seed |
 //! | 0x04 | 4 | data size; the POF0 table starts at 0x10 + data size | seed |
 //! | 0x08 | 8 | two words | **open**, kept |
-//! | 0x10 | 16 | bbox min f32[3], pad f32 (1.0 in every seen file) | seed |
-//! | 0x20 | 16 | bbox max f32[3], pad f32 (1.0) | seed |
-//! | 0x30 | 16 | extent = max - min f32[3], pad f32 (0.0) | seed |
-//! | 0x40 | 12 | cell size f32[3] | seed |
+//! | 0x10 | 16 | bbox min `f32[3]`, pad f32 (1.0 in every seen file) | seed |
+//! | 0x20 | 16 | bbox max `f32[3]`, pad f32 (1.0) | seed |
+//! | 0x30 | 16 | extent = max - min `f32[3]`, pad f32 (0.0) | seed |
+//! | 0x40 | 12 | cell size `f32[3]` | seed |
 //! | 0x4C | 4 | word | **open**, kept |
 //! | 0x50 | 2 | u16 vertex count | seed |
 //! | 0x52 | 2 | u16 triangle count | seed |
-//! | 0x54 | 4 | -> vertices f32[3] x nv, padded to 16 | seed |
-//! | 0x58 | 4 | -> triangles u16[3] x nt, padded to 16 | seed |
-//! | 0x5C | 4 | -> spheres {centre f32[3], radius f32} x nt (= 0x80) | seed |
+//! | 0x54 | 4 | -> vertices `f32[3]` x nv, padded to 16 | seed |
+//! | 0x58 | 4 | -> triangles `u16[3]` x nt, padded to 16 | seed |
+//! | 0x5C | 4 | -> spheres {centre `f32[3]`, radius f32} x nt (= 0x80) | seed |
 //! | 0x60 | 16 | four words ("mostly zeros") | **open**, kept |
 //! | 0x70 | 4 | grid dimensions as bytes (nx, ny, nz, 1) | derived |
 //! | 0x74 | 4 | -> cell array A (nx*ny*nz records of 32 bytes) | seed |
@@ -33,14 +33,14 @@
 //! | 0x04 | 4 | count of B records (1 in every seen file) | seed |
 //! | 0x08 | 4 | -> first B record; relocated only in occupied cells | seed |
 //! | 0x0C | 4 | word (0 in every seen example) | **open**, kept |
-//! | 0x10 | 16 | cell bounding sphere {centre f32[3], radius f32} | seed |
+//! | 0x10 | 16 | cell bounding sphere {centre `f32[3]`, radius f32} | seed |
 //!
 //! List record B (32 bytes, one per occupied cell):
 //!
 //! | offset | size | field | status |
 //! |---|---|---|---|
 //! | 0x00 | 4 | u32 count n | seed |
-//! | 0x04 | 4 | -> u16[n] triangle indices, packed | seed |
+//! | 0x04 | 4 | -> `u16[n]` triangle indices, packed | seed |
 //! | 0x08 | 24 | bytes | **open**, kept |
 
 pub use crate::grid_prefix::{GridPrefix, GridPrefixRaw};

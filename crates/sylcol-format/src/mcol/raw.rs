@@ -60,7 +60,7 @@ pub struct CellRaw {
 pub struct RecordRaw {
     /// Number of u16 entries.
     pub count: U32,
-    /// -> u16[count].
+    /// -> `u16[count]`.
     pub list: U32,
     /// Bytes 8..32, open.
     pub tail: [u8; 24],

@@ -12,10 +12,10 @@
 //! | 0x00 | 4 | magic `REGN` | known |
 //! | 0x04 | 4 | data size; POF0 at 0x10 + data size | known |
 //! | 0x08 | 8 | two words | **open**, raw |
-//! | 0x10 | 16 | bbox min f32[3], pad word (1.0 expected) | known; pad checked |
-//! | 0x20 | 16 | bbox max f32[3], pad word (1.0 expected) | known; pad checked |
-//! | 0x30 | 16 | extent f32[3] (= max - min), pad word (0.0 expected) | known; checked |
-//! | 0x40 | 12 | cell size f32[3] | known |
+//! | 0x10 | 16 | bbox min `f32[3]`, pad word (1.0 expected) | known; pad checked |
+//! | 0x20 | 16 | bbox max `f32[3]`, pad word (1.0 expected) | known; pad checked |
+//! | 0x30 | 16 | extent `f32[3]` (= max - min), pad word (0.0 expected) | known; checked |
+//! | 0x40 | 12 | cell size `f32[3]` | known |
 //! | 0x4C | 4 | word | **open**, raw |
 //! | 0x50 | 16 | grid dimensions, then more bytes | place known; encoding **open** ([`GridReading`]) |
 //! | 0x60 | 12 | six u16 counts | known |
@@ -188,7 +188,7 @@ impl Regn {
         twelve.next().is_none().then_some(first)
     }
 
-    /// The vertex section's elements read as f32[3] (see [`Regn::vertex_section`]).
+    /// The vertex section's elements read as `f32[3]` (see [`Regn::vertex_section`]).
     pub fn vertices(&self) -> Option<Vec<[f32; 3]>> {
         let s = self.vertex_section()?;
         let bytes = self.section_bytes(&s)?;
