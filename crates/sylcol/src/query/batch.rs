@@ -193,8 +193,7 @@ mod tests {
         for (r, h) in rays.iter().zip(&hits) {
             assert_eq!(*h, c.cast_ray(r, 50.0).unwrap());
         }
-        let mut portable = c.clone();
-        portable.avx = None;
+        let portable = c.clone().with_portable_kernels();
         assert_eq!(
             pool.install(|| portable.cast_rays(rays, 50.0)).unwrap(),
             hits

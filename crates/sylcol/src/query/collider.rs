@@ -185,6 +185,23 @@ impl Collider {
         derived(self.mesh.clone(), self.mesh.bounds(), cells_per_axis.max(1))
     }
 
+    /// The same collider answering rays and segments through the portable
+    /// kernels only: the walk and the ray/triangle test that every CPU
+    /// without AVX2 takes (an ARM one, an old x86). The answers are the
+    /// same bit for bit (both kernels perform the same IEEE operations;
+    /// the tests hold them to it), only slower; for comparing machines
+    /// and for tests. Other queries have no AVX2 path.
+    pub fn with_portable_kernels(mut self) -> Self {
+        self.avx = None;
+        self
+    }
+
+    /// Whether rays and segments run through the AVX2 kernels (this CPU
+    /// has AVX2, and not [`Collider::with_portable_kernels`]).
+    pub fn uses_avx2(&self) -> bool {
+        self.avx.is_some()
+    }
+
     /// The cells per axis [`Collider::from_mesh`] would choose for this mesh.
     pub fn suggested_cells_per_axis(&self) -> usize {
         suggested_cells_per_axis(&self.mesh)

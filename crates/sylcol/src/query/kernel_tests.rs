@@ -230,7 +230,11 @@ fn portable_kernel_is_exact() {
     kernel_is_exact::<Portable>();
 }
 
-/// The AVX kernel answers bit for bit like the portable one.
+/// The AVX kernel answers bit for bit like the portable one, for the
+/// packet's own box and for a box a thousand times larger (a map's box
+/// around a small triangle: the ray's bound is loose, so lanes near an
+/// edge take their own bound beside lanes that do not, in groups of
+/// eight here and four there).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,avx2")]
 fn avx_matches_portable() {
@@ -238,19 +242,103 @@ fn avx_matches_portable() {
     for (tris, o, d, limit) in hard_cases(30_000, 5) {
         let p = Packet::new(&tris, 99);
         let c = cast(o, d, limit);
-        let f = RayFrame::new(o, d, limit, &c, bounds_of(&tris));
-        for t_max in [limit, limit * 0.75] {
-            let (ta, ma) = Portable::hits(&f, &p, t_max, 0xff);
-            let (tb, mb) = Avx::hits(&f, &p, t_max, 0xff);
-            assert_eq!(ma, mb, "{o} {d}");
-            for lane in 0..LANES {
-                if ma & (1 << lane) != 0 {
-                    assert_eq!(ta[lane].to_bits(), tb[lane].to_bits(), "{o} {d}");
+        let (lo, hi) = bounds_of(&tris);
+        let grown = (lo - (hi - lo) * 500.0, hi + (hi - lo) * 500.0);
+        for b in [(lo, hi), grown] {
+            let f = RayFrame::new(o, d, limit, &c, b);
+            for t_max in [limit, limit * 0.75] {
+                let (ta, ma) = Portable::hits(&f, &p, t_max, 0xff);
+                let (tb, mb) = Avx::hits(&f, &p, t_max, 0xff);
+                assert_eq!(ma, mb, "{o} {d}");
+                for lane in 0..LANES {
+                    if ma & (1 << lane) != 0 {
+                        assert_eq!(ta[lane].to_bits(), tb[lane].to_bits(), "{o} {d}");
+                    }
                 }
             }
         }
     }
     kernel_is_exact::<Avx>();
+}
+
+/// Packets whose lane 0 is crossed just past the origin by a large
+/// triangle with corners behind it (sure by its edge functions under the
+/// ray's loose bound, its depth's sign left open by it) and whose lane 4
+/// has an edge exactly on the ray (left open by the edge functions, so
+/// that its group of lanes takes the lanes' own bounds); the other lanes
+/// are clearly missed. In the AVX kernel lanes 0 and 4 share a register,
+/// in the portable one they do not. Lane 0's answer, t included, must be
+/// the same in both. It was not when a group's open lane gave every lane
+/// in the group its own bound and the ray's bound served the others:
+/// lane 0's depth was then decided by the division in the AVX kernel (t
+/// off the exact one on most of these rays) and by the exact path in the
+/// portable one, and this test failed on its first ray. (Now every
+/// lane's depth takes the lane's own bound.)
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx,avx2")]
+fn lane_bounds_ignore_the_neighbours() {
+    use super::ray_triangle::Avx;
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    use super::ray_triangle::{LaneRay, lanes};
+    let mut division_off = 0;
+    for _ in 0..2_000 {
+        let mut r = |s: f32| rng.random_range(-s..s);
+        let o = Vec3::new(r(3.0), r(3.0), r(3.0));
+        let d = Vec3::new(r(0.2), r(0.2), 1.0);
+        let at = |t: f32, x: f32, y: f32| o + d * t + Vec3::new(x, y, 0.0);
+        let near = [
+            at(-5.0 + r(0.5), -100.0, -100.0),
+            at(5.0 + r(0.5), 100.0, -100.0),
+            at(2.0 + r(0.4), r(10.0), 100.0),
+        ];
+        let on_edge = [at(7.0, 0.0, -1.0), at(7.0, 0.0, 1.0), at(7.0, 5.0, 0.0)];
+        // Large triangles well aside of the ray: clearly missed under
+        // the ray's bound, so they leave their group alone.
+        let far = |k: f32| {
+            [
+                at(20.0 + k, 5_000.0, 5_000.0),
+                at(20.0 + k, 5_200.0, 5_000.0),
+                at(20.0 + k, 5_000.0, 5_200.0),
+            ]
+        };
+        let tris = [
+            (0, near),
+            (1, far(1.0)),
+            (2, far(2.0)),
+            (3, far(3.0)),
+            (4, on_edge),
+            (5, far(5.0)),
+            (6, far(6.0)),
+            (7, far(7.0)),
+        ];
+        let p = Packet::new(&tris, 99);
+        let c = cast(o, d, f32::INFINITY);
+        let box_ = (Vec3::splat(-20_000.0), Vec3::splat(20_000.0));
+        let f = RayFrame::new(o, d, f32::INFINITY, &c, box_);
+        let (ta, ma) = Portable::hits(&f, &p, f32::INFINITY, 0xff);
+        let (tb, mb) = Avx::hits(&f, &p, f32::INFINITY, 0xff);
+        assert_eq!(ma, mb, "{o} {d}");
+        assert!(ma & 1 != 0, "lane 0 is crossed: {o} {d}");
+        for lane in 0..LANES {
+            if ma & (1 << lane) != 0 {
+                assert_eq!(
+                    ta[lane].to_bits(),
+                    tb[lane].to_bits(),
+                    "lane {lane}: {o} {d}"
+                );
+            }
+        }
+        // The case as built: lane 4 goes to the exact path, and lane 0's
+        // t by the division is off the exact one (so a kernel that sent
+        // lane 0 the exact way would show).
+        let four = LaneRay::<glam::Vec4>::new(&f);
+        let second = lanes(&four, &p, 4, f32::INFINITY).expect("lane 4 is near");
+        assert!(second.unsure & 1 != 0, "lane 4 is open: {o} {d}");
+        let first = lanes(&four, &p, 0, f32::INFINITY).expect("lane 0 is near");
+        let exact = f.exact().hit(near).expect("crossed");
+        division_off += usize::from(first.t.x != exact);
+    }
+    assert!(division_off > 1_000, "{division_off}");
 }
 
 #[test]
@@ -261,6 +349,7 @@ fn avx_kernel() {
         unsafe {
             avx_hits_and_misses();
             avx_matches_portable();
+            lane_bounds_ignore_the_neighbours();
         }
     }
 }

@@ -260,8 +260,7 @@ mod tests {
     fn occupied_walk_answers_as_the_plain_walk() {
         let mesh = uv_sphere(Vec3::new(0.5, -0.25, 0.0), 4.0, 20, 11);
         let c = Collider::from_mesh(&mesh).unwrap();
-        let mut portable = c.clone();
-        portable.avx = None;
+        let portable = c.clone().with_portable_kernels();
         let mut plain = c.clone();
         let _ = plain.ray_grid();
         let mut g = plain.ray_grid.take().unwrap();

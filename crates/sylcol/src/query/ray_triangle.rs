@@ -290,6 +290,8 @@ pub trait Lanes: Copy {
     fn and_not(a: Self::Mask, b: Self::Mask) -> Self::Mask;
     /// One bit per lane.
     fn bits(m: Self::Mask) -> u32;
+    /// `if_true` in the lanes where `m` holds, `if_false` elsewhere.
+    fn select(m: Self::Mask, if_true: Self, if_false: Self) -> Self;
 }
 
 /// What [`lanes`] found: t per lane, the lanes hit, and the lanes the
@@ -373,17 +375,23 @@ pub fn lanes<V: Lanes>(
     // The edge functions are within the ray's bound `f.err` of their
     // exact values (it takes every corner as far from the origin as the
     // mesh's box allows). A lane it leaves open gets the lane's own,
-    // tighter bound before the exact path.
+    // tighter bound before the exact path; so does every lane's depth
+    // below. Each decision on a lane uses a bound of that lane alone:
+    // never one that depends on which lanes share its register (four or
+    // eight), or the kernels would differ in t where one bound leaves a
+    // lane to the exact path and the other does not.
     let (near, sure) = edge_signs(lo, hi, f.err);
     if V::bits(near) == 0 {
         return None;
     }
-    let (near, sure, err) = if V::bits(V::and_not(sure, near)) == 0 {
-        (near, sure, f.err)
+    let (near, sure) = if V::bits(V::and_not(sure, near)) == 0 {
+        (near, sure)
     } else {
-        let err = lane_err(f, p, at, x[0], y[0]);
-        let (near, sure) = edge_signs(lo, hi, err);
-        (near, sure, err)
+        edge_signs(
+            lo,
+            hi,
+            V::select(sure, f.err, lane_err(f, p, at, x[0], y[0])),
+        )
     };
     let mut unsure = V::and_not(sure, near);
     // t = sum e_i z_i / sum e_i, z_i the corners' ray parameters; the
@@ -411,6 +419,7 @@ pub fn lanes<V: Lanes>(
     let mut ahead = sure & all_ahead;
     let mut t = t_num.div(den).max(V::splat(f32::from_bits(1)));
     if V::bits(straddle) != 0 || f.bounded {
+        let err = lane_err(f, p, at, x[0], y[0]);
         let err_t = depth_err(err, z_hi.max(zero.sub(z_lo)), den);
         let (pos, neg) = (t_num.gt(err_t), t_num.lt(zero.sub(err_t)));
         ahead = ahead | (straddle & pos);
@@ -616,6 +625,10 @@ impl Lanes for Vec4 {
     #[inline(always)]
     fn and_not(a: BVec4A, b: BVec4A) -> BVec4A {
         a.not() & b
+    }
+    #[inline(always)]
+    fn select(m: BVec4A, if_true: Self, if_false: Self) -> Self {
+        Vec4::select(m, if_true, if_false)
     }
     #[inline(always)]
     fn bits(m: BVec4A) -> u32 {

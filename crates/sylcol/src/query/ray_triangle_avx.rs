@@ -108,6 +108,10 @@ impl Lanes for W8 {
         M8(unsafe { _mm256_andnot_ps(a.0, b.0) })
     }
     #[inline(always)]
+    fn select(m: M8, if_true: Self, if_false: Self) -> Self {
+        W8(unsafe { _mm256_blendv_ps(if_false.0, if_true.0, m.0) })
+    }
+    #[inline(always)]
     fn bits(m: M8) -> u32 {
         (unsafe { _mm256_movemask_ps(m.0) }) as u32
     }

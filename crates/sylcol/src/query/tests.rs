@@ -25,8 +25,7 @@ struct Case {
 
 impl Case {
     fn new(name: &'static str, collider: Collider) -> Self {
-        let mut portable = collider.clone();
-        portable.avx = None;
+        let portable = collider.clone().with_portable_kernels();
         Case {
             name,
             collider,

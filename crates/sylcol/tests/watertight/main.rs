@@ -24,7 +24,7 @@ use sylcol::query::Ray;
 
 use reference::{Crossing, RefRay, t_bound};
 
-use scenes::{Kind, Scene};
+use scenes::{Kind, PORTABLE_EVERY, Scene};
 
 /// Rays per mesh.
 fn rays_per_mesh() -> u64 {
@@ -99,8 +99,10 @@ impl Tally {
     }
 }
 
-/// One ray through every collider of a scene, against the reference.
-fn check_ray(s: &Scene, kind: Kind, o: Vec3, d: Vec3, tally: &mut Tally) {
+/// Ray `i` through every collider of a scene, against the reference
+/// (and, for one ray in [`PORTABLE_EVERY`], through the colliders'
+/// portable twins, which must answer the same bit for bit).
+fn check_ray(s: &Scene, kind: Kind, o: Vec3, d: Vec3, i: u64, tally: &mut Tally) {
     let Some(r) = RefRay::ray(o, d) else {
         tally.count("skipped (no exact point on the ray)");
         return;
@@ -110,11 +112,16 @@ fn check_ray(s: &Scene, kind: Kind, o: Vec3, d: Vec3, tally: &mut Tally) {
     if want.is_some_and(|w| w.2) {
         tally.count("nearest touched at an edge or vertex exactly");
     }
-    for (grid, c) in &s.colliders {
-        let got = c
-            .cast_ray(&Ray::new(o, d), f32::INFINITY)
-            .expect("valid ray");
-        let got = got.map(|h| (h.triangle, h.time_of_impact));
+    let ray = Ray::new(o, d);
+    for ((grid, c), portable) in s.colliders.iter().zip(&s.portable) {
+        let hit = c.cast_ray(&ray, f32::INFINITY).expect("valid ray");
+        if i.is_multiple_of(PORTABLE_EVERY) && portable.cast_ray(&ray, f32::INFINITY) != Ok(hit) {
+            tally.fail(format!(
+                "{} ({grid}) {kind:?} o {o:?} d {d:?}: the portable kernels answer otherwise",
+                s.name
+            ));
+        }
+        let got = hit.map(|h| (h.triangle, h.time_of_impact));
         if let Err(e) = judge(s, &r, o, d, got, want) {
             tally.fail(format!("{} ({grid}) {kind:?} o {o:?} d {d:?}: {e}", s.name));
         }
@@ -168,7 +175,7 @@ fn run_rays(scenes: &[Scene]) {
         let tally = parallel(n, |i, tally| {
             let (kind, o, d) = scenes::ray(&s.mesh, s.reference.bounds, 0x5eed + k as u64, i);
             if d != Vec3::ZERO && d.is_finite() {
-                check_ray(s, kind, o, d, tally);
+                check_ray(s, kind, o, d, i, tally);
             }
         });
         tally.finish(&format!("rays, {}", s.name));

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
 
 use super::reference::{RefRay, Reference, slab};
-use super::scenes::{self, Scene, unit};
+use super::scenes::{self, PORTABLE_EVERY, Scene, unit};
 use super::{judge, parallel};
 
 /// Segments, points and spheres per mesh, as a fraction of the rays.
@@ -64,9 +64,12 @@ fn check_segments(scenes: &[Scene]) {
             if want.is_some_and(|w| w.2) {
                 tally.count("nearest touched at an edge or vertex exactly");
             }
-            for (grid, c) in &s.colliders {
+            for ((grid, c), portable) in s.colliders.iter().zip(&s.portable) {
                 let got = c.cast_segment(a, b).expect("valid");
                 let at = || format!("{} ({grid}) segment {a:?} -> {b:?}", s.name);
+                if i.is_multiple_of(PORTABLE_EVERY) && portable.cast_segment(a, b) != Ok(got) {
+                    tally.fail(format!("{}: the portable kernels answer otherwise", at()));
+                }
                 if c.intersects_segment(a, b).expect("valid") != got.is_some() {
                     tally.fail(format!(
                         "{}: intersects_segment disagrees with cast_segment",

@@ -21,7 +21,14 @@ pub struct Scene {
     pub reference: Reference,
     /// (grid name, collider).
     pub colliders: Vec<(&'static str, Collider)>,
+    /// Each collider again without the AVX2 kernels
+    /// (`with_portable_kernels`: the path of CPUs without AVX2), asked
+    /// every [`PORTABLE_EVERY`]th ray and segment for the same answer.
+    pub portable: Vec<Collider>,
 }
+
+/// The portable twins answer one ray (and segment) in this many.
+pub const PORTABLE_EVERY: u64 = 4;
 
 fn scene(name: String, mesh: TriMesh, first: (&'static str, Collider)) -> Scene {
     let derived = first
@@ -30,11 +37,17 @@ fn scene(name: String, mesh: TriMesh, first: (&'static str, Collider)) -> Scene 
         .expect("derived grid");
     // sylcol's own acceleration: rays and segments through the BVH.
     let bvh = first.1.clone().with_bvh();
+    let colliders = vec![first, ("derived", derived), ("bvh", bvh)];
+    let portable = colliders
+        .iter()
+        .map(|(_, c)| c.clone().with_portable_kernels())
+        .collect();
     Scene {
         reference: Reference::new(&mesh),
         name,
         mesh,
-        colliders: vec![first, ("derived", derived), ("bvh", bvh)],
+        colliders,
+        portable,
     }
 }
 
