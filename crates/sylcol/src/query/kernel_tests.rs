@@ -277,9 +277,8 @@ fn avx_matches_portable() {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,avx2")]
 fn lane_bounds_ignore_the_neighbours() {
-    use super::ray_triangle::Avx;
+    use super::ray_triangle::{Avx, LaneRay, lanes};
     let mut rng = ChaCha8Rng::seed_from_u64(23);
-    use super::ray_triangle::{LaneRay, lanes};
     let mut division_off = 0;
     for _ in 0..2_000 {
         let mut r = |s: f32| rng.random_range(-s..s);
@@ -313,8 +312,8 @@ fn lane_bounds_ignore_the_neighbours() {
         ];
         let p = Packet::new(&tris, 99);
         let c = cast(o, d, f32::INFINITY);
-        let box_ = (Vec3::splat(-20_000.0), Vec3::splat(20_000.0));
-        let f = RayFrame::new(o, d, f32::INFINITY, &c, box_);
+        let map_box = (Vec3::splat(-20_000.0), Vec3::splat(20_000.0));
+        let f = RayFrame::new(o, d, f32::INFINITY, &c, map_box);
         let (ta, ma) = Portable::hits(&f, &p, f32::INFINITY, 0xff);
         let (tb, mb) = Avx::hits(&f, &p, f32::INFINITY, 0xff);
         assert_eq!(ma, mb, "{o} {d}");
