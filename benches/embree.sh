@@ -2,9 +2,11 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (docs/queries.md).
 #
-#   benches/embree.sh [rays|batch|prep|build|count|sweep|all]     (default: all)
+#   benches/embree.sh [rays|setup|batch|prep|build|count|sweep|all]   (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
+# setup  the same table on rays from outside the box pointing away from it
+#        (all miss): what each method pays a query before any triangle
 # batch  rays per second at 1 and 2 threads (sylcol cast_rays through the
 #        own grid, the derived grid and the BVH; Embree
 #        rtcIntersect1 / rtcIntersect8)
@@ -59,6 +61,7 @@ count() {
 
 case $mode in
     rays) "$bin" rays ;;
+    setup) "$bin" setup ;;
     batch) "$bin" batch ;;
     prep) RAYS=${RAYS:-1000} "$bin" prep ;;
     build) RAYS=${RAYS:-1000} "$bin" build ;;
@@ -66,6 +69,8 @@ case $mode in
     sweep) "$bin" sweep ;;
     all)
         "$bin" rays
+        echo
+        "$bin" setup
         echo
         "$bin" batch
         echo
@@ -75,5 +80,5 @@ case $mode in
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|batch|prep|build|count|sweep|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|setup|batch|prep|build|count|sweep|all]" >&2; exit 2 ;;
 esac

@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! sylcol-bench [rays]        the single-thread table (ns per ray, hits, ratios)
+//! sylcol-bench setup         the same table on rays that start outside the box and
+//!                            leave it (every ray misses: each method's fixed cost a query)
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
@@ -28,7 +30,7 @@ use std::hint::black_box;
 
 use batch::{BatchMethod, BatchRunner};
 use methods::{Answers, Method, Prepared, disagreements, run_method};
-use scenes::Scene;
+use scenes::{RaySet, Scene};
 use timing::{BATCH_CHUNK, CHUNK, interleaved};
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -39,7 +41,7 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// The modes, for the usage line.
-const USAGE: &str = "usage: sylcol-bench [rays | batch | prep | build | count METHOD | sweep] \
+const USAGE: &str = "usage: sylcol-bench [rays | setup | batch | prep | build | count METHOD | sweep] \
                      (environment: RAYS, ROUNDS, SCENE; see the crate's notes)";
 
 /// Prints `why` and the usage line and exits with 2 (a usage error).
@@ -60,7 +62,7 @@ fn main() {
     }
     if !matches!(
         mode,
-        "rays" | "batch" | "prep" | "build" | "count" | "sweep"
+        "rays" | "setup" | "batch" | "prep" | "build" | "count" | "sweep"
     ) {
         usage_error(&format!("unknown mode {mode}"));
     }
@@ -73,9 +75,14 @@ fn main() {
         sweep::run(filter.as_deref(), rays, rounds);
         return;
     }
-    let scenes = scenes::load(filter.as_deref(), rays);
+    let set = if mode == "setup" {
+        RaySet::Away
+    } else {
+        RaySet::Issue
+    };
+    let scenes = scenes::load(filter.as_deref(), rays, set);
     match mode {
-        "rays" => rays_table(&scenes, rounds),
+        "rays" | "setup" => rays_table(&scenes, rounds),
         "batch" => batch_table(&scenes, rounds),
         "prep" => prep::run(&scenes, rounds.max(5)),
         "build" => prep::run(&scenes, rounds.max(5)),

@@ -9,7 +9,11 @@
 //! Rays (issue 11), seed [`RAY_SEED`]: origins uniform in the map's box
 //! (the header's grid box); two rays in three aimed at the centroid of a
 //! uniformly chosen triangle, one in three in a uniform direction; unit
-//! directions.
+//! directions ([`RaySet::Issue`]). [`RaySet::Away`] keeps each direction
+//! and moves the origin out of the box, two diagonals from its centre
+//! along the direction, so that every ray misses the box: what a method
+//! pays a query before it reaches any triangle (checks, set-up, box
+//! test, finish).
 
 use std::path::Path;
 
@@ -35,6 +39,16 @@ pub const SPHERES: [(&str, u32, u32); 4] = [
     ("sphere 65k", 256, 128),
 ];
 
+/// Which rays a scene gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RaySet {
+    /// The issue's rays (see the module docs).
+    Issue,
+    /// The issue's directions from origins outside the box, pointing away
+    /// from it: every ray misses.
+    Away,
+}
+
 /// One scene: a map, its mesh and its rays.
 pub struct Scene {
     /// `map xxxxxxxx` (sample archive hash) or `sphere Nk`.
@@ -51,9 +65,12 @@ pub struct Scene {
 }
 
 impl Scene {
-    fn new(name: String, mcol: Mcol, rays: usize) -> Self {
+    fn new(name: String, mcol: Mcol, rays: usize, set: RaySet) -> Self {
         let mesh = TriMesh::from_mcol(&mcol);
-        let rays = scene_rays(&mcol, &mesh, rays);
+        let mut rays = scene_rays(&mcol, &mesh, rays);
+        if set == RaySet::Away {
+            move_away(&mcol, &mut rays);
+        }
         let flat = rays
             .iter()
             .map(|r| {
@@ -78,20 +95,20 @@ impl Scene {
 }
 
 /// Every scene whose name contains `filter` (all without one), maps first,
-/// each with `rays` rays.
-pub fn load(filter: Option<&str>, rays: usize) -> Vec<Scene> {
+/// each with `rays` rays of `set`.
+pub fn load(filter: Option<&str>, rays: usize, set: RaySet) -> Vec<Scene> {
     let keep = |name: &str| filter.is_none_or(|f| name.contains(f));
     let mut scenes = Vec::new();
     for (name, m) in sample_maps() {
         if keep(&name) {
-            scenes.push(Scene::new(name, m, rays));
+            scenes.push(Scene::new(name, m, rays, set));
         }
     }
     for (name, slices, stacks) in SPHERES {
         if keep(name) {
             let mesh = uv_sphere(Vec3::ZERO, 1.0, slices, stacks);
             let m = build_mcol(&mesh, &McolBuildOptions::default()).expect("sphere builds");
-            scenes.push(Scene::new(name.to_string(), m, rays));
+            scenes.push(Scene::new(name.to_string(), m, rays, set));
         }
     }
     scenes
@@ -142,6 +159,16 @@ pub fn scene_rays(m: &Mcol, mesh: &TriMesh, n: usize) -> Vec<Ray> {
         }
     }
     rays
+}
+
+/// Moves every ray's origin to the box's centre plus two diagonals along
+/// its direction, so that it starts outside the box and leaves it.
+fn move_away(m: &Mcol, rays: &mut [Ray]) {
+    let (lo, hi) = grid_box(m);
+    let (centre, reach) = ((lo + hi) * 0.5, 2.0 * (hi - lo).length());
+    for r in rays {
+        *r = Ray::new(centre + r.dir * reach, r.dir);
+    }
 }
 
 /// A uniform unit vector.

@@ -24,7 +24,7 @@ pub fn run(filter: Option<&str>, rays: usize, rounds: usize) {
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut summary = Vec::new();
     let mut measured: Vec<(MeshStats, Vec<(GridPlan, f64)>)> = Vec::new();
-    for s in scenes::load(filter, rays) {
+    for s in scenes::load(filter, rays, scenes::RaySet::Issue) {
         let (lo, hi) = s.mesh.bounds().expect("mesh");
         let stats = MeshStats::of(&s.mesh);
         let default = build_mcol(&s.mesh, &McolBuildOptions::default()).expect("default build");
