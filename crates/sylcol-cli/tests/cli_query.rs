@@ -314,7 +314,7 @@ fn queries_pick_a_collisionset_mesh() {
 }
 
 /// `--accel bvh` answers rays and segments through the BVH: on a sample
-/// map of 218 triangles (more than the 64 answered without any structure)
+/// map of 218 triangles (more than the 64 the grid path scans)
 /// exactly as through the map's own grid, in single queries and batches.
 #[test]
 fn bvh_gives_the_grids_answers() {

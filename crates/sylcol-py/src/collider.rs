@@ -38,8 +38,8 @@ pub enum AccelChoice {
     /// The grid chosen by [`GridChoice`].
     Grid,
     /// sylcol's own acceleration: an eight-wide BVH built from the mesh
-    /// (none for a mesh of at most 64 triangles, whose rays test every
-    /// triangle).
+    /// (none for a mesh of at most 16 triangles, two packets, whose rays
+    /// test every triangle).
     Bvh,
 }
 
@@ -403,8 +403,8 @@ impl Collider {
     }
 
     /// ``"bvh"`` when rays and segments go through a BVH, else ``"grid"``
-    /// (also with ``accel="bvh"`` on a mesh of at most 64 triangles, whose
-    /// rays test every triangle).
+    /// (also with ``accel="bvh"`` on a mesh of at most 16 triangles, two
+    /// packets, whose rays test every triangle).
     #[getter]
     fn accel(&self) -> &'static str {
         if self.inner.bvh().is_some() {

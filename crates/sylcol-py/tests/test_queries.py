@@ -125,11 +125,12 @@ def test_answers_equal_the_cli_batch(entry, tmp_path):
 @pytest.mark.parametrize("entry", ["$DD89A110", "$E084C13C"])
 def test_rays_through_the_bvh_answer_like_the_cli(entry, tmp_path):
     """accel="bvh" answers every query as `query --accel bvh batch`; a map
-    of at most 64 triangles gets no BVH (its rays test every triangle)."""
+    of at most 16 triangles (two packets) gets no BVH (its rays test every
+    triangle)."""
     path = f"{PAK}+{entry}"
     m = sylcol.load(path)
     c = m.collider(accel="bvh")
-    assert c.accel == ("bvh" if m.triangle_count > 64 else "grid")
+    assert c.accel == ("bvh" if m.triangle_count > 16 else "grid")
     assert m.collider().accel == "grid"
     rng = np.random.default_rng(int(entry[1:], 16) + 1)
     q = random_queries(m, rng)

@@ -44,6 +44,11 @@ pub const LEAF_SIZE: usize = LANES;
 /// triangles becomes a leaf when the SAH finds that cheaper than a split.
 pub const LEAF_PACKETS: usize = 2;
 
+/// Meshes of at most this many triangles (two packets) get no BVH from
+/// `Collider::with_bvh`: their rays test both packets, all a root would
+/// do after its box test. (The game's box maps have 12.)
+pub const BVH_MIN_TRIANGLES: usize = 2 * LANES;
+
 /// Meshes above this many triangles take the build's larger node cost (their
 /// packets, 44 bytes a triangle, outgrow most of a Zen 4 core's 1 MiB L2
 /// beside the nodes and the rest of the program).
@@ -325,20 +330,23 @@ impl Kids {
 impl super::Collider {
     /// The same collider with sylcol's own acceleration for rays and
     /// segments: an eight-wide BVH built from the mesh ([`Bvh`]). A mesh
-    /// of at most `SMALL_MESH` (64) triangles gets none: its rays test
-    /// every packet, which beats any tree, so building one would only cost
-    /// time. Other queries still use the grid. The answers have the same
-    /// exactness as the grid's (the same kernels, the same first-hit rule;
-    /// "Exactness" in `docs/queries.md`).
+    /// of at most `BVH_MIN_TRIANGLES` (16) triangles gets none: its rays test
+    /// its two packets, which is all a tree's root would do after a box
+    /// test. Above that the tree wins even where the grid path scans every
+    /// packet (`SMALL_MESH`): on the 60-triangle map 2cf7eb47, 84 ns a ray
+    /// against the scan's 91 (`docs/queries.md`). Other queries still use
+    /// the grid. The answers have the same exactness as the grid's (the
+    /// same kernels, the same first-hit rule; "Exactness" in
+    /// `docs/queries.md`).
     pub fn with_bvh(mut self) -> Self {
-        if !self.scans_all() {
+        if self.triangle_count() > BVH_MIN_TRIANGLES {
             self.bvh = Some(Bvh::build(&self.mesh));
         }
         self
     }
 
     /// The BVH, when [`with_bvh`](super::Collider::with_bvh) built one
-    /// (never for a mesh of at most `SMALL_MESH` (64) triangles).
+    /// (never for a mesh of at most `BVH_MIN_TRIANGLES` (16) triangles).
     pub fn bvh(&self) -> Option<&Bvh> {
         self.bvh.as_ref()
     }

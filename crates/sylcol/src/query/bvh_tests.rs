@@ -53,15 +53,24 @@ fn cases() -> &'static [(&'static str, Collider)] {
     })
 }
 
-/// `with_bvh` builds no BVH for a mesh whose rays scan every packet (at
-/// most `SMALL_MESH` triangles), and one above; rays answer alike either
-/// way.
+/// `with_bvh` builds no BVH for a mesh of at most `BVH_MIN_TRIANGLES`
+/// triangles (two packets), and one above, also where the grid path scans
+/// every packet (at most `SMALL_MESH`); rays answer alike either way.
 #[test]
-fn a_small_mesh_gets_no_bvh() {
-    let cube = cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0));
-    let sphere = uv_sphere(Vec3::ZERO, 6.0, 8, 5); // 64 triangles
-    let larger = uv_sphere(Vec3::ZERO, 6.0, 9, 5); // 72 triangles
-    for (m, built) in [(&cube, false), (&sphere, false), (&larger, true)] {
+fn a_two_packet_mesh_gets_no_bvh() {
+    let cube = cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0)); // 12
+    let two_packets = uv_sphere(Vec3::ZERO, 6.0, 4, 3); // 16 triangles
+    let three_packets = uv_sphere(Vec3::ZERO, 6.0, 5, 3); // 20 triangles
+    let scanned = uv_sphere(Vec3::ZERO, 6.0, 8, 5); // 64 triangles
+    let walked = uv_sphere(Vec3::ZERO, 6.0, 9, 5); // 72 triangles
+    let cases = [
+        (&cube, false),
+        (&two_packets, false),
+        (&three_packets, true),
+        (&scanned, true),
+        (&walked, true),
+    ];
+    for (m, built) in cases {
         let plain = Collider::from_mesh(m).unwrap();
         let c = plain.clone().with_bvh();
         assert_eq!(c.bvh().is_some(), built, "{} triangles", m.triangles.len());

@@ -55,10 +55,11 @@ impl Collider {
     }
 
     /// Whether rays test every packet instead of walking: a mesh of at
-    /// most [`SMALL_MESH`] triangles, where that beats any walk.
+    /// most [`SMALL_MESH`] triangles, where that beats the grid walk,
+    /// unless it has a BVH (which beats the scan above two packets).
     #[inline(always)]
     pub(crate) fn scans_all(&self) -> bool {
-        self.triangle_count() <= SMALL_MESH
+        self.triangle_count() <= SMALL_MESH && self.bvh.is_none()
     }
 
     /// The first hit through the grid walk, whatever the mesh's size.
