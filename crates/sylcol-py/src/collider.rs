@@ -402,9 +402,11 @@ impl Collider {
         }
     }
 
-    /// ``"bvh"`` when rays and segments go through a BVH, else ``"grid"``
-    /// (also with ``accel="bvh"`` on a mesh of at most 16 triangles, two
-    /// packets, whose rays test every triangle).
+    /// ``"bvh"`` when the collider has the BVH ``accel="bvh"`` builds, else
+    /// ``"grid"`` (also with ``accel="bvh"`` on a mesh of at most 16
+    /// triangles, two packets, whose rays test every triangle). The rays
+    /// of a mesh of at most 64 triangles skip the grid either way (a scan,
+    /// or a BVH of its own: docs/queries.md, "Rays and segments").
     #[getter]
     fn accel(&self) -> &'static str {
         if self.inner.bvh().is_some() {

@@ -31,7 +31,8 @@ pub struct Args {
     pub grid: String,
     /// What rays and segments go through: `grid` (the grid above) or
     /// `bvh` (sylcol's own acceleration, an eight-wide BVH built from the
-    /// mesh). Other queries always use the grid.
+    /// mesh). Other queries always use the grid. (The rays of a mesh of
+    /// at most 64 triangles skip the grid either way.)
     #[arg(long, global = true, value_enum, default_value_t = Accel::Grid)]
     pub accel: Accel,
     #[command(subcommand)]

@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use super::bvh::{Aabb, Bvh, LEAF, MEDIAN_DEPTH, Node, WIDTH};
 use super::bvh_walk::{BoxKernel, BoxRay};
 use super::fixtures::{cuboid, icosphere, merged, octahedron, uv_sphere};
-use super::ray_cast::direction_scale;
+use super::ray_cast::{Route, direction_scale};
 use super::ray_triangle::{Cast, NO_TRIANGLE, Portable, RayFrame};
 use super::tests::{lattice, lattice_dir, v3};
 use super::*;
@@ -80,6 +80,42 @@ fn a_two_packet_mesh_gets_no_bvh() {
             let d = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-1.0..1.0)));
             let ray = Ray::new(o, d);
             assert_eq!(c.cast_ray(&ray, 30.0), plain.cast_ray(&ray, 30.0));
+        }
+    }
+}
+
+/// Without `with_bvh`, a mesh of one or two packets scans them, one of
+/// 17-64 triangles walks a BVH of its own (built on the first ray), a
+/// larger one walks the grid; `with_bvh`'s tree goes first. Each answers
+/// as the brute force does.
+#[test]
+fn small_meshes_route_past_the_grid() {
+    let meshes = [
+        (cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0)), "scan"), // 12
+        (uv_sphere(Vec3::ZERO, 6.0, 4, 3), "scan"),                    // 16
+        (uv_sphere(Vec3::ZERO, 6.0, 5, 3), "tree"),                    // 20
+        (uv_sphere(Vec3::ZERO, 6.0, 8, 5), "tree"),                    // 64
+        (uv_sphere(Vec3::ZERO, 6.0, 9, 5), "grid"),                    // 72
+    ];
+    let name = |r: Route<'_>| match r {
+        Route::Scan => "scan",
+        Route::Tree(_) => "tree",
+        Route::Grid => "grid",
+    };
+    for (m, want) in meshes {
+        let c = Collider::from_mesh(&m).unwrap();
+        assert_eq!(name(c.route()), want, "{} triangles", m.triangles.len());
+        let own = c.clone().with_bvh();
+        let with_bvh = if want == "scan" { "scan" } else { "tree" };
+        assert_eq!(name(own.route()), with_bvh);
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..300 {
+            let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-9.0..9.0)));
+            let d = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-1.0..1.0)));
+            let ray = Ray::new(o, d);
+            let want = c.cast_ray_brute_force(&ray, 30.0).unwrap();
+            assert_eq!(c.cast_ray(&ray, 30.0).unwrap(), want);
+            assert_eq!(own.cast_ray(&ray, 30.0).unwrap(), want);
         }
     }
 }

@@ -34,8 +34,8 @@ pub const MAX_DERIVED_CELLS: usize = 1 << 24;
 ///
 /// Some parts are built on the first query that needs them (each once,
 /// thread-safe): a derived grid's lists (the first grid query), the
-/// grid's ray packets (the first ray that walks the grid), the packets of
-/// a small mesh (its first ray), the inside index (the first
+/// grid's ray packets (the first ray that walks the grid), the packets or
+/// the BVH of a small mesh (its first ray), the inside index (the first
 /// `contains_point`) and the closest-point index (the first
 /// `closest_point`).
 #[derive(Debug, Clone)]
@@ -48,9 +48,13 @@ pub struct Collider {
     /// The ray walk's packets and occupancy bits, built on the first ray
     /// that walks the grid.
     pub(crate) ray_grid: OnceLock<RayGrid>,
-    /// Every triangle in index order (small meshes, brute force), packed
-    /// on first use.
+    /// Every triangle in index order (meshes of one or two packets, brute
+    /// force), packed on first use.
     all_packets: OnceLock<Vec<Packet>>,
+    /// The BVH of a mesh of more than `BVH_MIN_TRIANGLES` and at most
+    /// `SMALL_MESH` triangles without [`Collider::with_bvh`]'s, built on
+    /// the first ray (its rays skip the grid).
+    small_bvh: OnceLock<Bvh>,
     /// Bounding sphere per triangle (centre xyz, radius w) and how many
     /// of a file's were replaced: built on the first query that needs
     /// them (a sphere sweep or nearest point, or `grid_stats`).
@@ -290,6 +294,11 @@ impl Collider {
         })
     }
 
+    /// A small mesh's own BVH (see `small_bvh`), built on first use.
+    pub(crate) fn small_bvh(&self) -> &Bvh {
+        self.small_bvh.get_or_init(|| Bvh::build(&self.mesh))
+    }
+
     /// Number of triangles.
     #[inline]
     pub(crate) fn triangle_count(&self) -> usize {
@@ -513,6 +522,7 @@ fn assemble(spec: GridSpec, mesh: TriMesh, bounds: (Vec3, Vec3), source: GridSou
         lists: OnceLock::new(),
         ray_grid: OnceLock::new(),
         all_packets: OnceLock::new(),
+        small_bvh: OnceLock::new(),
         spheres: OnceLock::new(),
         file_spheres: None,
         normals,

@@ -202,8 +202,9 @@ mod tests {
             .collect()
     }
 
-    /// A small mesh's rays scan its packets: the grid's ray packets are
-    /// not built until a grid walk asks, and then answer as the scan.
+    /// A small mesh's rays scan its packets (a cuboid's 12 triangles): the
+    /// grid's ray packets are not built until a grid walk asks, and then
+    /// answer as the scan.
     #[test]
     fn small_mesh_rays_build_no_grid() {
         let mesh = cuboid(Vec3::splat(-3.0), Vec3::new(2.0, 4.0, 5.0));

@@ -44,6 +44,11 @@ fn meshes() -> Vec<(&'static str, TriMesh)> {
         // Integer corners on cell faces: rays through vertices and edges.
         ("cube", cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0))),
         ("octahedron", octahedron(Vec3::ZERO, 6.0)),
+        // 64 triangles: the most a mesh's own BVH takes instead of the grid.
+        (
+            "uv-sphere-64",
+            uv_sphere(Vec3::new(0.2, 0.1, -0.3), 5.5, 8, 5),
+        ),
         (
             "two-solids",
             merged(
