@@ -93,27 +93,28 @@ impl Collider {
 
     /// The first hit by `route`. A direction far from unit length is
     /// scaled by a power of two first (exactly; t scales back exactly),
-    /// which keeps the kernel's f32 depths in range.
+    /// which keeps the kernel's f32 depths in range. The kernel's function
+    /// returns (time of impact, triangle) in a register and the record is
+    /// made here: a record written by the callee and copied by the caller
+    /// was read back before its stores had landed, a stall on every ray.
     #[inline(always)]
     fn cast_with(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> Option<RayHit> {
         #[cfg(target_arch = "x86_64")]
-        if self.avx.is_some() {
+        let (toi, id) = if self.avx.is_some() {
             // SAFETY: an `Avx2` exists only where the CPU has AVX and AVX2.
-            return unsafe { self.cast_avx(ray, max_toi, cast, route) };
-        }
-        self.cast_portable(ray, max_toi, cast, route)
+            unsafe { self.cast_avx(ray, max_toi, cast, route) }
+        } else {
+            self.cast_portable(ray, max_toi, cast, route)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let (toi, id) = self.cast_portable(ray, max_toi, cast, route);
+        self.hit_at(ray, toi, id)
     }
 
     /// [`Collider::cast_with`] with the portable kernel (out of line: the
     /// AVX path's callers stay small).
     #[inline(never)]
-    fn cast_portable(
-        &self,
-        ray: &Ray,
-        max_toi: f32,
-        cast: Cast,
-        route: Route<'_>,
-    ) -> Option<RayHit> {
+    fn cast_portable(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> (f32, u32) {
         self.cast_kernel::<Portable>(ray, max_toi, cast, route)
     }
 
@@ -121,11 +122,12 @@ impl Collider {
     /// walk in one function).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
-    fn cast_avx(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> Option<RayHit> {
+    fn cast_avx(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> (f32, u32) {
         self.cast_kernel::<Avx>(ray, max_toi, cast, route)
     }
 
-    /// [`Collider::cast_with`] with kernel `K`.
+    /// [`Collider::cast_with`] with kernel `K`: the nearest (time of
+    /// impact, triangle), [`NO_TRIANGLE`] for none.
     #[inline(always)]
     fn cast_kernel<K: BoxKernel>(
         &self,
@@ -133,7 +135,7 @@ impl Collider {
         max_toi: f32,
         cast: Cast,
         route: Route<'_>,
-    ) -> Option<RayHit> {
+    ) -> (f32, u32) {
         // Taken apart, so that only `exact` is borrowed and the rest stays
         // in registers (through `Scaled::frame` the whole of it went
         // through memory: 14-28 more instructions a ray).
@@ -165,7 +167,7 @@ impl Collider {
                 )
             }
         };
-        self.hit_of(ray, scale, best)
+        (best.0 * scale, best.1)
     }
 
     /// [`Collider::cast_ray`] for each ray of `rays` into `out` (an
@@ -210,7 +212,10 @@ impl Collider {
         let mut first = None;
         for (i, (ray, slot)) in rays.iter().zip(out).enumerate() {
             match check_ray(ray, max_toi) {
-                Ok(()) => *slot = self.cast_kernel::<K>(ray, max_toi, Cast::Ray, route),
+                Ok(()) => {
+                    let (toi, id) = self.cast_kernel::<K>(ray, max_toi, Cast::Ray, route);
+                    *slot = self.hit_at(ray, toi, id);
+                }
                 Err(error) => first = first.or(Some((i, error))),
             }
         }
@@ -426,15 +431,18 @@ impl Collider {
     /// `None` for no triangle.
     #[inline(always)]
     pub(crate) fn hit_of(&self, ray: &Ray, scale: f32, best: (f32, u32)) -> Option<RayHit> {
-        let (t, id) = best;
-        (id != NO_TRIANGLE).then(|| {
-            let toi = t * scale;
-            RayHit {
-                time_of_impact: toi,
-                point: ray.point_at(toi),
-                normal: self.normals[id as usize],
-                triangle: id,
-            }
+        self.hit_at(ray, best.0 * scale, best.1)
+    }
+
+    /// The hit record of triangle `id` at time of impact `toi`, or `None`
+    /// for [`NO_TRIANGLE`].
+    #[inline(always)]
+    fn hit_at(&self, ray: &Ray, toi: f32, id: u32) -> Option<RayHit> {
+        (id != NO_TRIANGLE).then(|| RayHit {
+            time_of_impact: toi,
+            point: ray.point_at(toi),
+            normal: self.normals[id as usize],
+            triangle: id,
         })
     }
 
