@@ -234,18 +234,36 @@ impl Collider {
     ) -> (f32, u32) {
         #[cfg(target_arch = "x86_64")]
         if let Some(f) = K::as_avx(f) {
+            let (o, d) = (ray.o, ray.d);
             // SAFETY: the AVX kernel runs only where the CPU has AVX and
             // AVX2.
-            return unsafe { self.walk_avx(f, ray, max_toi) };
+            return unsafe { self.walk_avx(f, o.x, o.y, o.z, d.x, d.y, d.z, max_toi) };
         }
         self.walk::<K>(f, ray, max_toi)
     }
 
-    /// The walk compiled for AVX and AVX2, eight lanes a packet.
+    /// The walk compiled for AVX and AVX2, eight lanes a packet. The line
+    /// comes as six numbers, in registers, not as a `&Line`: the caller
+    /// stored the `Line` it had just made in pieces that the walk's first
+    /// loads straddled, and a load that spans two stores still in flight
+    /// waits for both to reach the cache (a failed store-to-load forward,
+    /// on every ray).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
-    fn walk_avx(&self, f: &LaneRay<'_, W8>, ray: &Line, max_toi: f32) -> (f32, u32) {
-        self.walk::<Avx>(f, ray, max_toi)
+    #[allow(clippy::too_many_arguments)] // six scalars: see above
+    fn walk_avx(
+        &self,
+        f: &LaneRay<'_, W8>,
+        ox: f64,
+        oy: f64,
+        oz: f64,
+        dx: f64,
+        dy: f64,
+        dz: f64,
+        max_toi: f32,
+    ) -> (f32, u32) {
+        let ray = Line::new(DVec3::new(ox, oy, oz), DVec3::new(dx, dy, dz));
+        self.walk::<Avx>(f, &ray, max_toi)
     }
 
     /// The walk with kernel `K`: the nearest (time, triangle) found.
