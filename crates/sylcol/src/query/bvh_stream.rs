@@ -169,7 +169,7 @@ impl super::Collider {
         let mut best = vec![(0.0, NO_TRIANGLE); prepared.len()];
         bvh.first_hits(&prepared, &mut best, self.avx);
         for ((i, s), &b) in usable.iter().zip(&best) {
-            out[*i] = self.hit_of(&rays[*i], s.scale, b);
+            out[*i] = self.hit_at(&rays[*i], b.0 * s.scale, b.1);
         }
         first
     }

@@ -91,34 +91,38 @@ impl Collider {
         self.cast_with(ray, max_toi, Cast::Ray, Route::Grid)
     }
 
-    /// The first hit by `route`. A direction far from unit length is
-    /// scaled by a power of two first (exactly; t scales back exactly),
-    /// which keeps the kernel's f32 depths in range. The kernel's function
-    /// returns (time of impact, triangle) in a register and the record is
-    /// made here: a record written by the callee and copied by the caller
-    /// was read back before its stores had landed, a stall on every ray.
+    /// The first hit by `route`. The kernel's function returns (time of
+    /// impact, triangle) in a register and the record is made here: a
+    /// record written by the callee and copied by the caller was read back
+    /// before its stores had landed, a stall on every ray.
     #[inline(always)]
     fn cast_with(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> Option<RayHit> {
-        #[cfg(target_arch = "x86_64")]
-        let (toi, id) = if self.avx.is_some() {
-            // SAFETY: an `Avx2` exists only where the CPU has AVX and AVX2.
-            unsafe { self.cast_avx(ray, max_toi, cast, route) }
-        } else {
-            self.cast_portable(ray, max_toi, cast, route)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let (toi, id) = self.cast_portable(ray, max_toi, cast, route);
+        let (toi, id) = self.nearest(ray, max_toi, cast, route);
         self.hit_at(ray, toi, id)
     }
 
-    /// [`Collider::cast_with`] with the portable kernel (out of line: the
+    /// The nearest (time of impact, triangle) by `route`, with the AVX
+    /// kernel where the CPU has it. A direction far from unit length is
+    /// scaled by a power of two first (exactly; t scales back exactly),
+    /// which keeps the kernel's f32 depths in range.
+    #[inline(always)]
+    fn nearest(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> (f32, u32) {
+        #[cfg(target_arch = "x86_64")]
+        if self.avx.is_some() {
+            // SAFETY: an `Avx2` exists only where the CPU has AVX and AVX2.
+            return unsafe { self.cast_avx(ray, max_toi, cast, route) };
+        }
+        self.cast_portable(ray, max_toi, cast, route)
+    }
+
+    /// [`Collider::nearest`] with the portable kernel (out of line: the
     /// AVX path's callers stay small).
     #[inline(never)]
     fn cast_portable(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> (f32, u32) {
         self.cast_kernel::<Portable>(ray, max_toi, cast, route)
     }
 
-    /// [`Collider::cast_with`] compiled for AVX and AVX2 (the frame and the
+    /// [`Collider::nearest`] compiled for AVX and AVX2 (the frame and the
     /// walk in one function).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
@@ -126,7 +130,7 @@ impl Collider {
         self.cast_kernel::<Avx>(ray, max_toi, cast, route)
     }
 
-    /// [`Collider::cast_with`] with kernel `K`: the nearest (time of
+    /// [`Collider::nearest`] with kernel `K`: the nearest (time of
     /// impact, triangle), [`NO_TRIANGLE`] for none.
     #[inline(always)]
     fn cast_kernel<K: BoxKernel>(
@@ -444,18 +448,11 @@ impl Collider {
         }
     }
 
-    /// The hit record of a cast's nearest (t, triangle) `best`, with t in
-    /// the units of the direction scaled by `scale` ([`Scaled`]), or
-    /// `None` for no triangle.
-    #[inline(always)]
-    pub(crate) fn hit_of(&self, ray: &Ray, scale: f32, best: (f32, u32)) -> Option<RayHit> {
-        self.hit_at(ray, best.0 * scale, best.1)
-    }
-
-    /// The hit record of triangle `id` at time of impact `toi`, or `None`
+    /// The hit record of triangle `id` at time of impact `toi` (in the
+    /// units of the ray's own direction, not of [`Scaled`]'s), or `None`
     /// for [`NO_TRIANGLE`].
     #[inline(always)]
-    fn hit_at(&self, ray: &Ray, toi: f32, id: u32) -> Option<RayHit> {
+    pub(crate) fn hit_at(&self, ray: &Ray, toi: f32, id: u32) -> Option<RayHit> {
         (id != NO_TRIANGLE).then(|| RayHit {
             time_of_impact: toi,
             point: ray.point_at(toi),
