@@ -340,7 +340,9 @@ impl super::Collider {
     /// `docs/queries.md`).
     pub fn with_bvh(mut self) -> Self {
         if self.triangle_count() > BVH_MIN_TRIANGLES {
-            self.bvh = Some(Bvh::build(&self.mesh));
+            // A small mesh's first ray may have built the same tree already.
+            let built = self.small_bvh.take();
+            self.bvh = Some(built.unwrap_or_else(|| Bvh::build(&self.mesh)));
         }
         self
     }

@@ -106,6 +106,14 @@ fn small_meshes_route_past_the_grid() {
         let c = Collider::from_mesh(&m).unwrap();
         assert_eq!(name(c.route()), want, "{} triangles", m.triangles.len());
         let own = c.clone().with_bvh();
+        if want == "tree" {
+            // `with_bvh` after a first ray takes the tree that ray built
+            // instead of building a second one.
+            let built = c.small_bvh().stats();
+            let moved = c.clone().with_bvh();
+            assert!(moved.small_bvh.get().is_none());
+            assert_eq!(moved.bvh().map(Bvh::stats), Some(built));
+        }
         let with_bvh = if want == "scan" { "scan" } else { "tree" };
         assert_eq!(name(own.route()), with_bvh);
         let mut rng = ChaCha8Rng::seed_from_u64(11);

@@ -54,7 +54,7 @@ pub struct Collider {
     /// The BVH of a mesh of more than `BVH_MIN_TRIANGLES` and at most
     /// `SMALL_MESH` triangles without [`Collider::with_bvh`]'s, built on
     /// the first ray (its rays skip the grid).
-    small_bvh: OnceLock<Bvh>,
+    pub(crate) small_bvh: OnceLock<Bvh>,
     /// Bounding sphere per triangle (centre xyz, radius w) and how many
     /// of a file's were replaced: built on the first query that needs
     /// them (a sphere sweep or nearest point, or `grid_stats`).
