@@ -1,18 +1,19 @@
 //! The DDA of a ray that moves along every axis, on AVX2: the set-up of
 //! [`GridWalk::moving`] and the steps of [`GridWalk::visit_masked`] with
-//! the walk's state in one vector register (the three crossing times and
-//! a spare lane held at +inf).
+//! each of the three crossing times in a vector register of its own.
 //!
-//! Each step picks the axis crossed first as a one-hot lane mask, from
-//! two lane rotations of the times and four compares (ties go to the
-//! lower axis, as in [`GridWalk`]), and advances that axis's time by
-//! adding its increment under the mask (+0.0 elsewhere); the time of the
-//! step (two shuffles and two minimums) and the axis's index (the mask's
-//! lowest bit) only steer the walk, so one step's times wait on a short
-//! chain of the previous step's (about 13 cycles, against 30 when the
-//! mask was looked up by the index). The same IEEE operations on the same
-//! numbers as the portable walk: the same cells with the same times
-//! (tests below), in about half the instructions.
+//! Each step compares the three times pairwise, side by side (ties go to
+//! the lower axis, as in [`GridWalk`]), turns the three answers into one
+//! mask an axis, and gives each time either itself or itself plus its
+//! increment (a sum computed before the mask is known); the time of the
+//! step (two minimums) and the axis's index (two mask bits) only steer
+//! the walk. So one step's times wait on a compare and two logic
+//! operations of the previous step's, about 7 cycles. (Until 2026-12-01
+//! the three times shared one register: two lane rotations, which cross
+//! the register's halves, four compares, a blend, the mask and an add,
+//! about 14 cycles; 30 before that, when the mask was looked up by the
+//! index.) The same IEEE operations on the same numbers as the portable
+//! walk: the same cells with the same times (tests below).
 //!
 //! [`walk_occupied`] visits only the occupied cells of a grid with many
 //! empty ones: each step reads the occupancy bytes of the three cells it
@@ -123,12 +124,14 @@ pub unsafe fn walk_occupied(
     }
 }
 
-/// The state of an AVX walk: the three crossing times in one register (a
-/// spare lane held at +inf), their increments, the end, and per axis the
+/// The state of an AVX walk: the three crossing times, their increments, the end, and per axis the
 /// steps left and the signed index increment.
 struct Walk {
-    t: __m256d,
-    delta: __m256d,
+    /// The crossing times of x, y and z, each in lane 0 of its own
+    /// register.
+    t: [__m128d; 3],
+    /// Their increments, alike.
+    delta: [__m128d; 3],
     /// The walk's end or the visitor's limit, whichever is nearer.
     hi: f64,
     left: [i64; 4],
@@ -153,7 +156,7 @@ impl Walk {
             let load = |row: &[f64; 4]| _mm256_load_pd(row.as_ptr());
             let zero = _mm256_setzero_pd();
             // Lane 3 is inert: o = d = 0 there, origin 0, cell 1, so its clip
-            // times are -inf and +inf and its crossing time is set to +inf.
+            // times are -inf and +inf (its crossing time is dropped).
             let d = lanes(dir, 0.0);
             if _mm256_movemask_pd(_mm256_cmp_pd::<_CMP_EQ_OQ>(d, zero)) & 0b0111 != 0 {
                 return None;
@@ -188,10 +191,9 @@ impl Walk {
                 _mm256_cvtepi32_pd(cell),
                 _mm256_and_pd(pos, _mm256_set1_pd(1.0)),
             );
-            let mut t = _mm256_mul_pd(_mm256_sub_pd(boundary, g), inv);
             // Lanes 0..3 are finite: a ray's non-zero direction components are
             // f32 (times a power of two) widened, so no `inv` overflows.
-            t = _mm256_blend_pd::<0b1000>(t, _mm256_set1_pd(f64::INFINITY));
+            let t = _mm256_mul_pd(_mm256_sub_pd(boundary, g), inv);
             let delta = _mm256_andnot_pd(_mm256_set1_pd(-0.0), inv);
             // Steps left along each axis before the walk leaves the grid, and
             // the signed index increment of a step (no branch per axis: a
@@ -217,9 +219,14 @@ impl Walk {
             // Cells and strides are below 2^31: 32-bit products, 64-bit sums.
             let mut parts = [0i64; 4];
             _mm256_storeu_si256(parts.as_mut_ptr().cast(), _mm256_mul_epu32(c, strides));
+            let (t_lo, t_hi) = (_mm256_castpd256_pd128(t), _mm256_extractf128_pd::<1>(t));
+            let (d_lo, d_hi) = (
+                _mm256_castpd256_pd128(delta),
+                _mm256_extractf128_pd::<1>(delta),
+            );
             Some(Walk {
-                t,
-                delta,
+                t: [t_lo, _mm_unpackhi_pd(t_lo, t_lo), t_hi],
+                delta: [d_lo, _mm_unpackhi_pd(d_lo, d_lo), d_hi],
                 hi,
                 left,
                 stride,
@@ -229,11 +236,11 @@ impl Walk {
         }
     }
 
-    /// One step: the axis crossed first, as a one-hot mask computed from
+    /// One step: the axis crossed first, as a mask an axis computed from
     /// the times alone (the next step's times wait on nothing else): x
     /// when t0 <= t1 and t0 <= t2, y when t1 < t0 and t1 <= t2, z when
     /// t2 < t0 and t2 < t1 (ties go to the lower axis; no time is NaN, so
-    /// exactly one of the three is set). `None` when the walk ends before
+    /// exactly one of the three holds). `None` when the walk ends before
     /// the next cell; else that axis's time (the next cell's entry, now
     /// `t_enter`) and index, its steps left counted down and its time
     /// advanced. The caller moves `linear`.
@@ -243,33 +250,47 @@ impl Walk {
     #[inline(always)]
     unsafe fn step(&mut self) -> Option<(f64, usize)> {
         unsafe {
-            let t = self.t;
-            let next = _mm256_permute4x64_pd::<0b11_00_10_01>(t);
-            let prev = _mm256_permute4x64_pd::<0b11_01_00_10>(t);
-            let vs_next = _mm256_blend_pd::<0b1100>(
-                _mm256_cmp_pd::<_CMP_LE_OQ>(t, next),
-                _mm256_cmp_pd::<_CMP_LT_OQ>(t, next),
-            );
-            let vs_prev = _mm256_blend_pd::<0b1110>(
-                _mm256_cmp_pd::<_CMP_LE_OQ>(t, prev),
-                _mm256_cmp_pd::<_CMP_LT_OQ>(t, prev),
-            );
-            let step = _mm256_and_pd(vs_next, vs_prev);
-            let k = (_mm256_movemask_pd(step) as u32).trailing_zeros() as usize & 3;
+            let [tx, ty, tz] = self.t;
+            let [dx, dy, dz] = self.delta;
+            // Three compares side by side, no shuffle before them: x when
+            // tx <= ty and tx <= tz, z when neither tx <= tz nor ty <= tz,
+            // else y.
+            let xy = _mm_cmp_sd::<_CMP_LE_OQ>(tx, ty);
+            let xz = _mm_cmp_sd::<_CMP_LE_OQ>(tx, tz);
+            let yz = _mm_cmp_sd::<_CMP_LE_OQ>(ty, tz);
+            let on_x = _mm_and_pd(xy, xz);
+            let on_y = _mm_andnot_pd(xy, yz);
+            let not_z = _mm_or_pd(xz, yz);
+            // 0, 1 or 2 (exactly one of the three holds: no time is NaN).
+            let k =
+                (2 - 2 * (_mm_movemask_pd(on_x) & 1) - (_mm_movemask_pd(on_y) & 1)) as usize & 3;
             // Its time, the smallest of the three.
-            let m = _mm256_min_pd(t, _mm256_permute_pd::<0b0101>(t));
-            let m = _mm256_min_pd(m, _mm256_permute2f128_pd::<1>(m, m));
-            let tk = _mm256_cvtsd_f64(m);
+            let tk = _mm_cvtsd_f64(_mm_min_sd(_mm_min_sd(tx, ty), tz));
             if tk >= self.hi || self.left[k] == 0 {
                 return None;
             }
             self.left[k] -= 1;
             self.t_enter = tk;
-            // Adding +0.0 leaves the other crossing times as they are.
-            self.t = _mm256_add_pd(t, _mm256_and_pd(self.delta, step));
+            // The stepped axis takes its time plus its increment, the
+            // others keep theirs: the sums do not wait on the compares, so
+            // one step's times wait on a compare and two logic operations
+            // of the previous step's.
+            self.t = [
+                pick(on_x, _mm_add_sd(tx, dx), tx),
+                pick(on_y, _mm_add_sd(ty, dy), ty),
+                pick(not_z, tz, _mm_add_sd(tz, dz)),
+            ];
             Some((tk, k))
         }
     }
+}
+
+/// `a` where `on` is all ones, `b` where it is zero (two logic
+/// operations after `on`: a `vblendvpd` takes three cycles on recent
+/// cores).
+#[inline(always)]
+unsafe fn pick(on: __m128d, a: __m128d, b: __m128d) -> __m128d {
+    unsafe { _mm_or_pd(_mm_and_pd(on, a), _mm_andnot_pd(on, b)) }
 }
 
 /// The point of the ray at `t`, in grid units: `g + (d inv_cell) t`.
