@@ -2,11 +2,14 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (docs/queries.md).
 #
-#   benches/embree.sh [rays|setup|batch|prep|build|count|sweep|all]   (default: all)
+#   benches/embree.sh [rays|setup|made|batch|prep|build|count|sweep|all]   (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # setup  the same table on rays from outside the box pointing away from it
 #        (all miss): what each method pays a query before any triangle
+# made   the rays table with each sylcol ray made from its row of six f32
+#        just before the call, as the Embree shim makes its ray (a caller's
+#        usual way; `rays` reads sylcol's rays from an array made before)
 # batch  rays per second at 1 and 2 threads (sylcol cast_rays through the
 #        own grid, the derived grid and the BVH; Embree
 #        rtcIntersect1 / rtcIntersect8)
@@ -62,6 +65,7 @@ count() {
 case $mode in
     rays) "$bin" rays ;;
     setup) "$bin" setup ;;
+    made) "$bin" made ;;
     batch) "$bin" batch ;;
     prep) RAYS=${RAYS:-1000} "$bin" prep ;;
     build) RAYS=${RAYS:-1000} "$bin" build ;;
@@ -72,6 +76,8 @@ case $mode in
         echo
         "$bin" setup
         echo
+        "$bin" made
+        echo
         "$bin" batch
         echo
         RAYS=1000 "$bin" prep
@@ -80,5 +86,5 @@ case $mode in
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|setup|batch|prep|build|count|sweep|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|sweep|all]" >&2; exit 2 ;;
 esac

@@ -4,6 +4,9 @@
 //! sylcol-bench [rays]        the single-thread table (ns per ray, hits, ratios)
 //! sylcol-bench setup         the same table on rays that start outside the box and
 //!                            leave it (every ray misses: each method's fixed cost a query)
+//! sylcol-bench made          the `rays` table with each sylcol ray made from its row of
+//!                            six f32 just before the call, as the Embree shim makes its
+//!                            ray (a caller's usual way; `rays` reads an array made before)
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
@@ -41,7 +44,7 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// The modes, for the usage line.
-const USAGE: &str = "usage: sylcol-bench [rays | setup | batch | prep | build | count METHOD | sweep] \
+const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep] \
                      (environment: RAYS, ROUNDS, SCENE; see the crate's notes)";
 
 /// Prints `why` and the usage line and exits with 2 (a usage error).
@@ -62,7 +65,7 @@ fn main() {
     }
     if !matches!(
         mode,
-        "rays" | "setup" | "batch" | "prep" | "build" | "count" | "sweep"
+        "rays" | "setup" | "made" | "batch" | "prep" | "build" | "count" | "sweep"
     ) {
         usage_error(&format!("unknown mode {mode}"));
     }
@@ -82,7 +85,8 @@ fn main() {
     };
     let scenes = scenes::load(filter.as_deref(), rays, set);
     match mode {
-        "rays" | "setup" => rays_table(&scenes, rounds),
+        "rays" | "setup" => rays_table(&scenes, rounds, false),
+        "made" => rays_table(&scenes, rounds, true),
         "batch" => batch_table(&scenes, rounds),
         "prep" => prep::run(&scenes, rounds.max(5)),
         "build" => prep::run(&scenes, rounds.max(5)),
@@ -109,8 +113,9 @@ fn names() -> Vec<&'static str> {
     Method::all().into_iter().map(Method::name).collect()
 }
 
-/// ns per ray of each method, from `rounds` interleaved rounds (`timing`).
-fn rays_table(scenes: &[Scene], rounds: usize) {
+/// ns per ray of each method, from `rounds` interleaved rounds (`timing`);
+/// `made`: sylcol's rays made just before each call (`Prepared::made`).
+fn rays_table(scenes: &[Scene], rounds: usize, made: bool) {
     let methods = Method::all();
     if !cfg!(feature = "embree") {
         println!("(built without the `embree` feature: no Embree columns; see benches/embree.sh)");
@@ -124,7 +129,10 @@ fn rays_table(scenes: &[Scene], rounds: usize) {
     println!("|{}", "---|".repeat(head.len() + 7));
     let mut logs = vec![Vec::new(); methods.len()];
     for s in scenes {
-        let p = Prepared::new(s);
+        let p = Prepared {
+            made,
+            ..Prepared::new(s)
+        };
         let mut answers: Vec<Answers> =
             methods.iter().map(|_| Answers::new(s.rays.len())).collect();
         let best = interleaved(methods.len(), s.rays.len(), rounds, CHUNK, |k, range| {

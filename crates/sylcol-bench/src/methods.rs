@@ -8,6 +8,7 @@ use parry3d::query::{Ray as PRay, RayCast};
 use std::hint::black_box;
 use std::ops::Range;
 
+use glam::Vec3;
 use sylcol::query::{Collider, Ray, RayHit};
 
 /// One scene made ready for every method.
@@ -23,6 +24,10 @@ pub struct Prepared<'a> {
     pub bvh: Collider,
     /// parry3d 0.31: `TriMesh` with its BVH.
     pub parry: parry3d::shape::TriMesh,
+    /// sylcol's rays are made from the scene's rows of six f32 just
+    /// before each call (as the Embree shim makes its `RTCRayHit`), not
+    /// read from the array of rays written long before (mode `made`).
+    pub made: bool,
     /// Embree 3, robust flag off.
     #[cfg(feature = "embree")]
     pub embree: EmbreeScene,
@@ -55,6 +60,7 @@ impl<'a> Prepared<'a> {
             derived,
             bvh,
             parry,
+            made: false,
             #[cfg(feature = "embree")]
             embree: EmbreeScene::new(m, false),
             #[cfg(feature = "embree")]
@@ -139,9 +145,18 @@ pub fn run_method(m: Method, p: &Prepared<'_>, range: Range<usize>, out: &mut An
     let rays = &p.scene.rays[range.clone()];
     let (t, id) = (&mut out.t[range.clone()], &mut out.id[range.clone()]);
     match m {
-        Method::Own => sylcol_run(&p.own, rays, t, id),
-        Method::Derived => sylcol_run(&p.derived, rays, t, id),
-        Method::Bvh => sylcol_run(&p.bvh, rays, t, id),
+        Method::Own | Method::Derived | Method::Bvh => {
+            let c = match m {
+                Method::Own => &p.own,
+                Method::Derived => &p.derived,
+                _ => &p.bvh,
+            };
+            if p.made {
+                sylcol_run_made(c, &p.scene.flat[range], t, id);
+            } else {
+                sylcol_run(c, rays, t, id);
+            }
+        }
         #[cfg(feature = "embree")]
         Method::Embree => p.embree.intersect(&p.scene.flat[range], false, t, id),
         #[cfg(feature = "embree")]
@@ -164,6 +179,15 @@ pub fn run_method(m: Method, p: &Prepared<'_>, range: Range<usize>, out: &mut An
 fn sylcol_run(c: &Collider, rays: &[Ray], t: &mut [f32], id: &mut [u32]) {
     for (k, r) in rays.iter().enumerate() {
         let hit = c.cast_ray(r, f32::INFINITY).expect("valid ray");
+        (t[k], id[k]) = answer(hit);
+    }
+}
+
+/// [`sylcol_run`] with each ray made from its row just before the call.
+fn sylcol_run_made(c: &Collider, rows: &[[f32; 6]], t: &mut [f32], id: &mut [u32]) {
+    for (k, r) in rows.iter().enumerate() {
+        let ray = Ray::new(Vec3::new(r[0], r[1], r[2]), Vec3::new(r[3], r[4], r[5]));
+        let hit = c.cast_ray(&ray, f32::INFINITY).expect("valid ray");
         (t[k], id[k]) = answer(hit);
     }
 }

@@ -119,7 +119,7 @@ impl Collider {
     /// AVX path's callers stay small).
     #[inline(never)]
     fn cast_portable(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> (f32, u32) {
-        self.cast_kernel::<Portable>(ray, max_toi, cast, route)
+        self.cast_kernel::<Portable>(field_by_field(ray), max_toi, cast, route)
     }
 
     /// [`Collider::nearest`] compiled for AVX and AVX2 (the frame and the
@@ -127,19 +127,21 @@ impl Collider {
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx,avx2")]
     fn cast_avx(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> (f32, u32) {
-        self.cast_kernel::<Avx>(ray, max_toi, cast, route)
+        self.cast_kernel::<Avx>(field_by_field(ray), max_toi, cast, route)
     }
 
     /// [`Collider::nearest`] with kernel `K`: the nearest (time of
-    /// impact, triangle), [`NO_TRIANGLE`] for none.
+    /// impact, triangle), [`NO_TRIANGLE`] for none. The ray comes by
+    /// value: each caller chooses how it is read from memory.
     #[inline(always)]
     fn cast_kernel<K: BoxKernel>(
         &self,
-        ray: &Ray,
+        ray: Ray,
         max_toi: f32,
         cast: Cast,
         route: Route<'_>,
     ) -> (f32, u32) {
+        let ray = &ray;
         // Taken apart, so that only `exact` is borrowed and the rest stays
         // in registers (through `Scaled::frame` the whole of it went
         // through memory: 14-28 more instructions a ray).
@@ -217,7 +219,9 @@ impl Collider {
         for (i, (ray, slot)) in rays.iter().zip(out).enumerate() {
             match check_ray(ray, max_toi) {
                 Ok(()) => {
-                    let (toi, id) = self.cast_kernel::<K>(ray, max_toi, Cast::Ray, route);
+                    // A slice's rays were written long before: read as
+                    // they come (`field_by_field` is for a single ray).
+                    let (toi, id) = self.cast_kernel::<K>(*ray, max_toi, Cast::Ray, route);
                     *slot = self.hit_at(ray, toi, id);
                 }
                 Err(error) => first = first.or(Some((i, error))),
@@ -481,6 +485,25 @@ impl Collider {
         }
         best
     }
+}
+
+/// `ray` read one f32 at a time. A caller that has just written the ray
+/// wrote it in pieces of its choosing (a copy: 16 bytes and 8); a load
+/// that spans two pieces still on their way to the cache waits until both
+/// are there, about a dozen cycles, where a load inside one piece takes
+/// its value at once. Four bytes lie inside any piece; the volatile reads
+/// keep the compiler from merging them into wider loads.
+#[inline(always)]
+fn field_by_field(ray: &Ray) -> Ray {
+    let f = |x: &f32| {
+        // SAFETY: a reference to an f32 is valid for a read.
+        unsafe { std::ptr::read_volatile(x) }
+    };
+    let (o, d) = (&ray.origin, &ray.dir);
+    Ray::new(
+        Vec3::new(f(&o.x), f(&o.y), f(&o.z)),
+        Vec3::new(f(&d.x), f(&d.y), f(&d.z)),
+    )
 }
 
 /// A ray as the kernels take it: its direction scaled by a power of two
