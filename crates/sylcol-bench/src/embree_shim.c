@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <immintrin.h>
 
 typedef struct {
   RTCDevice device;
@@ -79,15 +80,13 @@ void sylcol_embree_intersect1(void *p, const float *rays, size_t n,
   rtcInitIntersectContext(&ctx);
   for (size_t i = 0; i < n; i++) {
     const float *r = rays + 6 * i;
-    struct RTCRayHit rh;
-    rh.ray.org_x = r[0];
-    rh.ray.org_y = r[1];
-    rh.ray.org_z = r[2];
-    rh.ray.tnear = 0.0f;
-    rh.ray.dir_x = r[3];
-    rh.ray.dir_y = r[4];
-    rh.ray.dir_z = r[5];
-    rh.ray.time = 0.0f;
+    struct RTCRayHit rh __attribute__((aligned(16)));
+    /* Origin and tnear, direction and time, each as one 16-byte store:
+     * Embree reads each as one 16-byte load, and a load that spans
+     * several stores still on their way to the cache waits for them all
+     * (field by field, gcc stored them as 8 + 4 + 4 and 4 x 4 bytes). */
+    _mm_store_ps(&rh.ray.org_x, _mm_setr_ps(r[0], r[1], r[2], 0.0f));
+    _mm_store_ps(&rh.ray.dir_x, _mm_setr_ps(r[3], r[4], r[5], 0.0f));
     rh.ray.tfar = INFINITY;
     rh.ray.mask = 0xFFFFFFFFu;
     rh.ray.id = 0;
@@ -101,9 +100,18 @@ void sylcol_embree_intersect1(void *p, const float *rays, size_t n,
   }
 }
 
-/* `n` rays as packets of eight with rtcIntersect8 (the last packet masked). */
-void sylcol_embree_intersect8(void *p, const float *rays, size_t n,
-                              float *t_out, uint32_t *id_out) {
+/* One row of a packet of eight rays, as one 32-byte store: field `f` of
+ * rows `r[0..8]`. Embree reads each row as one 32-byte load, and a load
+ * that spans eight 4-byte stores still on their way to the cache waits
+ * for them all. */
+#define ROW8(f) \
+  _mm256_setr_ps(r[0][f], r[1][f], r[2][f], r[3][f], r[4][f], r[5][f], r[6][f], r[7][f])
+
+/* `n` rays as packets of eight with rtcIntersect8 (the last packet masked,
+ * its idle lanes copies of its first ray). Compiled for AVX2: the harness
+ * runs where Embree's AVX2 kernels do. */
+__attribute__((target("avx2"))) void sylcol_embree_intersect8(
+    void *p, const float *rays, size_t n, float *t_out, uint32_t *id_out) {
   ShimScene *s = (ShimScene *)p;
   struct RTCIntersectContext ctx;
   rtcInitIntersectContext(&ctx);
@@ -111,25 +119,26 @@ void sylcol_embree_intersect8(void *p, const float *rays, size_t n,
   struct RTCRayHit8 rh __attribute__((aligned(32)));
   int valid[8] __attribute__((aligned(32)));
   for (size_t base = 0; base < n; base += 8) {
-    for (int k = 0; k < 8; k++) {
-      size_t i = base + (size_t)k;
-      const float *r = rays + 6 * (i < n ? i : base);
-      valid[k] = i < n ? -1 : 0;
-      rh.ray.org_x[k] = r[0];
-      rh.ray.org_y[k] = r[1];
-      rh.ray.org_z[k] = r[2];
-      rh.ray.tnear[k] = 0.0f;
-      rh.ray.dir_x[k] = r[3];
-      rh.ray.dir_y[k] = r[4];
-      rh.ray.dir_z[k] = r[5];
-      rh.ray.time[k] = 0.0f;
-      rh.ray.tfar[k] = INFINITY;
-      rh.ray.mask[k] = 0xFFFFFFFFu;
-      rh.ray.id[k] = (unsigned)k;
-      rh.ray.flags[k] = 0;
-      rh.hit.geomID[k] = RTC_INVALID_GEOMETRY_ID;
-      rh.hit.primID[k] = RTC_INVALID_GEOMETRY_ID;
-    }
+    const float *r[8];
+    size_t left = n - base;
+    for (size_t k = 0; k < 8; k++) r[k] = rays + 6 * (base + (k < left ? k : 0));
+    _mm256_store_si256((__m256i *)valid,
+                       _mm256_cmpgt_epi32(_mm256_set1_epi32(left < 8 ? (int)left : 8),
+                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+    _mm256_store_ps(rh.ray.org_x, ROW8(0));
+    _mm256_store_ps(rh.ray.org_y, ROW8(1));
+    _mm256_store_ps(rh.ray.org_z, ROW8(2));
+    _mm256_store_ps(rh.ray.dir_x, ROW8(3));
+    _mm256_store_ps(rh.ray.dir_y, ROW8(4));
+    _mm256_store_ps(rh.ray.dir_z, ROW8(5));
+    _mm256_store_ps(rh.ray.tnear, _mm256_setzero_ps());
+    _mm256_store_ps(rh.ray.time, _mm256_setzero_ps());
+    _mm256_store_ps(rh.ray.tfar, _mm256_set1_ps(INFINITY));
+    _mm256_store_si256((__m256i *)rh.ray.mask, _mm256_set1_epi32(-1));
+    _mm256_store_si256((__m256i *)rh.ray.id, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_store_si256((__m256i *)rh.ray.flags, _mm256_setzero_si256());
+    _mm256_store_si256((__m256i *)rh.hit.geomID, _mm256_set1_epi32(-1));
+    _mm256_store_si256((__m256i *)rh.hit.primID, _mm256_set1_epi32(-1));
     rtcIntersect8(valid, s->scene, &ctx, &rh);
     for (int k = 0; k < 8 && base + (size_t)k < n; k++) {
       int hit = rh.hit.geomID[k] != RTC_INVALID_GEOMETRY_ID;
