@@ -12,7 +12,7 @@
 #        usual way; `rays` reads sylcol's rays from an array made before)
 # batch  rays per second at 1 and 2 threads (sylcol cast_rays through the
 #        own grid, the derived grid and the BVH; Embree
-#        rtcIntersect1 / rtcIntersect8)
+#        rtcIntersect1 / rtcIntersect8, robust flag off and on)
 # prep   preparation cost, construction plus the first ray:
 #        Collider::from_mcol, Bvh::build, from_mcol + with_bvh, from_mesh
 #        and from_mesh + with_bvh (the BVH-only collider) against

@@ -1,6 +1,7 @@
 //! The batch table: rays per second of sylcol's `cast_rays_into` (through
 //! the file's grid, the derived grid and the BVH) and of Embree's
-//! `rtcIntersect1` / `rtcIntersect8`, at 1 and 2 threads. Both run on the
+//! `rtcIntersect1` / `rtcIntersect8` with the robust flag off and on, at 1
+//! and 2 threads. Both run on the
 //! same rayon pool with the same split (runs of [`sylcol::query::CHUNK`]
 //! rays, a pool of one thread serially), so the pool's wake-up and
 //! work-sharing cost both sides the same and the columns differ only in
@@ -23,10 +24,14 @@ pub enum BatchMethod {
     /// The same through sylcol's own acceleration (the file's grid with
     /// the BVH for rays, `Collider::with_bvh`).
     Bvh,
-    /// Embree `rtcIntersect1` (robust flag on).
+    /// Embree `rtcIntersect1`, robust flag off.
     Embree1,
-    /// Embree `rtcIntersect8` (robust flag on).
+    /// Embree `rtcIntersect8`, robust flag off.
     Embree8,
+    /// Embree `rtcIntersect1`, robust flag on.
+    Embree1Robust,
+    /// Embree `rtcIntersect8`, robust flag on.
+    Embree8Robust,
 }
 
 impl BatchMethod {
@@ -34,7 +39,12 @@ impl BatchMethod {
     pub fn all() -> Vec<BatchMethod> {
         let mut m = vec![BatchMethod::Own, BatchMethod::Derived, BatchMethod::Bvh];
         if cfg!(feature = "embree") {
-            m.extend([BatchMethod::Embree1, BatchMethod::Embree8]);
+            m.extend([
+                BatchMethod::Embree1,
+                BatchMethod::Embree8,
+                BatchMethod::Embree1Robust,
+                BatchMethod::Embree8Robust,
+            ]);
         }
         m
     }
@@ -47,6 +57,8 @@ impl BatchMethod {
             BatchMethod::Bvh => "sylcol-bvh cast_rays",
             BatchMethod::Embree1 => "embree rtcIntersect1",
             BatchMethod::Embree8 => "embree rtcIntersect8",
+            BatchMethod::Embree1Robust => "embree robust rtcIntersect1",
+            BatchMethod::Embree8Robust => "embree robust rtcIntersect8",
         }
     }
 }
@@ -93,9 +105,10 @@ impl BatchRunner {
             BatchMethod::Own => self.sylcol(&p.own, p, threads, range),
             BatchMethod::Derived => self.sylcol(&p.derived, p, threads, range),
             BatchMethod::Bvh => self.sylcol(&p.bvh, p, threads, range),
-            BatchMethod::Embree1 | BatchMethod::Embree8 => {
-                self.embree(p, m == BatchMethod::Embree8, threads, range)
-            }
+            BatchMethod::Embree1
+            | BatchMethod::Embree8
+            | BatchMethod::Embree1Robust
+            | BatchMethod::Embree8Robust => self.embree(p, m, threads, range),
         }
     }
 
@@ -117,7 +130,7 @@ impl BatchRunner {
     fn embree(
         &mut self,
         p: &Prepared<'_>,
-        packets: bool,
+        m: BatchMethod,
         threads: usize,
         range: Range<usize>,
     ) -> usize {
@@ -126,7 +139,11 @@ impl BatchRunner {
         const { assert!(CHUNK.is_multiple_of(8), "whole packets of eight") };
         let rays = &p.scene.flat[range.clone()];
         let (t, id) = (&mut self.t[range.clone()], &mut self.id[range]);
-        let scene = &p.embree_robust;
+        let packets = matches!(m, BatchMethod::Embree8 | BatchMethod::Embree8Robust);
+        let scene = match m {
+            BatchMethod::Embree1Robust | BatchMethod::Embree8Robust => &p.embree_robust,
+            _ => &p.embree,
+        };
         self.pools[threads - 1].install(|| {
             if threads == 1 {
                 return scene.intersect(rays, packets, t, id);
@@ -139,7 +156,7 @@ impl BatchRunner {
     }
 
     #[cfg(not(feature = "embree"))]
-    fn embree(&mut self, _: &Prepared<'_>, _: bool, _: usize, _: Range<usize>) -> usize {
+    fn embree(&mut self, _: &Prepared<'_>, _: BatchMethod, _: usize, _: Range<usize>) -> usize {
         unreachable!("built without Embree")
     }
 }
