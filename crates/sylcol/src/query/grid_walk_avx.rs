@@ -124,8 +124,8 @@ pub unsafe fn walk_occupied(
     }
 }
 
-/// The state of an AVX walk: the three crossing times, their increments, the end, and per axis the
-/// steps left and the signed index increment.
+/// The state of an AVX walk: the three crossing times, their increments,
+/// the end, and per axis the steps left and the signed index increment.
 struct Walk {
     /// The crossing times of x, y and z, each in lane 0 of its own
     /// register.
