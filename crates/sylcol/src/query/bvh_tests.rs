@@ -53,41 +53,12 @@ fn cases() -> &'static [(&'static str, Collider)] {
     })
 }
 
-/// `with_bvh` builds no BVH for a mesh of at most `BVH_MIN_TRIANGLES`
-/// triangles (two packets), and one above, also where the grid path scans
-/// every packet (at most `SMALL_MESH`); rays answer alike either way.
-#[test]
-fn a_two_packet_mesh_gets_no_bvh() {
-    let cube = cuboid(Vec3::splat(-4.0), Vec3::new(4.0, 2.0, 6.0)); // 12
-    let two_packets = uv_sphere(Vec3::ZERO, 6.0, 4, 3); // 16 triangles
-    let three_packets = uv_sphere(Vec3::ZERO, 6.0, 5, 3); // 20 triangles
-    let scanned = uv_sphere(Vec3::ZERO, 6.0, 8, 5); // 64 triangles
-    let walked = uv_sphere(Vec3::ZERO, 6.0, 9, 5); // 72 triangles
-    let cases = [
-        (&cube, false),
-        (&two_packets, false),
-        (&three_packets, true),
-        (&scanned, true),
-        (&walked, true),
-    ];
-    for (m, built) in cases {
-        let plain = Collider::from_mesh(m).unwrap();
-        let c = plain.clone().with_bvh();
-        assert_eq!(c.bvh().is_some(), built, "{} triangles", m.triangles.len());
-        let mut rng = ChaCha8Rng::seed_from_u64(5);
-        for _ in 0..200 {
-            let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-9.0..9.0)));
-            let d = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-1.0..1.0)));
-            let ray = Ray::new(o, d);
-            assert_eq!(c.cast_ray(&ray, 30.0), plain.cast_ray(&ray, 30.0));
-        }
-    }
-}
-
 /// Without `with_bvh`, a mesh of one or two packets scans them, one of
 /// 17-64 triangles walks a BVH of its own (built on the first ray), a
-/// larger one walks the grid; `with_bvh`'s tree goes first. Each answers
-/// as the brute force does.
+/// larger one walks the grid. `with_bvh` builds no BVH for a mesh of at
+/// most `BVH_MIN_TRIANGLES` triangles (two packets) and one above, also
+/// where the grid path scans every packet (at most `SMALL_MESH`); its
+/// tree goes first. Each answers as the brute force does.
 #[test]
 fn small_meshes_route_past_the_grid() {
     let meshes = [
@@ -109,13 +80,14 @@ fn small_meshes_route_past_the_grid() {
         if want == "tree" {
             // `with_bvh` after a first ray takes the tree that ray built
             // instead of building a second one.
-            let built = c.small_bvh().stats();
+            let first_ray_tree = c.small_bvh().stats();
             let moved = c.clone().with_bvh();
             assert!(moved.small_bvh.get().is_none());
-            assert_eq!(moved.bvh().map(Bvh::stats), Some(built));
+            assert_eq!(moved.bvh().map(Bvh::stats), Some(first_ray_tree));
         }
-        let with_bvh = if want == "scan" { "scan" } else { "tree" };
-        assert_eq!(name(own.route()), with_bvh);
+        let (n, gets_bvh) = (m.triangles.len(), want != "scan");
+        assert_eq!(own.bvh().is_some(), gets_bvh, "{n} triangles");
+        assert_eq!(name(own.route()), if gets_bvh { "tree" } else { "scan" });
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         for _ in 0..300 {
             let o = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-9.0..9.0)));
