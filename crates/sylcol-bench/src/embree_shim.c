@@ -118,13 +118,13 @@ __attribute__((target("avx2"))) void sylcol_embree_intersect8(
   ctx.flags = RTC_INTERSECT_CONTEXT_FLAG_INCOHERENT;
   struct RTCRayHit8 rh __attribute__((aligned(32)));
   int valid[8] __attribute__((aligned(32)));
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
   for (size_t base = 0; base < n; base += 8) {
     const float *r[8];
     size_t left = n - base;
     for (size_t k = 0; k < 8; k++) r[k] = rays + 6 * (base + (k < left ? k : 0));
     _mm256_store_si256((__m256i *)valid,
-                       _mm256_cmpgt_epi32(_mm256_set1_epi32(left < 8 ? (int)left : 8),
-                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)));
+                       _mm256_cmpgt_epi32(_mm256_set1_epi32(left < 8 ? (int)left : 8), lane));
     _mm256_store_ps(rh.ray.org_x, ROW8(0));
     _mm256_store_ps(rh.ray.org_y, ROW8(1));
     _mm256_store_ps(rh.ray.org_z, ROW8(2));
@@ -135,7 +135,7 @@ __attribute__((target("avx2"))) void sylcol_embree_intersect8(
     _mm256_store_ps(rh.ray.time, _mm256_setzero_ps());
     _mm256_store_ps(rh.ray.tfar, _mm256_set1_ps(INFINITY));
     _mm256_store_si256((__m256i *)rh.ray.mask, _mm256_set1_epi32(-1));
-    _mm256_store_si256((__m256i *)rh.ray.id, _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_store_si256((__m256i *)rh.ray.id, lane);
     _mm256_store_si256((__m256i *)rh.ray.flags, _mm256_setzero_si256());
     _mm256_store_si256((__m256i *)rh.hit.geomID, _mm256_set1_epi32(-1));
     _mm256_store_si256((__m256i *)rh.hit.primID, _mm256_set1_epi32(-1));

@@ -145,18 +145,9 @@ pub fn run_method(m: Method, p: &Prepared<'_>, range: Range<usize>, out: &mut An
     let rays = &p.scene.rays[range.clone()];
     let (t, id) = (&mut out.t[range.clone()], &mut out.id[range.clone()]);
     match m {
-        Method::Own | Method::Derived | Method::Bvh => {
-            let c = match m {
-                Method::Own => &p.own,
-                Method::Derived => &p.derived,
-                _ => &p.bvh,
-            };
-            if p.made {
-                sylcol_run_made(c, &p.scene.flat[range], t, id);
-            } else {
-                sylcol_run(c, rays, t, id);
-            }
-        }
+        Method::Own => sylcol_run(&p.own, p, range, t, id),
+        Method::Derived => sylcol_run(&p.derived, p, range, t, id),
+        Method::Bvh => sylcol_run(&p.bvh, p, range, t, id),
         #[cfg(feature = "embree")]
         Method::Embree => p.embree.intersect(&p.scene.flat[range], false, t, id),
         #[cfg(feature = "embree")]
@@ -176,18 +167,19 @@ pub fn run_method(m: Method, p: &Prepared<'_>, range: Range<usize>, out: &mut An
     }
 }
 
-fn sylcol_run(c: &Collider, rays: &[Ray], t: &mut [f32], id: &mut [u32]) {
-    for (k, r) in rays.iter().enumerate() {
-        let hit = c.cast_ray(r, f32::INFINITY).expect("valid ray");
-        (t[k], id[k]) = answer(hit);
+/// `c.cast_ray` over the scene's rays `range`: read from its array of
+/// rays, or made from its rows just before each call (`Prepared::made`).
+fn sylcol_run(c: &Collider, p: &Prepared<'_>, range: Range<usize>, t: &mut [f32], id: &mut [u32]) {
+    if p.made {
+        for (k, r) in p.scene.flat[range].iter().enumerate() {
+            let ray = Ray::new(Vec3::new(r[0], r[1], r[2]), Vec3::new(r[3], r[4], r[5]));
+            let hit = c.cast_ray(&ray, f32::INFINITY).expect("valid ray");
+            (t[k], id[k]) = answer(hit);
+        }
+        return;
     }
-}
-
-/// [`sylcol_run`] with each ray made from its row just before the call.
-fn sylcol_run_made(c: &Collider, rows: &[[f32; 6]], t: &mut [f32], id: &mut [u32]) {
-    for (k, r) in rows.iter().enumerate() {
-        let ray = Ray::new(Vec3::new(r[0], r[1], r[2]), Vec3::new(r[3], r[4], r[5]));
-        let hit = c.cast_ray(&ray, f32::INFINITY).expect("valid ray");
+    for (k, r) in p.scene.rays[range].iter().enumerate() {
+        let hit = c.cast_ray(r, f32::INFINITY).expect("valid ray");
         (t[k], id[k]) = answer(hit);
     }
 }
