@@ -2,7 +2,7 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (docs/queries.md).
 #
-#   benches/embree.sh [rays|setup|made|batch|prep|build|count|sweep|all]   (default: all)
+#   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|all]   (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # setup  the same table on rays from outside the box pointing away from it
@@ -22,6 +22,10 @@
 #        split by benches/ray_phases.py into those executed once for
 #        every ray (checks, set-up, finish) and the rest (the walk, node
 #        and packet tests)
+# branches  instructions, conditional branches and mispredicted ones per
+#        ray under callgrind's branch simulator (a simple predictor model:
+#        indicative, not the CPU's own), on d84a95fb, db066592 and the 4 k
+#        sphere (not part of `all`)
 # sweep  the grid sweep of `build mcol` (no Embree needed)
 #
 # Environment: RAYS (default 1000000 a scene), ROUNDS (default 3), SCENE
@@ -62,6 +66,25 @@ count() {
     rm -rf "$out"
 }
 
+branches() {
+    need valgrind
+    local rays=${COUNT_RAYS:-100000} out
+    out=$(mktemp -d)
+    echo "| scene | method | instructions / ray | conditional branches / ray | mispredicted / ray |"
+    echo "|---|---|---|---|---|"
+    for scene in "map d84a95fb" "map db066592" "sphere 4k"; do
+        for m in sylcol-own sylcol-derived sylcol-bvh embree1 embree1-robust; do
+            RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q --branch-sim=yes \
+                --callgrind-out-file="$out/cg" --collect-atstart=no \
+                --toggle-collect='*run_method*' "$bin" count "$m" >/dev/null
+            # The totals line: Ir Bc Bcm Bi Bim (callgrind's event order).
+            awk -v s="$scene" -v m="$m" -v n="$rays" '/^(summary|totals):/ {
+                printf "| %s | %s | %.0f | %.1f | %.1f |\n", s, m, $2 / n, $3 / n, $4 / n; exit }' "$out/cg"
+        done
+    done
+    rm -rf "$out"
+}
+
 case $mode in
     rays) "$bin" rays ;;
     setup) "$bin" setup ;;
@@ -70,6 +93,7 @@ case $mode in
     prep) RAYS=${RAYS:-1000} "$bin" prep ;;
     build) RAYS=${RAYS:-1000} "$bin" build ;;
     count) count ;;
+    branches) branches ;;
     sweep) "$bin" sweep ;;
     all)
         "$bin" rays
@@ -86,5 +110,5 @@ case $mode in
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|sweep|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|all]" >&2; exit 2 ;;
 esac
