@@ -48,41 +48,46 @@ need libembree-dev
 cargo build --release -q -p sylcol-bench --features embree
 bin=target/release/sylcol-bench
 
-count() {
+# Runs every method on each scene (one a line of $2) under callgrind with
+# the options after $2, and calls $1 SCENE METHOD PROFILE RAYS for each.
+each_profile() {
+    local report=$1 scenes=$2 rays=${COUNT_RAYS:-100000} out scene m
+    shift 2
     need valgrind
-    local rays=${COUNT_RAYS:-100000} out
     out=$(mktemp -d)
-    echo "| scene | method | instructions / ray ($rays rays, callgrind) | once a ray | the rest |"
-    echo "|---|---|---|---|---|"
-    for scene in "map d84a95fb" "map dd89a110" "sphere 4k"; do
+    while IFS= read -r scene; do
         for m in sylcol-own sylcol-derived sylcol-bvh embree1 embree1-robust; do
-            RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q --dump-instr=yes \
+            RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q "$@" \
                 --callgrind-out-file="$out/cg" --collect-atstart=no \
                 --toggle-collect='*run_method*' "$bin" count "$m" >/dev/null
-            read -r total once rest < <(python3 benches/ray_phases.py "$out/cg" "$rays")
-            echo "| $scene | $m | $total | $once | $rest |"
+            "$report" "$scene" "$m" "$out/cg" "$rays"
         done
-    done
+    done <<< "$scenes"
     rm -rf "$out"
 }
 
+count_row() {
+    local total once rest
+    read -r total once rest < <(python3 benches/ray_phases.py "$3" "$4")
+    echo "| $1 | $2 | $total | $once | $rest |"
+}
+
+# The profile's totals line: Ir Bc Bcm Bi Bim (callgrind's event order).
+branch_row() {
+    awk -v s="$1" -v m="$2" -v n="$4" '/^(summary|totals):/ {
+        printf "| %s | %s | %.0f | %.1f | %.1f |\n", s, m, $2 / n, $3 / n, $4 / n; exit }' "$3"
+}
+
+count() {
+    echo "| scene | method | instructions / ray (${COUNT_RAYS:-100000} rays, callgrind) | once a ray | the rest |"
+    echo "|---|---|---|---|---|"
+    each_profile count_row $'map d84a95fb\nmap dd89a110\nsphere 4k' --dump-instr=yes
+}
+
 branches() {
-    need valgrind
-    local rays=${COUNT_RAYS:-100000} out
-    out=$(mktemp -d)
     echo "| scene | method | instructions / ray | conditional branches / ray | mispredicted / ray |"
     echo "|---|---|---|---|---|"
-    for scene in "map d84a95fb" "map db066592" "sphere 4k"; do
-        for m in sylcol-own sylcol-derived sylcol-bvh embree1 embree1-robust; do
-            RAYS=$rays SCENE=$scene valgrind --tool=callgrind -q --branch-sim=yes \
-                --callgrind-out-file="$out/cg" --collect-atstart=no \
-                --toggle-collect='*run_method*' "$bin" count "$m" >/dev/null
-            # The totals line: Ir Bc Bcm Bi Bim (callgrind's event order).
-            awk -v s="$scene" -v m="$m" -v n="$rays" '/^(summary|totals):/ {
-                printf "| %s | %s | %.0f | %.1f | %.1f |\n", s, m, $2 / n, $3 / n, $4 / n; exit }' "$out/cg"
-        done
-    done
-    rm -rf "$out"
+    each_profile branch_row $'map d84a95fb\nmap db066592\nsphere 4k' --branch-sim=yes
 }
 
 case $mode in
