@@ -20,7 +20,7 @@ use glam::Vec3;
 use super::batch::{BatchError, CHUNK};
 use super::bvh::Bvh;
 use super::bvh_walk::{BoxKernel, BoxRay, Walker};
-use super::ray_cast::{Cast, Scaled, check_ray};
+use super::ray_cast::{Cast, Scaled, check_ray, overflowed};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{Avx2, LaneRay, NO_TRIANGLE, Portable, RayFrame};
@@ -169,7 +169,15 @@ impl super::Collider {
         let mut best = vec![(0.0, NO_TRIANGLE); prepared.len()];
         bvh.first_hits(&prepared, &mut best, self.avx);
         for ((i, s), &b) in usable.iter().zip(&best) {
-            out[*i] = self.hit_at(&rays[*i], b.0 * s.scale, b.1);
+            let hit = self.hit_at(&rays[*i], b.0 * s.scale, b.1);
+            if overflowed(hit) {
+                out[*i] = None;
+                if first.is_none_or(|(j, _)| *i < j) {
+                    first = Some((*i, QueryError::TimeOverflow));
+                }
+            } else {
+                out[*i] = hit;
+            }
         }
         first
     }

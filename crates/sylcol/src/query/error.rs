@@ -15,6 +15,12 @@ pub enum QueryError {
     /// A coordinate or parameter was infinite or NaN.
     #[error("{0} is not finite")]
     NonFinite(&'static str),
+    /// The first hit's time of impact exceeds `f32::MAX`: the ray's
+    /// direction is too short for the distance to the hit.
+    #[error(
+        "the first hit's time of impact exceeds f32's range (3.4e38): the ray's direction is too short for the distance; lengthen it"
+    )]
+    TimeOverflow,
 }
 
 /// A map or mesh that cannot be queried.

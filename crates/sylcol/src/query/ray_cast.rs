@@ -39,13 +39,18 @@ impl Collider {
     /// The first surface crossing of `ray` with 0 < t <= `max_toi` (the
     /// game's LINE check), or `None`. From inside a solid this is where
     /// the ray leaves it. Ties at one t go to the lowest triangle index.
+    ///
+    /// A hit whose time of impact exceeds `f32::MAX` (a direction far
+    /// shorter than the distance to the hit) cannot be reported:
+    /// [`QueryError::TimeOverflow`].
     pub fn cast_ray(&self, ray: &Ray, max_toi: f32) -> Result<Option<RayHit>, QueryError> {
         check_ray(ray, max_toi)?;
-        Ok(self.first_hit(ray, max_toi, Cast::Ray))
+        representable(self.first_hit(ray, max_toi, Cast::Ray))
     }
 
     /// The first crossing of the segment `from -> to`; `time_of_impact`
-    /// is the fraction of the way, in (0, 1].
+    /// is the fraction of the way, in (0, 1]. `to - from` must be finite
+    /// in f32.
     pub fn cast_segment(&self, from: Vec3, to: Vec3) -> Result<Option<RayHit>, QueryError> {
         finite(from, "segment start")?;
         finite(to, "segment end")?;
@@ -53,6 +58,7 @@ impl Collider {
         if dir == Vec3::ZERO {
             return Err(QueryError::ZeroDirection("segment"));
         }
+        finite(dir, "segment's end minus its start")?;
         Ok(self.first_hit(&Ray::new(from, dir), 1.0, Cast::Segment(to)))
     }
 
@@ -222,6 +228,10 @@ impl Collider {
                     // they come (`field_by_field` is for a single ray).
                     let (toi, id) = self.cast_kernel::<K>(*ray, max_toi, Cast::Ray, route);
                     *slot = self.hit_at(ray, toi, id);
+                    if overflowed(*slot) {
+                        *slot = None;
+                        first = first.or(Some((i, QueryError::TimeOverflow)));
+                    }
                 }
                 Err(error) => first = first.or(Some((i, error))),
             }
@@ -472,7 +482,7 @@ impl Collider {
         max_toi: f32,
     ) -> Result<Option<RayHit>, QueryError> {
         check_ray(ray, max_toi)?;
-        Ok(self.cast_with(ray, max_toi, Cast::Ray, Route::Scan))
+        representable(self.cast_with(ray, max_toi, Cast::Ray, Route::Scan))
     }
 
     /// Every packet with kernel `K`: the nearest (time, triangle).
@@ -591,9 +601,31 @@ pub(crate) fn direction_scale(d: Vec3) -> f32 {
         return 1.0;
     }
     // 2^-e for the exponent e of the largest component (a subnormal one
-    // takes 2^126, nearly enough).
+    // takes 2^126, nearly enough). For e = 127 that is 2^-127, below the
+    // normal range: its bits are not `(127 - e) << 23` (which is 0.0,
+    // and scaled every direction of 2^127 or more to zero) but the
+    // subnormal 2^22 ulps.
     let e = ((bits >> 23) as i32 - 127).clamp(-126, 127);
+    if e == 127 {
+        return f32::from_bits(1 << 22);
+    }
     f32::from_bits(((127 - e) as u32) << 23)
+}
+
+/// A hit whose time of impact overflowed f32 (its exact t is beyond
+/// `f32::MAX`: the direction is far shorter than the distance).
+#[inline(always)]
+pub(crate) fn overflowed(hit: Option<RayHit>) -> bool {
+    hit.is_some_and(|h| h.time_of_impact == f32::INFINITY)
+}
+
+/// `hit`, or [`QueryError::TimeOverflow`] where its t overflowed.
+#[inline(always)]
+fn representable(hit: Option<RayHit>) -> Result<Option<RayHit>, QueryError> {
+    if overflowed(hit) {
+        return Err(QueryError::TimeOverflow);
+    }
+    Ok(hit)
 }
 
 /// The walk's limit after a best hit at `t` (not NaN): the next f64

@@ -367,6 +367,64 @@ fn ray_checks_on_edge_values() {
     }
 }
 
+/// A direction scaled by a power of two hits the triangle its unit form
+/// hits, at t scaled back, through every route (the grid, the BVH, brute
+/// force, batches) and both kernels: also at 2^127 and more, where the
+/// scale that brings a direction into range is below f32's normal range
+/// (it once came out as 0, and every such ray missed). Where t itself
+/// leaves f32's range the answer is an error, never an infinite t.
+#[test]
+fn directions_of_any_size_hit_what_their_unit_form_hits() {
+    let origin = Vec3::new(0.5, 0.25, -0.125);
+    let dirs = [
+        Vec3::new(1.5, -0.625, 0.25),
+        Vec3::new(-0.125, 1.0, 0.75),
+        Vec3::new(0.5, 0.375, -1.875),
+        Vec3::new(-1.0, 0.0, 0.0),
+    ];
+    for case in cases() {
+        let bvh = case.collider.clone().with_bvh();
+        for c in [&case.collider, &case.portable, &bvh] {
+            for u in dirs {
+                let unit = c.cast_ray(&Ray::new(origin, u), f32::INFINITY).unwrap();
+                let Some(unit) = unit else { continue };
+                for m in [127, 126, 100, -120] {
+                    let k = 2f32.powi(m);
+                    let ray = Ray::new(origin, u * k);
+                    let got = c.cast_ray(&ray, f32::INFINITY).unwrap().expect("a hit");
+                    assert_eq!(got.triangle, unit.triangle, "{} {u} 2^{m}", case.name);
+                    assert_eq!(
+                        got.time_of_impact,
+                        unit.time_of_impact / k,
+                        "{} {u} 2^{m}",
+                        case.name
+                    );
+                    let brute = c.cast_ray_brute_force(&ray, f32::INFINITY).unwrap();
+                    assert_eq!(brute, Some(got), "{} {u} 2^{m}", case.name);
+                    assert_eq!(c.cast_rays(&[ray], f32::INFINITY).unwrap(), [Some(got)]);
+                }
+                // 2^-140: the exact t is past f32::MAX.
+                let tiny = Ray::new(origin, u * 2f32.powi(-140));
+                assert_eq!(
+                    c.cast_ray(&tiny, f32::INFINITY),
+                    Err(QueryError::TimeOverflow),
+                    "{} {u}",
+                    case.name
+                );
+                let batch = c.cast_rays(&[Ray::new(origin, u), tiny], f32::INFINITY);
+                let e = batch.expect_err("the tiny ray is refused");
+                assert_eq!((e.index, e.error), (1, QueryError::TimeOverflow));
+            }
+        }
+        // A segment whose end minus start overflows f32.
+        let (from, to) = (Vec3::new(-3e38, 0.0, 0.0), Vec3::new(3e38, 0.0, 0.0));
+        assert_eq!(
+            case.collider.cast_segment(from, to),
+            Err(QueryError::NonFinite("segment's end minus its start"))
+        );
+    }
+}
+
 #[test]
 fn bad_input_is_a_typed_error() {
     let c = &cases()[0].collider;
