@@ -85,18 +85,46 @@ pub fn read_input(path: &str) -> anyhow::Result<Input> {
     }
 }
 
-/// The bytes of a file, or of standard input for `-`.
+/// The most bytes read from standard input or from a file that is not a
+/// regular file (a pipe, a device), whose size is unknown before it ends:
+/// the game's objects are a few MiB at most, and `/dev/zero` never ends.
+pub const MAX_STREAM: u64 = 256 << 20;
+
+/// The bytes of a file, or of standard input for `-` (at most
+/// [`MAX_STREAM`] from a stream).
 pub fn read_file(path: &str) -> Result<Vec<u8>, ReadError> {
     let result = if path == "-" {
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes).map(|_| bytes)
+        read_stream(std::io::stdin().lock())
     } else {
-        std::fs::read(path)
+        std::fs::File::open(path).and_then(|file| {
+            if file.metadata()?.is_file() {
+                std::fs::read(path)
+            } else {
+                read_stream(file)
+            }
+        })
     };
     result.map_err(|error| ReadError {
         path: path.to_string(),
         error,
     })
+}
+
+/// A stream's bytes, refused past [`MAX_STREAM`].
+fn read_stream(stream: impl std::io::Read) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    stream.take(MAX_STREAM + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_STREAM {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "more than {} MiB from a stream (not a regular file): refused, sylcol's objects are a few MiB",
+                MAX_STREAM >> 20
+            ),
+        ));
+    }
+    Ok(bytes)
 }
 
 impl Input {

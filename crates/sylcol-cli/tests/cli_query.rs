@@ -138,6 +138,33 @@ fn batch_answers_in_order_and_flags_bad_lines() {
     assert!(query(&["batch", good.to_str().unwrap()]).status.success());
 }
 
+/// An over-long line and a line that is not UTF-8 are bad lines like
+/// any other: answered with an error in their place, the lines around
+/// them answered, and no line held whole (a batch fed an endless line
+/// once grew until the allocator aborted).
+#[test]
+fn batch_refuses_overlong_and_non_utf8_lines_in_their_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("q.txt");
+    let mut bytes = b"inside 0,0,0\n".to_vec();
+    bytes.extend(std::iter::repeat_n(b'x', 200_000));
+    bytes.extend(b"\ninside 0,0,0\nray \xff 0,0,0\ninside 0,0,0\n");
+    std::fs::write(&path, bytes).unwrap();
+    let (status, rows) = batch_rows(&path);
+    assert_eq!(status, Some(2));
+    assert_eq!(rows.len(), 5);
+    assert_eq!(rows[1]["line"], 2);
+    let message = rows[1]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("longer than 65536 bytes"), "{message}");
+    assert!(message.len() < 200, "the line is not echoed: {message}");
+    assert_eq!(rows[3]["line"], 4);
+    let message = rows[3]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("not UTF-8"), "{message}");
+    for i in [0, 2, 4] {
+        assert_eq!(rows[i]["inside"], true, "row {i}");
+    }
+}
+
 /// A batch of thousands of lines is answered on every core in blocks,
 /// still one answer a line in order, each the single query's answer.
 #[test]

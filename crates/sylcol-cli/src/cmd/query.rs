@@ -211,6 +211,11 @@ fn load(input: &Input, mesh: Option<&str>, grid: &str) -> anyhow::Result<Collide
 /// Lines answered together at most (one call of `answer_many`).
 const BATCH_BLOCK: usize = 65_536;
 
+/// The longest query line, in bytes with its newline (a query is a few
+/// dozen): a longer one is answered with an error, and no line, however
+/// long, is held in memory whole.
+const MAX_LINE: u64 = 64 * 1024;
+
 /// Answers every line of `path` in order, in blocks answered on every
 /// core (`Collider::answer_many`); a bad line becomes `{"line": N,
 /// "error": {...}}` in its place and the exit status is 2 at the end. A
@@ -229,16 +234,30 @@ fn batch(c: &Collider, path: &str, ctx: Context) -> anyhow::Result<Outcome> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
     let mut block = Block::default();
-    let mut line = String::new();
+    let mut line = Vec::new();
     let mut number = 0usize;
     loop {
         line.clear();
-        let read = reader
-            .read_line(&mut line)
+        let read = (&mut reader)
+            .take(MAX_LINE)
+            .read_until(b'\n', &mut line)
             .with_context(|| format!("{path}: cannot read line {}", number + 1))?;
         if read > 0 {
             number += 1;
-            block.push(number, line.trim());
+            if read as u64 == MAX_LINE && line.last() != Some(&b'\n') {
+                // The rest of an over-long line is read and dropped (an
+                // endless one, such as /dev/zero, is read forever, in
+                // constant memory).
+                reader
+                    .skip_until(b'\n')
+                    .with_context(|| format!("{path}: cannot read line {number}"))?;
+                block.refuse(number, format!("line is longer than {MAX_LINE} bytes"));
+            } else {
+                match std::str::from_utf8(&line) {
+                    Ok(text) => block.push(number, text.trim()),
+                    Err(e) => block.refuse(number, format!("line is not UTF-8: {e}")),
+                }
+            }
         }
         if read == 0 || block.len() >= BATCH_BLOCK || reader.buffer().is_empty() {
             bad += block.answer(c, path, &mut out)?;
@@ -288,6 +307,11 @@ impl Block {
             self.queries.len() - 1
         });
         self.lines.push((number, entry.map_err(|e| e.to_string())));
+    }
+
+    /// Takes line `number` as a bad line with `error`.
+    fn refuse(&mut self, number: usize, error: String) {
+        self.lines.push((number, Err(error)));
     }
 
     /// Answers the block in order, one JSON object a line; empties it and
