@@ -89,15 +89,9 @@ pub fn usage_error(e: clap::Error) -> ExitCode {
     {
         e.exit();
     }
-    let message = e.render().to_string();
-    let first = message
-        .lines()
-        .next()
-        .unwrap_or("")
-        .trim_start_matches("error: ");
     let doc = ErrorDocument {
         error: ErrorReport {
-            message: first.to_string(),
+            message: clap_message(&e.render().to_string()),
             path: None,
             offset: None,
             kind: ErrorKind::Usage,
@@ -105,6 +99,18 @@ pub fn usage_error(e: clap::Error) -> ExitCode {
     };
     eprintln!("{}", serde_json::to_string(&doc).unwrap_or_default());
     ExitCode::from(2)
+}
+
+/// The message of a rendered clap error on one line: its lines up to the
+/// first blank one or the usage (so "the following required arguments
+/// were not provided:" keeps the arguments listed under it).
+fn clap_message(rendered: &str) -> String {
+    let lines: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+        .collect();
+    lines.join(" ").trim_start_matches("error: ").to_string()
 }
 
 #[cfg(test)]

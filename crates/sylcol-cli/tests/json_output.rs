@@ -198,6 +198,17 @@ fn errors_are_json_on_stderr_with_path_offset_and_kind() {
     let line: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(line["error"]["path"], path(&bad));
     assert!(line["error"]["offset"].is_u64());
+    // A missing argument is named, not only announced.
+    let out = sylcol()
+        .args(["--json", "query", &box_mcol, "ray"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let line: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(
+        line["error"]["message"],
+        "the following required arguments were not provided: --origin <ORIGIN> --dir <DIR>"
+    );
 }
 
 #[test]
