@@ -207,6 +207,28 @@ fn truncated_and_missing_parts_name_the_entry() {
     drop(archive);
 }
 
+/// A part that shrinks after the archive was opened (another process, or
+/// an output written over it) gives an error at the byte where the entry's
+/// bytes stopped, never a short entry read as whole.
+#[test]
+fn a_part_that_shrinks_while_open_is_an_error_not_a_short_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, _) = build(dir.path());
+    let archive = Archive::open(&pak).unwrap();
+    let raw = make_entry_id("stored_big.bin");
+    let info = archive.probe(&entry_of(&archive, raw)).unwrap();
+    let (part, at) = locate(dir.path(), &archive, raw);
+    let file = std::fs::OpenOptions::new().write(true).open(&part).unwrap();
+    file.set_len(at as u64 + 100).unwrap();
+    let msg = entry_error(archive.read_entry(&info));
+    let part_name = part.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        msg.contains(&format!("({part_name} at byte {:#x})", at + 100))
+            && msg.contains("its part file ended while it was read"),
+        "{msg}"
+    );
+}
+
 #[test]
 fn truncated_index_keeps_leading_entries() {
     let dir = tempfile::tempdir().unwrap();
@@ -324,6 +346,37 @@ fn rebuilding_into_fewer_parts_removes_the_stale_ones() {
     assert_eq!(left, ["Other.p01", "Test.p00", "Test.pak"]);
     let archive = Archive::open(&pak).unwrap();
     assert_eq!(read(&archive, make_entry_id("one.bin")).unwrap(), b"1");
+}
+
+/// A destination that cannot be replaced (a folder named like the index)
+/// is found before any file is renamed: the earlier archive stays whole.
+#[test]
+fn a_folder_in_the_way_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, _) = build(dir.path());
+    let before = std::fs::read(dir.path().join("Test.p00")).unwrap();
+    std::fs::remove_file(&pak).unwrap();
+    std::fs::create_dir(&pak).unwrap();
+    let one = vec![NewEntry::named("one.bin", b"1".to_vec(), true)];
+    let err = build_archive(&pak, one, WriteOptions::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .ends_with("Test.pak: cannot write: a folder has that name"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.path().join("Test.p00")).unwrap(), before);
+    assert!(dir.path().join("Test.p02").exists(), "no part removed");
+    let temporaries = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|i| {
+            i.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains("sylcol-tmp")
+        })
+        .count();
+    assert_eq!(temporaries, 0);
 }
 
 #[test]
