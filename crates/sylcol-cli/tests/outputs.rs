@@ -142,3 +142,60 @@ fn rebuilding_with_fewer_parts_removes_the_stale_parts() {
     left.sort();
     assert_eq!(left, ["Mod.p00", "Mod.pak"]);
 }
+
+/// `-o -` where a command writes a folder or several files is a usage
+/// error (exit 2) saying so; nothing named `-` (or anything else) appears.
+#[test]
+fn dash_is_refused_where_a_folder_or_several_files_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_tree(&d.join("src"), &[("a.bin", b"a")]);
+    let o = pak_build(&d.join("src"), &d.join("Mod.pak"), &[]);
+    assert!(o.status.success());
+    let cwd = d.join("cwd");
+    std::fs::create_dir(&cwd).unwrap();
+    let pak = d.join("Mod.pak");
+    let pak = pak.to_str().unwrap();
+    let src = d.join("src");
+    for args in [
+        vec!["pak", "extract", pak, "-o", "-"],
+        vec!["export", pak, "-o", "-"],
+        vec!["pak", "build", src.to_str().unwrap(), "-o", "-"],
+    ] {
+        let o = sylcol().current_dir(&cwd).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("-o -: standard output takes one stream"),
+            "{err}"
+        );
+        let left = std::fs::read_dir(&cwd).unwrap().count();
+        assert_eq!(left, 0, "{args:?} wrote into the working folder");
+    }
+}
+
+/// `pak build` whose index name is taken by a folder fails before it
+/// renames anything: the earlier archive's part stays as it was.
+#[test]
+fn pak_build_that_cannot_write_its_index_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_tree(&d.join("one"), &[("a.bin", b"first archive")]);
+    write_tree(&d.join("two"), &[("b.bin", b"second archive")]);
+    let pak = d.join("out").join("X.pak");
+    assert!(pak_build(&d.join("one"), &pak, &[]).status.success());
+    let part = std::fs::read(pak.with_extension("p00")).unwrap();
+    std::fs::remove_file(&pak).unwrap();
+    std::fs::create_dir(&pak).unwrap();
+    let o = pak_build(&d.join("two"), &pak, &[]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("X.pak: is a folder"), "{err}");
+    assert_eq!(std::fs::read(pak.with_extension("p00")).unwrap(), part);
+    let mut left: Vec<String> = std::fs::read_dir(d.join("out"))
+        .unwrap()
+        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["X.p00", "X.pak"]);
+}

@@ -3,11 +3,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
+use sylcol::report::error::UsageError;
 use sylcol::report::pak::PakBuilt;
 use sylcol_format::ipfb::names::parse_dollar_hash;
 use sylcol_format::ipfb::{ArchiveWriter, EntryKey, WriteOptions};
 
-use crate::output::{ensure_folder, folder_of};
+use crate::output::{ensure_folder, folder_of, refuse_stdout};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pak build`.
@@ -31,6 +32,16 @@ pub(super) struct BuildArgs {
 
 /// Runs `pak build`.
 pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
+    refuse_stdout(
+        &a.output,
+        "pak build writes an index and its parts: name the index (-o NAME.pak)",
+    )?;
+    if a.output.is_dir() {
+        bail!(UsageError(format!(
+            "{}: is a folder; -o names the archive index to write (NAME.pak, parts NAME.p00... beside it)",
+            a.output.display()
+        )));
+    }
     let store = store_matcher(&a.store)?;
     let mut files = Vec::new();
     let root = std::fs::canonicalize(&a.dir)
