@@ -27,6 +27,16 @@ fn pak_build(src: &Path, pak: &Path, extra: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The names in `dir` (files and folders, not below), sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn every_command_that_writes_creates_the_folders() {
     let dir = tempfile::tempdir().unwrap();
@@ -135,12 +145,7 @@ fn rebuilding_with_fewer_parts_removes_the_stale_parts() {
     let o = pak_build(&d.join("big"), &pak, &["--json"]);
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["stale_parts_removed"], serde_json::json!([]));
-    let mut left: Vec<String> = std::fs::read_dir(d.join("out"))
-        .unwrap()
-        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["Mod.p00", "Mod.pak"]);
+    assert_eq!(names_in(&d.join("out")), ["Mod.p00", "Mod.pak"]);
 }
 
 /// `-o -` where a command writes a folder or several files is a usage
@@ -192,10 +197,5 @@ fn pak_build_that_cannot_write_its_index_changes_nothing() {
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(err.contains("X.pak: is a folder"), "{err}");
     assert_eq!(std::fs::read(pak.with_extension("p00")).unwrap(), part);
-    let mut left: Vec<String> = std::fs::read_dir(d.join("out"))
-        .unwrap()
-        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["X.p00", "X.pak"]);
+    assert_eq!(names_in(&d.join("out")), ["X.p00", "X.pak"]);
 }
