@@ -41,6 +41,10 @@ mod unix;
 pub use dest::Dest;
 pub use folder::OutputDir;
 pub use names::FileNames;
+#[cfg(not(unix))]
+pub use portable::FileId;
+#[cfg(unix)]
+pub use unix::FileId;
 
 /// Creates `dir` and its parents if missing, then removes the temporary
 /// files an interrupted sylcol left in it (saying so).

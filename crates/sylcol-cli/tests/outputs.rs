@@ -199,3 +199,23 @@ fn pak_build_that_cannot_write_its_index_changes_nothing() {
     assert_eq!(std::fs::read(pak.with_extension("p00")).unwrap(), part);
     assert_eq!(names_in(&d.join("out")), ["X.p00", "X.pak"]);
 }
+
+/// `pak build` never writes its index or parts over a file it packs (the
+/// archive written into the folder it packs, then built again).
+#[test]
+fn pak_build_never_replaces_a_file_it_packs() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    write_tree(&src, &[("a.bin", b"keep me"), ("X.P01", b"not a part")]);
+    for (out, file) in [("a.bin", "a.bin"), ("X.pak", "X.P01")] {
+        let o = pak_build(&src, &src.join(out), &[]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("{file}: is a file this build packs")),
+            "{err}"
+        );
+    }
+    assert_eq!(names_in(&src), ["X.P01", "a.bin"]);
+    assert_eq!(std::fs::read(src.join("a.bin")).unwrap(), b"keep me");
+}
