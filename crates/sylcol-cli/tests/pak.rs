@@ -441,8 +441,6 @@ fn commands_read_archive_entries_by_name_and_hash() {
 /// ones as `~2`, each note saying why.
 #[test]
 fn names_that_map_to_one_file_are_all_written() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
     let named: [(&str, &[u8]); 6] = [
         ("esc\x1b.bin", b"AAAA"),
         ("esc%1B.bin", b"BBBB"),
@@ -451,8 +449,9 @@ fn names_that_map_to_one_file_are_all_written() {
         ("c\\.", b"EEEE"),
         ("c\\", b"FFFF"),
     ];
-    let (pak, names) = common::named_archive(d, &named);
-    let out = d.join("out");
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, names) = common::named_archive(dir.path(), &named);
+    let out = dir.path().join("out");
     let o = extract(&pak, &out, &["--names", names.to_str().unwrap()]).success();
     let err = String::from_utf8_lossy(&o.get_output().stderr).into_owned();
     let files = tree(&out);

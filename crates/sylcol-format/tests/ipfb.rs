@@ -42,6 +42,12 @@ fn build(dir: &Path) -> (PathBuf, Vec<IndexEntry>) {
     (pak, index)
 }
 
+/// The test archive, built in `dir` and opened.
+fn open_built(dir: &Path) -> Archive {
+    let (pak, _) = build(dir);
+    Archive::open(&pak).unwrap()
+}
+
 fn entry_of(archive: &Archive, hash: u32) -> IndexEntry {
     *archive.index.find(hash).unwrap()
 }
@@ -130,8 +136,7 @@ fn entry_error(r: Result<Vec<u8>, ArchiveError>) -> String {
 #[test]
 fn read_with_magic_reads_only_the_entries_that_start_with_it() {
     let dir = tempfile::tempdir().unwrap();
-    let (pak, _) = build(dir.path());
-    let archive = Archive::open(&pak).unwrap();
+    let archive = open_built(dir.path());
     let found: Vec<_> = archive
         .read_with_magic("MCOL")
         .map(|r| r.unwrap())
@@ -146,8 +151,7 @@ fn read_with_magic_reads_only_the_entries_that_start_with_it() {
 #[test]
 fn lying_z1_header_is_caught_and_others_still_read() {
     let dir = tempfile::tempdir().unwrap();
-    let (pak, _) = build(dir.path());
-    let archive = Archive::open(&pak).unwrap();
+    let archive = open_built(dir.path());
     let s01 = make_entry_id("CollisionSet_S01.bin");
     let (part, at) = locate(dir.path(), &archive, s01);
     let original = std::fs::read(&part).unwrap();
@@ -213,8 +217,7 @@ fn truncated_and_missing_parts_name_the_entry() {
 #[test]
 fn a_part_that_shrinks_while_open_is_an_error_not_a_short_entry() {
     let dir = tempfile::tempdir().unwrap();
-    let (pak, _) = build(dir.path());
-    let archive = Archive::open(&pak).unwrap();
+    let archive = open_built(dir.path());
     let raw = make_entry_id("stored_big.bin");
     let info = archive.probe(&entry_of(&archive, raw)).unwrap();
     let (part, at) = locate(dir.path(), &archive, raw);
