@@ -74,6 +74,16 @@ pub fn open_archive(path: &str) -> anyhow::Result<Archive> {
     Ok(archive)
 }
 
+/// The files opening the archive `path` reads: its index and parts, the
+/// global `--names FILE` and a `names.txt` beside it (what an output
+/// written next to them must never replace).
+pub fn archive_files(path: &str, archive: &Archive) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = archive.files().into_iter().map(Path::to_path_buf).collect();
+    files.extend(NAMES_FILE.get().cloned().flatten());
+    files.push(Path::new(path).with_file_name(NAMES_BESIDE));
+    files
+}
+
 /// Reads the object a FILE argument names (`-`: standard input).
 pub fn read_input(path: &str) -> anyhow::Result<Input> {
     match split_archive_path(path) {

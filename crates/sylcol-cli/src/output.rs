@@ -32,6 +32,7 @@ use sylcol_format::text::visible_file_name;
 
 mod dest;
 pub mod folder;
+pub mod names;
 #[cfg(any(not(unix), test))]
 mod portable;
 #[cfg(unix)]
@@ -39,6 +40,11 @@ mod unix;
 
 pub use dest::Dest;
 pub use folder::OutputDir;
+pub use names::FileNames;
+#[cfg(not(unix))]
+pub use portable::FileId;
+#[cfg(unix)]
+pub use unix::FileId;
 
 /// Creates `dir` and its parents if missing, then removes the temporary
 /// files an interrupted sylcol left in it (saying so).
@@ -97,6 +103,18 @@ pub fn write_atomic_with(
 /// Whether an output path means standard output (`-`).
 pub fn is_stdout(path: &Path) -> bool {
     path.as_os_str() == "-"
+}
+
+/// Refuses `-` (standard output) as the output of a command that writes
+/// a folder or several files: a usage error, `why` saying what it writes
+/// and what to name instead.
+pub fn refuse_stdout(path: &Path, why: &str) -> anyhow::Result<()> {
+    if is_stdout(path) {
+        bail!(sylcol::report::error::UsageError(format!(
+            "-o -: standard output takes one stream, and {why}"
+        )));
+    }
+    Ok(())
 }
 
 /// Writes `bytes` to standard output for `-`, else like [`write_atomic`].

@@ -330,3 +330,72 @@ fn library(name: &str) -> Vec<u8> {
     };
     encode(&set).unwrap()
 }
+
+/// An archive's entries named like its own files, extracted into its own
+/// folder: the index, the part being read and the name list are never
+/// written over (compared by identity, whatever the path), every other
+/// entry comes out whole, and the refusals make the run exit 2.
+#[test]
+fn extract_into_the_archives_own_folder_never_replaces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let named: [(&str, &[u8]); 5] = [
+        ("A.p00", b"JUNK JUNK JUNK"),
+        ("A.pak", b"NOTANINDEX"),
+        ("names.txt", b"not the names"),
+        ("zz1.bin", &[b'1'; 500]),
+        ("aa2.bin", &[b'2'; 500]),
+    ];
+    let mut entries: Vec<RawEntry> = (named.iter().enumerate())
+        .map(|(i, (n, b))| RawEntry::new(make_entry_id(n), 0, i as u32 * 0x800, b.to_vec()))
+        .collect();
+    entries.sort_by_key(|e| e.hash);
+    let pak = write_archive(d, "A", &entries);
+    let list: Vec<&str> = named.iter().map(|(n, _)| *n).collect();
+    std::fs::write(d.join("names.txt"), list.join("\n")).unwrap();
+    let before: Vec<Vec<u8>> = ["A.pak", "A.p00", "names.txt"]
+        .iter()
+        .map(|f| std::fs::read(d.join(f)).unwrap())
+        .collect();
+    let o = common::sylcol()
+        .current_dir(d)
+        .args(["pak", "extract", "A.pak", "-o", "."])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    for f in ["A.pak", "A.p00", "names.txt"] {
+        assert!(
+            err.contains(&format!(
+                "entry {f}: refused: ./{f} is a file this command reads"
+            )),
+            "{f}: {err}"
+        );
+    }
+    assert!(stdout(&o).contains("extracted 2 of 5"), "{}", stdout(&o));
+    for (f, bytes) in ["A.pak", "A.p00", "names.txt"].iter().zip(&before) {
+        assert_eq!(&std::fs::read(d.join(f)).unwrap(), bytes, "{f} unchanged");
+    }
+    assert_eq!(std::fs::read(d.join("zz1.bin")).unwrap(), [b'1'; 500]);
+    assert_eq!(std::fs::read(d.join("aa2.bin")).unwrap(), [b'2'; 500]);
+    assert!(pak.exists());
+}
+
+/// Two maps whose names map to one file name (a control character shown
+/// as `%1B`, and a literal `%1B`) are both exported, the second as `~2`.
+#[test]
+fn export_of_an_archive_writes_names_that_map_alike_to_two_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mcol = std::fs::read(fixture("box.mcol")).unwrap();
+    let (pak, names) = named_archive(d, &[("m\x1b.col", &mcol), ("m%1B.col", &mcol)]);
+    let out = d.join("out");
+    let o = run(args!["export", &pak, "-o", &out, "--names", &names]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(files_under(&out), ["m%1B.col.obj", "m%1B.col~2.obj"]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("is written to the same file name, written as m%1B.col~2.obj"),
+        "{err}"
+    );
+}

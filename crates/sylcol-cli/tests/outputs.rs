@@ -27,6 +27,16 @@ fn pak_build(src: &Path, pak: &Path, extra: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The names in `dir` (files and folders, not below), sorted.
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[test]
 fn every_command_that_writes_creates_the_folders() {
     let dir = tempfile::tempdir().unwrap();
@@ -135,10 +145,77 @@ fn rebuilding_with_fewer_parts_removes_the_stale_parts() {
     let o = pak_build(&d.join("big"), &pak, &["--json"]);
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["stale_parts_removed"], serde_json::json!([]));
-    let mut left: Vec<String> = std::fs::read_dir(d.join("out"))
-        .unwrap()
-        .map(|i| i.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    left.sort();
-    assert_eq!(left, ["Mod.p00", "Mod.pak"]);
+    assert_eq!(names_in(&d.join("out")), ["Mod.p00", "Mod.pak"]);
+}
+
+/// `-o -` where a command writes a folder or several files is a usage
+/// error (exit 2) saying so; nothing named `-` (or anything else) appears.
+#[test]
+fn dash_is_refused_where_a_folder_or_several_files_are_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_tree(&d.join("src"), &[("a.bin", b"a")]);
+    let o = pak_build(&d.join("src"), &d.join("Mod.pak"), &[]);
+    assert!(o.status.success());
+    let cwd = d.join("cwd");
+    std::fs::create_dir(&cwd).unwrap();
+    let pak = d.join("Mod.pak");
+    let pak = pak.to_str().unwrap();
+    let src = d.join("src");
+    for args in [
+        vec!["pak", "extract", pak, "-o", "-"],
+        vec!["export", pak, "-o", "-"],
+        vec!["pak", "build", src.to_str().unwrap(), "-o", "-"],
+    ] {
+        let o = sylcol().current_dir(&cwd).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("-o -: standard output takes one stream"),
+            "{err}"
+        );
+        let left = std::fs::read_dir(&cwd).unwrap().count();
+        assert_eq!(left, 0, "{args:?} wrote into the working folder");
+    }
+}
+
+/// `pak build` whose index name is taken by a folder fails before it
+/// renames anything: the earlier archive's part stays as it was.
+#[test]
+fn pak_build_that_cannot_write_its_index_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write_tree(&d.join("one"), &[("a.bin", b"first archive")]);
+    write_tree(&d.join("two"), &[("b.bin", b"second archive")]);
+    let pak = d.join("out").join("X.pak");
+    assert!(pak_build(&d.join("one"), &pak, &[]).status.success());
+    let part = std::fs::read(pak.with_extension("p00")).unwrap();
+    std::fs::remove_file(&pak).unwrap();
+    std::fs::create_dir(&pak).unwrap();
+    let o = pak_build(&d.join("two"), &pak, &[]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("X.pak: is a folder"), "{err}");
+    assert_eq!(std::fs::read(pak.with_extension("p00")).unwrap(), part);
+    assert_eq!(names_in(&d.join("out")), ["X.p00", "X.pak"]);
+}
+
+/// `pak build` never writes its index or parts over a file it packs (the
+/// archive written into the folder it packs, then built again).
+#[test]
+fn pak_build_never_replaces_a_file_it_packs() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    write_tree(&src, &[("a.bin", b"keep me"), ("X.P01", b"not a part")]);
+    for (out, file) in [("a.bin", "a.bin"), ("X.pak", "X.P01")] {
+        let o = pak_build(&src, &src.join(out), &[]);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!("{file}: is a file this build packs")),
+            "{err}"
+        );
+    }
+    assert_eq!(names_in(&src), ["X.P01", "a.bin"]);
+    assert_eq!(std::fs::read(src.join("a.bin")).unwrap(), b"keep me");
 }

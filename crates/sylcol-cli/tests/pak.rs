@@ -435,3 +435,75 @@ fn commands_read_archive_entries_by_name_and_hash() {
         .success();
     assert_eq!(std::fs::read(&out).unwrap(), fixture("twin.mcol"));
 }
+
+/// Names that map to one file (`\x1b` shown as `%1B` beside a literal
+/// `%1B`; `a\\b` and `a\b`; `c\.` and `c\`) all come out, the later
+/// ones as `~2`, each note saying why.
+#[test]
+fn names_that_map_to_one_file_are_all_written() {
+    let named: [(&str, &[u8]); 6] = [
+        ("esc\x1b.bin", b"AAAA"),
+        ("esc%1B.bin", b"BBBB"),
+        ("a\\\\b.bin", b"CCCC"),
+        ("a\\b.bin", b"DDDD"),
+        ("c\\.", b"EEEE"),
+        ("c\\", b"FFFF"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, names) = common::named_archive(dir.path(), &named);
+    let out = dir.path().join("out");
+    let o = extract(&pak, &out, &["--names", names.to_str().unwrap()]).success();
+    let err = String::from_utf8_lossy(&o.get_output().stderr).into_owned();
+    let files = tree(&out);
+    assert_eq!(files.len(), 6, "{:?}\n{err}", files.keys());
+    let mut contents: Vec<&[u8]> = files.values().map(Vec::as_slice).collect();
+    contents.sort();
+    assert_eq!(
+        contents,
+        [b"AAAA", b"BBBB", b"CCCC", b"DDDD", b"EEEE", b"FFFF"]
+    );
+    for stem in ["esc%1B.bin", "a/b.bin", "c"] {
+        let suffixed = format!("{stem}~2");
+        assert!(
+            files.contains_key(stem) && files.contains_key(&suffixed),
+            "{stem}"
+        );
+    }
+    assert_eq!(
+        err.matches("is written to the same file name").count(),
+        3,
+        "{err}"
+    );
+    for line in err.lines().filter(|l| l.contains("control characters")) {
+        assert!(line.contains("entry esc\\x1b.bin"), "{line}");
+    }
+    assert!(err.contains("empty or \".\" parts, written as c"), "{err}");
+}
+
+/// An entry named twice (by name, again, and by its hash) is written once.
+#[test]
+fn an_entry_named_twice_is_extracted_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = make_archive(dir.path());
+    let out = dir.path().join("out");
+    let hash = format!("${:08X}", make_entry_id("CollisionSet_S02.bin"));
+    let o = extract(
+        &pak,
+        &out,
+        &[
+            "CollisionSet_S02.bin",
+            "CollisionSet_S02.bin",
+            &hash,
+            "--json",
+        ],
+    )
+    .success();
+    let report: Value = serde_json::from_slice(&o.get_output().stdout).unwrap();
+    assert_eq!(report["selected"], 1);
+    assert_eq!(
+        tree(&out).keys().collect::<Vec<_>>(),
+        ["CollisionSet_S02.bin"]
+    );
+    let err = String::from_utf8_lossy(&o.get_output().stderr).into_owned();
+    assert!(!err.contains("duplicated hash"), "{err}");
+}

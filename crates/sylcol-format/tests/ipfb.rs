@@ -42,6 +42,12 @@ fn build(dir: &Path) -> (PathBuf, Vec<IndexEntry>) {
     (pak, index)
 }
 
+/// The test archive, built in `dir` and opened.
+fn open_built(dir: &Path) -> Archive {
+    let (pak, _) = build(dir);
+    Archive::open(&pak).unwrap()
+}
+
 fn entry_of(archive: &Archive, hash: u32) -> IndexEntry {
     *archive.index.find(hash).unwrap()
 }
@@ -130,8 +136,7 @@ fn entry_error(r: Result<Vec<u8>, ArchiveError>) -> String {
 #[test]
 fn read_with_magic_reads_only_the_entries_that_start_with_it() {
     let dir = tempfile::tempdir().unwrap();
-    let (pak, _) = build(dir.path());
-    let archive = Archive::open(&pak).unwrap();
+    let archive = open_built(dir.path());
     let found: Vec<_> = archive
         .read_with_magic("MCOL")
         .map(|r| r.unwrap())
@@ -146,8 +151,7 @@ fn read_with_magic_reads_only_the_entries_that_start_with_it() {
 #[test]
 fn lying_z1_header_is_caught_and_others_still_read() {
     let dir = tempfile::tempdir().unwrap();
-    let (pak, _) = build(dir.path());
-    let archive = Archive::open(&pak).unwrap();
+    let archive = open_built(dir.path());
     let s01 = make_entry_id("CollisionSet_S01.bin");
     let (part, at) = locate(dir.path(), &archive, s01);
     let original = std::fs::read(&part).unwrap();
@@ -205,6 +209,27 @@ fn truncated_and_missing_parts_name_the_entry() {
         index.iter().filter(|e| e.part != last_part).count()
     );
     drop(archive);
+}
+
+/// A part that shrinks after the archive was opened (another process, or
+/// an output written over it) gives an error at the byte where the entry's
+/// bytes stopped, never a short entry read as whole.
+#[test]
+fn a_part_that_shrinks_while_open_is_an_error_not_a_short_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = open_built(dir.path());
+    let raw = make_entry_id("stored_big.bin");
+    let info = archive.probe(&entry_of(&archive, raw)).unwrap();
+    let (part, at) = locate(dir.path(), &archive, raw);
+    let file = std::fs::OpenOptions::new().write(true).open(&part).unwrap();
+    file.set_len(at as u64 + 100).unwrap();
+    let msg = entry_error(archive.read_entry(&info));
+    let part_name = part.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        msg.contains(&format!("({part_name} at byte {:#x})", at + 100))
+            && msg.contains("its part file ended while it was read"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -324,6 +349,37 @@ fn rebuilding_into_fewer_parts_removes_the_stale_ones() {
     assert_eq!(left, ["Other.p01", "Test.p00", "Test.pak"]);
     let archive = Archive::open(&pak).unwrap();
     assert_eq!(read(&archive, make_entry_id("one.bin")).unwrap(), b"1");
+}
+
+/// A destination that cannot be replaced (a folder named like the index)
+/// is found before any file is renamed: the earlier archive stays whole.
+#[test]
+fn a_folder_in_the_way_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, _) = build(dir.path());
+    let before = std::fs::read(dir.path().join("Test.p00")).unwrap();
+    std::fs::remove_file(&pak).unwrap();
+    std::fs::create_dir(&pak).unwrap();
+    let one = vec![NewEntry::named("one.bin", b"1".to_vec(), true)];
+    let err = build_archive(&pak, one, WriteOptions::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .ends_with("Test.pak: cannot write: a folder has that name"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.path().join("Test.p00")).unwrap(), before);
+    assert!(dir.path().join("Test.p02").exists(), "no part removed");
+    let temporaries = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|i| {
+            i.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .contains("sylcol-tmp")
+        })
+        .count();
+    assert_eq!(temporaries, 0);
 }
 
 #[test]

@@ -15,15 +15,15 @@ use sylcol::build::collisionset::{ManifestEntry, write_manifest};
 use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene, mesh_scene};
 use sylcol::export::obj::write_obj;
 use sylcol::export::object_name;
-use sylcol::report::Skipped;
-use sylcol::report::error::{NotFound, ObjectError, Unsupported, UsageError};
+use sylcol::report::error::{NotFound, Unsupported, UsageError};
 use sylcol::report::files::{ExportReport, Written};
+use sylcol_format::Object;
 use sylcol_format::collisionset::{CollisionSet, Record};
-use sylcol_format::{AnyError, Object};
 
-use crate::input::{Input, Item, inputs, is_archive, read_object};
-use crate::output::{Dest, OutputDir, is_stdout, safe_components};
+use crate::input::{Input, is_archive, read_object};
+use crate::output::{Dest, OutputDir, is_stdout, refuse_stdout, safe_components};
 
+mod archive;
 mod other;
 use crate::{Context, Outcome, print};
 
@@ -169,7 +169,11 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
                 args.file
             )));
         }
-        export_archive(&args, &mut report)?;
+        refuse_stdout(
+            &args.output,
+            "a whole archive exports to a folder of files: name one (-o DIR)",
+        )?;
+        archive::export_archive(&args, &mut report)?;
     } else {
         let (input, object) = read_object(&args.file)?.decode()?;
         let output = Dest::Named(args.output.clone());
@@ -259,95 +263,6 @@ fn written(source: &str, mesh: Option<String>, path: &Path, m: &TriMesh) -> Writ
         vertices: m.vertices.len(),
         triangles: m.triangles.len(),
     }
-}
-
-/// Exports every entry of an archive it can decode into the folder
-/// `args.output`: `ENTRY.obj` for a map, a folder `ENTRY/` of meshes for a
-/// CollisionSet (as glTF: `ENTRY.glb` / `.gltf` for a map, one scene
-/// `NAME.glb` / `.gltf` for a CollisionSet). A CollisionSet whose bytes repeat an earlier one (the disc
-/// stores the library eighteen times) is skipped, naming the first copy.
-/// Entries that fail to read or decode are reported and the rest still
-/// exported (exit 2).
-fn export_archive(args: &Args, report: &mut ExportReport) -> anyhow::Result<()> {
-    let out = OutputDir::create(&args.output)?;
-    let mut seen: HashMap<u64, String> = HashMap::new();
-    for item in inputs(&args.file)? {
-        let result = item.and_then(|item| export_entry(item, args, &out, &mut seen, report));
-        if let Err(e) = result {
-            report.errors.push(print::error_report(&e));
-        }
-    }
-    Ok(())
-}
-
-/// Exports one archive entry into `out` (see [`export_archive`]).
-fn export_entry(
-    item: Item,
-    args: &Args,
-    out: &OutputDir,
-    seen: &mut HashMap<u64, String>,
-    report: &mut ExportReport,
-) -> anyhow::Result<()> {
-    let format = args.format.unwrap_or(MeshFormat::Obj);
-    let (input, object) = match item.decode() {
-        Ok(decoded) => decoded,
-        Err(ObjectError {
-            path,
-            error: AnyError::Unrecognised { magic, .. },
-        }) => {
-            report.skipped.push(Skipped {
-                path,
-                reason: "not a format sylcol exports".into(),
-                magic,
-            });
-            return Ok(());
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let entry = input
-        .name
-        .rsplit('+')
-        .next()
-        .unwrap_or(&input.name)
-        .to_string();
-    let name = match &object {
-        Object::CollisionSet(_) => {
-            let digest = fingerprint(&input.bytes);
-            if let Some(first) = seen.get(&digest) {
-                report.skipped.push(Skipped {
-                    path: input.name.clone(),
-                    reason: format!("same bytes as {first}, its meshes are not written again"),
-                    magic: None,
-                });
-                return Ok(());
-            }
-            seen.insert(digest, entry.clone());
-            if is_gltf(format) {
-                format!("{}.{}", object_name(&entry), format.extension())
-            } else {
-                entry.clone()
-            }
-        }
-        Object::Regn(_) => other::archive_name(&entry, true, format),
-        Object::StringTable(_) => other::archive_name(&entry, false, format),
-        _ => format!("{entry}.{}", format.extension()),
-    };
-    let target = Dest::from(out.place(&name).with_context(|| format!("entry {entry}"))?);
-    let one = Args {
-        output: target.path().to_path_buf(),
-        format: Some(format),
-        mesh: None,
-        ..args.clone()
-    };
-    export_object(&input, &object, &one, &target, report)
-}
-
-/// A 64-bit digest of an entry's bytes, to spot repeated copies.
-fn fingerprint(bytes: &[u8]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    bytes.hash(&mut h);
-    h.finish()
 }
 
 /// Writes the meshes of a CollisionSet: all of them into the folder

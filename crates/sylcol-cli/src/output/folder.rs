@@ -22,9 +22,13 @@ use anyhow::{Context, bail};
 use super::safe_components;
 
 #[cfg(not(unix))]
-use super::portable::Folder;
+use super::portable::{FileId, Folder};
 #[cfg(unix)]
-use super::unix::Folder;
+use super::unix::{FileId, Folder};
+
+/// The files a command reads, never written over: each with its path as
+/// the user named it.
+type Inputs = Vec<(FileId, PathBuf)>;
 
 /// A folder that receives files named by data: every file lands inside
 /// it, never through a symbolic link (see the module docs).
@@ -35,6 +39,8 @@ pub struct OutputDir {
     /// The folder, opened once at [`OutputDir::create`]; on Unix every file
     /// and folder below it is reached from this handle.
     folder: Folder,
+    /// The command's inputs, refused as outputs (see [`OutputDir::protect`]).
+    inputs: Inputs,
 }
 
 /// Where one file named by data goes: its folder, already created, checked
@@ -50,6 +56,8 @@ pub struct Place {
     /// The file's path as the user would name it (the output folder as
     /// given, then the name's components): for messages and reports.
     path: PathBuf,
+    /// The inputs its folder's files are refused over, if it becomes one.
+    inputs: Inputs,
 }
 
 impl OutputDir {
@@ -64,7 +72,19 @@ impl OutputDir {
         Ok(OutputDir {
             root: root.to_path_buf(),
             folder,
+            inputs: Inputs::new(),
         })
+    }
+
+    /// Refuses from now on to write over any of `files`, the inputs the
+    /// command reads (an archive's index and parts, a name list). Files
+    /// are compared by identity (device and inode on Unix), so no other
+    /// path to one (`./A.p00`, a hard link) gets through.
+    pub fn protect(&mut self, files: &[PathBuf]) {
+        let ids = files
+            .iter()
+            .filter_map(|f| Some((FileId::of(f)?, f.clone())));
+        self.inputs.extend(ids);
     }
 
     /// The folder as given.
@@ -86,11 +106,33 @@ impl OutputDir {
         }
         folder.refuse_link(&file)?;
         let path = folder.path().join(&file);
+        self.refuse_input(&folder, &file, &path)?;
         Ok(Place {
             folder,
             name: file,
             path,
+            inputs: self.inputs.clone(),
         })
+    }
+
+    /// Refuses the file `name` in `folder` (at `path`) when it is one of
+    /// the command's inputs.
+    fn refuse_input(&self, folder: &Folder, name: &str, path: &Path) -> anyhow::Result<()> {
+        let Some(id) = folder.file_id(name) else {
+            return Ok(());
+        };
+        let Some((_, input)) = self.inputs.iter().find(|(input, _)| *input == id) else {
+            return Ok(());
+        };
+        let also = if input == path {
+            String::new()
+        } else {
+            format!(" ({})", input.display())
+        };
+        bail!(
+            "refused: {} is a file this command reads{also}; write to another folder",
+            path.display()
+        )
     }
 
     /// Writes `name` inside the folder (see [`OutputDir::place`]); returns
@@ -125,7 +167,12 @@ impl Place {
     pub fn as_folder(&self) -> anyhow::Result<OutputDir> {
         let folder = self.folder.child(&self.name)?;
         let root = self.path.clone();
-        Ok(OutputDir { root, folder })
+        let inputs = self.inputs.clone();
+        Ok(OutputDir {
+            root,
+            folder,
+            inputs,
+        })
     }
 }
 
@@ -277,6 +324,25 @@ mod tests {
         let path = out.root().join("a/x.bin").display().to_string();
         assert_eq!(text, format!("{path}: cannot write: disk full"));
         assert_eq!(count(&out.root().join("a")), 0);
+    }
+
+    #[test]
+    fn an_input_is_never_written_over_by_any_path() {
+        let (dir, _victim, mut out) = scratch();
+        let input = out.root().join("A.p00");
+        std::fs::write(&input, b"archive").unwrap();
+        std::fs::hard_link(&input, out.root().join("hard.bin")).unwrap();
+        out.protect(&[dir.path().join("out/./A.p00")]);
+        for name in ["A.p00", "./A.p00", "hard.bin"] {
+            let err = out.place(name).err().map(|e| e.to_string());
+            let err = err.unwrap_or_default();
+            assert!(
+                err.contains("is a file this command reads"),
+                "{name}: {err}"
+            );
+        }
+        assert_eq!(std::fs::read(&input).unwrap(), b"archive");
+        out.write_with("B.bin", |w| w.write_all(b"b")).unwrap();
     }
 
     #[test]

@@ -14,6 +14,17 @@ use anyhow::bail;
 use super::folder::{link_refusal, not_a_folder};
 use super::{ensure_folder, sweep_by_path, write_file};
 
+/// What names a file whatever the path to it: its resolved path.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FileId(PathBuf);
+
+impl FileId {
+    /// The file `path` resolves to, if it exists.
+    pub fn of(path: &Path) -> Option<FileId> {
+        std::fs::canonicalize(path).ok().map(FileId)
+    }
+}
+
 /// A folder known by its path.
 pub struct Folder {
     /// The folder's path as the user would name it.
@@ -51,6 +62,11 @@ impl Folder {
     /// Refuses `name` when it is a symbolic link.
     pub fn refuse_link(&self, name: &str) -> anyhow::Result<()> {
         check_component(&self.path.join(name), true)
+    }
+
+    /// The file `name` in this folder, if any.
+    pub fn file_id(&self, name: &str) -> Option<FileId> {
+        FileId::of(&self.path.join(name))
     }
 
     /// Writes `name` in this folder through a temporary file beside it;
@@ -109,6 +125,7 @@ mod tests {
         let written = sub.write_file("x.bin", |w| w.write_all(b"x")).unwrap();
         assert_eq!(std::fs::read(&written).unwrap(), b"x");
         assert_eq!(written, dir.path().join("a/x.bin"));
+        assert_eq!(sub.file_id("x.bin"), FileId::of(&written));
         let stale = dir.path().join("b/.y.bin.sylcol-tmp-2147483646");
         std::fs::create_dir(dir.path().join("b")).unwrap();
         std::fs::write(&stale, b"left").unwrap();

@@ -27,6 +27,25 @@ const HANDLE: OFlags = OFlags::PATH;
 #[cfg(not(target_os = "linux"))]
 const HANDLE: OFlags = OFlags::RDONLY;
 
+/// What names a file whatever the path to it: its device and inode.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    /// The file `path` resolves to (links followed), if it exists.
+    pub fn of(path: &Path) -> Option<FileId> {
+        use std::os::unix::fs::MetadataExt;
+        let meta = std::fs::metadata(path).ok()?;
+        Some(FileId {
+            dev: meta.dev(),
+            ino: meta.ino(),
+        })
+    }
+}
+
 /// An open folder and the path it had when opened (for messages and for
 /// the signal registry; never resolved again).
 pub struct Folder {
@@ -120,6 +139,16 @@ impl Folder {
             Err(Errno::NOENT) => Ok(None),
             Err(e) => Err(e),
         }
+    }
+
+    /// The file `name` in this folder (not following a link), if any.
+    #[allow(clippy::unnecessary_cast, clippy::useless_conversion)]
+    pub fn file_id(&self, name: &str) -> Option<FileId> {
+        let stat = rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+        Some(FileId {
+            dev: stat.st_dev as u64,
+            ino: stat.st_ino as u64,
+        })
     }
 
     /// Where the link `name` points, if it can be read.

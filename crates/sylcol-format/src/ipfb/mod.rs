@@ -36,7 +36,7 @@ pub mod z1;
 
 pub use index::{Index, IndexEntry};
 pub use names::{EntryIdPiece, EntryIdState, NameBook, make_entry_id};
-pub use read::{Archive, ArchiveError, EntryInfo, EntryReader, split_archive_path};
+pub use read::{Archive, ArchiveError, EntryInfo, EntryReader, StoredBytes, split_archive_path};
 pub use write::{
     ArchiveWriter, EntryKey, Finished, NewEntry, WriteError, WriteOptions, build_archive,
 };

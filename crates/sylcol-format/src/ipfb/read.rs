@@ -5,7 +5,7 @@
 //! checked against its part file's length before anything is read.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek, SeekFrom, Take, Write};
+use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::bytes::printable_magic;
@@ -112,6 +112,12 @@ impl Archive {
         &self.path
     }
 
+    /// The files the archive reads: the index, then each part found.
+    pub fn files(&self) -> Vec<&Path> {
+        let parts = self.parts.iter().flatten().map(|p| p.path.as_path());
+        std::iter::once(self.path.as_path()).chain(parts).collect()
+    }
+
     /// The entries, in index order.
     pub fn entries(&self) -> &[IndexEntry] {
         &self.index.entries
@@ -184,17 +190,20 @@ impl Archive {
         display: &str,
         skip: u64,
         buffer: usize,
-    ) -> Result<BufReader<Take<File>>, ArchiveError> {
+    ) -> Result<BufReader<StoredBytes>, ArchiveError> {
         let part = self.part_of(e, display)?;
         let io_err = |cause| ArchiveError::Io {
             path: part.path.clone(),
             cause,
         };
-        let mut f = File::open(&part.path).map_err(io_err)?;
-        f.seek(SeekFrom::Start(u64::from(e.offset) + skip))
-            .map_err(io_err)?;
-        let len = u64::from(e.stored_size).saturating_sub(skip);
-        Ok(BufReader::with_capacity(buffer, f.take(len)))
+        let mut file = File::open(&part.path).map_err(io_err)?;
+        let at = u64::from(e.offset) + skip;
+        file.seek(SeekFrom::Start(at)).map_err(io_err)?;
+        let left = u64::from(e.stored_size).saturating_sub(skip);
+        Ok(BufReader::with_capacity(
+            buffer,
+            StoredBytes { file, at, left },
+        ))
     }
 
     /// Reads an entry's header: compression, size, magic and display name.
@@ -356,12 +365,46 @@ fn capacity_hint(size: u64) -> usize {
     size.min(64 << 20) as usize
 }
 
+/// The stored bytes of one entry: at most `left` bytes of its part file
+/// from `at`. A part file that ends first (it shrank, or was replaced,
+/// after the archive was opened) is an error, a [`DecodeError`] at the
+/// offset where the bytes stopped, never a short entry.
+pub struct StoredBytes {
+    file: File,
+    at: u64,
+    left: u64,
+}
+
+impl Read for StoredBytes {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let room = usize::try_from(self.left)
+            .unwrap_or(usize::MAX)
+            .min(buf.len());
+        let n = self.file.read(&mut buf[..room])?;
+        if n == 0 {
+            let kind = DecodeErrorKind::Truncated {
+                what: "rest of the entry (its part file ended while it was read)",
+                needed: self.left,
+                available: 0,
+            };
+            let error = DecodeError::new(self.at, kind);
+            return Err(io::Error::new(io::ErrorKind::InvalidData, error));
+        }
+        self.at += n as u64;
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
 /// The uncompressed bytes of one entry, as a stream.
 pub enum EntryReader {
     /// A raw entry: the stored bytes.
-    Stored(BufReader<Take<File>>),
+    Stored(BufReader<StoredBytes>),
     /// A Z1 entry, inflated with checks.
-    Z1(Box<Z1Reader<BufReader<Take<File>>>>),
+    Z1(Box<Z1Reader<BufReader<StoredBytes>>>),
 }
 
 impl Read for EntryReader {

@@ -302,8 +302,9 @@ impl ArchiveWriter {
         self.pak_path.with_file_name(name)
     }
 
-    /// Writes the index (sorted by hash), renames every file into place
-    /// (parts first, the index last) and removes the parts of an earlier
+    /// Writes the index (sorted by hash), checks that no destination is a
+    /// folder, renames every file into place (parts first, the index
+    /// last) and removes the parts of an earlier
     /// archive of the same name that the new index does not use.
     pub fn finish(mut self) -> Result<Finished, WriteError> {
         self.close_part()?;
@@ -319,6 +320,9 @@ impl ArchiveWriter {
             .map_err(|cause| io_error(&pak, cause))?;
         let parts_used = self.closed.len();
         self.closed.push((index, pak));
+        for (_, dest) in &self.closed {
+            check_replaceable(dest)?;
+        }
         for (file, dest) in std::mem::take(&mut self.closed) {
             file.persist(&dest)
                 .map_err(|cause| io_error(&dest, cause))?;
@@ -329,6 +333,19 @@ impl ArchiveWriter {
             entries,
             stale_parts_removed,
         })
+    }
+}
+
+/// Refuses a destination a rename cannot replace (a folder), so that
+/// [`ArchiveWriter::finish`] finds it before it renames any file: a
+/// failure then leaves the earlier archive's files as they were.
+fn check_replaceable(path: &Path) -> Result<(), WriteError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(io_error(
+            path,
+            io::Error::new(io::ErrorKind::IsADirectory, "a folder has that name"),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -136,13 +136,13 @@ pub fn export_table(
     Ok(())
 }
 
-/// The file a whole-archive export writes a REGN to (`ENTRY.ply`, or
-/// `.glb` / `.gltf` under `--format`) or a table (`ENTRY.txt`).
-pub fn archive_name(entry: &str, regn: bool, format: MeshFormat) -> String {
+/// The extension a whole-archive export gives a REGN (`.ply`, or `.glb`
+/// / `.gltf` under `--format`) or a table (`.txt`).
+pub fn archive_ext(regn: bool, format: MeshFormat) -> String {
     let ext = match (regn, format) {
         (false, _) => "txt",
         (true, MeshFormat::Obj) => "ply",
         (true, f) => f.extension(),
     };
-    format!("{entry}.{ext}")
+    format!(".{ext}")
 }

@@ -3,11 +3,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
+use sylcol::report::error::UsageError;
 use sylcol::report::pak::PakBuilt;
 use sylcol_format::ipfb::names::parse_dollar_hash;
-use sylcol_format::ipfb::{ArchiveWriter, EntryKey, WriteOptions};
+use sylcol_format::ipfb::{ArchiveWriter, EntryKey, WriteOptions, part_number};
 
-use crate::output::{ensure_folder, folder_of};
+use crate::output::{FileId, ensure_folder, folder_of, refuse_stdout};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pak build`.
@@ -31,6 +32,16 @@ pub(super) struct BuildArgs {
 
 /// Runs `pak build`.
 pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
+    refuse_stdout(
+        &a.output,
+        "pak build writes an index and its parts: name the index (-o NAME.pak)",
+    )?;
+    if a.output.is_dir() {
+        bail!(UsageError(format!(
+            "{}: is a folder; -o names the archive index to write (NAME.pak, parts NAME.p00... beside it)",
+            a.output.display()
+        )));
+    }
     let store = store_matcher(&a.store)?;
     let mut files = Vec::new();
     let root = std::fs::canonicalize(&a.dir)
@@ -41,6 +52,7 @@ pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
         .map(|(path, rel)| (key_of(&rel), path, rel))
         .collect();
     keyed.sort_by_key(|(k, _, _)| k.hash());
+    refuse_replacing_inputs(&a.output, &keyed)?;
     let options = WriteOptions {
         part_limit: a.part_limit,
         level: a.level,
@@ -71,6 +83,36 @@ pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
     };
     print::report(ctx, &report, || report.text())?;
     Ok(Outcome::Ok)
+}
+
+/// Refuses to build over a file being packed: the index `-o` names, or a
+/// part beside it (any `NAME.pNN`, which a rebuild replaces or removes),
+/// compared by identity (device and inode on Unix), before anything is
+/// written.
+fn refuse_replacing_inputs(
+    output: &Path,
+    packed: &[(EntryKey, PathBuf, String)],
+) -> anyhow::Result<()> {
+    let ids: Vec<FileId> = packed
+        .iter()
+        .filter_map(|(_, p, _)| FileId::of(p))
+        .collect();
+    let stem = output.file_stem().unwrap_or_default().to_string_lossy();
+    let index = output.file_name().unwrap_or_default();
+    let Ok(items) = std::fs::read_dir(folder_of(output)) else {
+        return Ok(());
+    };
+    for item in items.flatten() {
+        let name = item.file_name();
+        let ours = name == index || part_number(&stem, &name.to_string_lossy()).is_some();
+        if ours && FileId::of(&item.path()).is_some_and(|id| ids.contains(&id)) {
+            bail!(UsageError(format!(
+                "{}: is a file this build packs, and the archive would replace it; write the archive outside the folder",
+                item.path().display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Streams the file at `path` into the archive (fixed buffers whatever its

@@ -1,6 +1,8 @@
 //! `sylcol pak extract`: entries into a folder, through the one writer
 //! (`crate::output::OutputDir`: no name leaves the folder, no link in it
-//! is followed, control characters are mapped to `%XX`).
+//! is followed, control characters are mapped to `%XX`, the archive's own
+//! files are never written over; `FileNames`: two entries never share a
+//! file).
 
 use std::collections::HashSet;
 use std::io::IsTerminal;
@@ -12,11 +14,12 @@ use sylcol::report::error::NotFound;
 use sylcol::report::pak::{Extracted, PakExtract, index_problems};
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, ArchiveError, EntryInfo, IndexEntry};
-use sylcol_format::text::escape;
+use sylcol_format::text::{escape, visible_file_name};
 
 use super::outcome;
-use crate::input::open_archive;
-use crate::output::OutputDir;
+use crate::input::{archive_files, open_archive};
+use crate::output::names::Claim;
+use crate::output::{FileNames, OutputDir, refuse_stdout};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pak extract`.
@@ -32,7 +35,8 @@ pub(super) struct ExtractArgs {
 }
 
 /// The entries `names` select (all when empty; every entry of a hash that
-/// several share); unknown names are failures.
+/// several share), each once however often it is named; unknown names
+/// are failures.
 fn select(
     archive: &Archive,
     pak: &str,
@@ -43,11 +47,18 @@ fn select(
         return archive.entries().to_vec();
     }
     let mut chosen = Vec::new();
+    let mut slots = HashSet::new();
     for n in names {
         let hash = inner_hash(n);
-        let before = chosen.len();
-        chosen.extend(archive.entries().iter().filter(|e| e.hash == hash));
-        if chosen.len() == before {
+        let matching = archive.entries().iter().filter(|e| e.hash == hash);
+        let mut found = false;
+        for e in matching {
+            found = true;
+            if slots.insert(e.slot) {
+                chosen.push(*e);
+            }
+        }
+        if !found {
             failures.push(ErrorReport::from_error(&NotFound {
                 path: pak.to_string(),
                 detail: format!("no entry {n} (hash {hash:08X}) in the archive"),
@@ -57,29 +68,21 @@ fn select(
     chosen
 }
 
-/// The name each entry is written under: its display name, or for an
-/// entry whose name an earlier one has (a duplicated hash; letter case
-/// ignored, as on a case-blind disk) that name plus `~2`, `~3`...
-fn file_names(infos: &[EntryInfo]) -> Vec<String> {
-    let key = |n: &str| n.replace('\\', "/").to_lowercase();
-    let natural: HashSet<String> = infos.iter().map(|i| key(&i.display)).collect();
-    let mut used = HashSet::new();
-    infos
-        .iter()
-        .map(|i| {
-            if used.insert(key(&i.display)) {
-                return i.display.clone();
-            }
-            (2..)
-                .map(|n| format!("{}~{n}", i.display))
-                .find(|c| !natural.contains(&key(c)) && used.insert(key(c)))
-                .expect("some suffix is free")
-        })
-        .collect()
+/// The file each entry is written to: its display name as the writer
+/// maps it or, for an entry whose file an earlier one took (a duplicated
+/// hash, or names that map alike: `esc\x1b.bin` and `esc%1B.bin`), that
+/// plus `~2`, `~3`... (see [`FileNames`]).
+fn file_names(infos: &[EntryInfo]) -> Vec<Claim> {
+    let mut taken = FileNames::reserving(infos.iter().map(|i| i.display.as_str()), "");
+    infos.iter().map(|i| taken.claim(&i.display, "")).collect()
 }
 
 /// Runs `pak extract`.
 pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
+    refuse_stdout(
+        &a.output,
+        "pak extract writes a folder of files: name one (-o DIR)",
+    )?;
     let archive = open_archive(&a.archive)?;
     let mut errors = index_problems(&a.archive, &archive);
     let selected = select(&archive, &a.archive, &a.entries, &mut errors);
@@ -90,13 +93,14 @@ pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
             Err(err) => errors.push(ErrorReport::from_error(&err)),
         }
     }
-    let out = OutputDir::create(&a.output)?;
+    let mut out = OutputDir::create(&a.output)?;
+    out.protect(&archive_files(&a.archive, &archive));
     let bar = progress_bar(probed.iter().map(|i| i.size).sum());
     let mut files = Vec::new();
-    for (info, name) in probed.iter().zip(file_names(&probed)) {
-        match extract_one(&archive, info, &name, &out, &bar) {
+    for (info, claim) in probed.iter().zip(file_names(&probed)) {
+        match extract_one(&archive, info, &claim.file, &out, &bar) {
             Ok(path) => {
-                note_renamed(info, &name, &path, &out, ctx);
+                note_renamed(info, &claim, &path, &out, ctx);
                 files.push(Extracted {
                     entry: info.display.clone(),
                     path: path.display().to_string(),
@@ -159,11 +163,12 @@ fn extract_one(
 }
 
 /// Says (in text mode) when an entry's file name differs from its name:
-/// a duplicated hash, or control characters mapped to `%XX`. (`--json`
-/// shows it in each file's `path`.)
+/// an earlier entry took its file (a duplicated hash, or a name that maps
+/// alike), control characters mapped to `%XX`, or empty and `.` parts
+/// dropped. (`--json` shows it in each file's `path`.)
 fn note_renamed(
     info: &EntryInfo,
-    name: &str,
+    claim: &Claim,
     path: &std::path::Path,
     out: &OutputDir,
     ctx: Context,
@@ -173,10 +178,22 @@ fn note_renamed(
     if ctx.json || relative == info.display.replace('\\', "/") {
         return;
     }
-    let why = if name == info.display {
-        "its name has control characters"
-    } else {
-        "an earlier entry has the same name (a duplicated hash)"
+    let why = match &claim.taken_by {
+        Some(first) if inner_hash(first) == info.entry.hash => {
+            "an earlier entry has the same name (a duplicated hash)".to_string()
+        }
+        Some(first) => format!(
+            "an earlier entry, {}, is written to the same file name",
+            escape(first)
+        ),
+        None if info
+            .display
+            .split(['\\', '/'])
+            .any(|p| visible_file_name(p) != p) =>
+        {
+            "its name has control characters".to_string()
+        }
+        None => "its name has empty or \".\" parts".to_string(),
     };
     note!(
         "entry {} (hash {:08X}): {why}, written as {relative}",
