@@ -26,7 +26,8 @@
 use std::io::{BufWriter, Write};
 use std::path::{Component, Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
+use sylcol::report::error::OutputError;
 use sylcol_format::atomic::{TempFile, parse_temp_name, sweep_stale};
 use sylcol_format::text::visible_file_name;
 
@@ -49,10 +50,19 @@ pub use unix::FileId;
 /// Creates `dir` and its parents if missing, then removes the temporary
 /// files an interrupted sylcol left in it (saying so).
 pub fn ensure_folder(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| output_error(dir, "cannot create the folder", e))?;
     sweep_by_path(dir);
     Ok(())
+}
+
+/// "PATH: WHAT: error", typed ([`OutputError`]) so that a report names
+/// the path.
+pub fn output_error(path: &Path, what: &str, error: std::io::Error) -> anyhow::Error {
+    anyhow::Error::new(OutputError {
+        path: path.display().to_string(),
+        what: what.to_string(),
+        error,
+    })
 }
 
 /// Removes (once per run) the temporary files an interrupted sylcol left

@@ -82,6 +82,21 @@ fn write_failures_are_said_once_without_temporary_names() {
     std::fs::write(d.join("blocker"), b"a file").unwrap();
     let o = pak_build(&d.join("src"), &d.join("blocker").join("x.pak"), &[]);
     assert_message(&o, "blocker: cannot create the folder: ", "blocker");
+    // With --json the error names the folder in its `path`.
+    let out = d.join("blocker").join("sub");
+    let o = sylcol()
+        .args(["--json", "export"])
+        .arg(format!(
+            "{}/../../samples/MiscBin.pak",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let line: serde_json::Value = serde_json::from_slice(&o.stderr).unwrap();
+    assert_eq!(line["error"]["path"], out.display().to_string(), "{line}");
+    assert_eq!(line["error"]["kind"], "io", "{line}");
     std::fs::create_dir(d.join("taken.obj")).unwrap();
     let o = sylcol()
         .args(["export", &fixture("box.mcol"), "-o"])

@@ -17,7 +17,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 
 use super::safe_components;
 
@@ -66,7 +66,7 @@ impl OutputDir {
     /// refused. Removes the temporary files an interrupted sylcol left in it.
     pub fn create(root: &Path) -> anyhow::Result<OutputDir> {
         std::fs::create_dir_all(root)
-            .with_context(|| format!("{}: cannot create the folder", root.display()))?;
+            .map_err(|e| super::output_error(root, "cannot create the folder", e))?;
         let folder = Folder::open_root(root)?;
         folder.sweep_stale();
         Ok(OutputDir {

@@ -271,5 +271,5 @@ impl Drop for TempIn<'_> {
 
 /// An OS error at `path`, said as "PATH: WHAT: error (os error N)".
 fn os_error(path: &Path, what: &str, error: Errno) -> anyhow::Error {
-    anyhow::Error::new(io::Error::from(error)).context(format!("{}: {what}", path.display()))
+    super::output_error(path, what, io::Error::from(error))
 }

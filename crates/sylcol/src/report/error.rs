@@ -73,6 +73,19 @@ pub struct ReadError {
     pub error: std::io::Error,
 }
 
+/// An output that could not be made (a folder not created, a file not
+/// written): typed, so that reports name the path.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {what}: {error}")]
+pub struct OutputError {
+    /// The path as the user would name it.
+    pub path: String,
+    /// What failed ("cannot create the folder").
+    pub what: String,
+    /// The I/O failure.
+    pub error: std::io::Error,
+}
+
 /// An object that did not decode: its name and what [`sylcol_format::decode_any`] said.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {error}")]
@@ -164,6 +177,8 @@ impl ErrorReport {
                 Some(e.error.offset),
             )
         } else if let Some(e) = link.downcast_ref::<ReadError>() {
+            (ErrorKind::Io, Some(e.path.clone()), None)
+        } else if let Some(e) = link.downcast_ref::<OutputError>() {
             (ErrorKind::Io, Some(e.path.clone()), None)
         } else if let Some(e) = link.downcast_ref::<Unsupported>() {
             (ErrorKind::Unsupported, Some(e.path.clone()), None)
