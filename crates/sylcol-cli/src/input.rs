@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use anyhow::Context;
-use sylcol::report::error::{NotFound, ObjectError, ReadError};
+use sylcol::report::error::{NotFound, ObjectError, ReadError, UsageError};
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::split_archive_path;
 use sylcol_format::ipfb::{Archive, IndexEntry};
@@ -58,6 +58,11 @@ pub fn set_names_file(file: Option<PathBuf>) {
 /// they disagree). Every command that opens an archive comes here, so
 /// `--names` names entries in all of them.
 pub fn open_archive(path: &str) -> anyhow::Result<Archive> {
+    if path == "-" {
+        anyhow::bail!(UsageError(
+            "an archive cannot be read from standard input: its parts (.p00, ...) are files beside its index; name the .pak file".into()
+        ));
+    }
     let mut archive = Archive::open(Path::new(path))?;
     if let Some(file) = NAMES_FILE.get().and_then(Option::as_deref) {
         let text = std::fs::read_to_string(file)

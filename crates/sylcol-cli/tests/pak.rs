@@ -328,6 +328,10 @@ fn missing_part_and_truncated_index() {
     assert_eq!(rows.len(), 4);
     std::fs::write(&pak, b"IPF").unwrap();
     sylcol().args(["pak", "list"]).arg(&pak).assert().code(2);
+    // Standard input cannot be an archive (its parts are files).
+    let out = sylcol().args(["pak", "list", "-"]).assert().code(2);
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.contains("cannot be read from standard input"), "{err}");
 }
 
 fn fixture(name: &str) -> Vec<u8> {
