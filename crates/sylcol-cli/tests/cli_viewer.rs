@@ -77,6 +77,20 @@ fn layers_need_gltf_output_and_a_map() {
         .code(2);
     let err = String::from_utf8_lossy(&e.get_output().stderr).into_owned();
     assert!(err.contains("tri-spheres layer is a map's"), "{err}");
+    // `all` is every layer the object has: a library's hull and failures,
+    // as in a whole-archive export.
+    let all = dir.path().join("all.glb");
+    run(&["export", &lib, "-o", path(&all), "--layers", "all"]);
+    let two = dir.path().join("two.glb");
+    run(&[
+        "export",
+        &lib,
+        "-o",
+        path(&two),
+        "--layers",
+        "hull,failures",
+    ]);
+    assert_eq!(std::fs::read(&all).unwrap(), std::fs::read(&two).unwrap());
     sylcol()
         .args(["export", &map, "-o", path(&glb), "--layers", "walls"])
         .assert()
@@ -222,7 +236,8 @@ fn a_whole_archive_exports_one_glb_per_map_and_one_library() {
     );
 }
 
-/// `sylcol serve --port 0` running; stops it with SIGINT on drop.
+/// `sylcol serve --port 0` running; [`Server::interrupt`] stops it with
+/// SIGINT, and a test that fails before that kills it on drop.
 struct Server {
     child: std::process::Child,
     addr: String,
@@ -257,7 +272,8 @@ impl Server {
         let mut s = TcpStream::connect(&self.addr).unwrap();
         write!(
             s,
-            "{method} {target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
             body.len()
         )
         .unwrap();
@@ -276,6 +292,13 @@ impl Server {
         unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
         let child = std::mem::replace(&mut self.child, Command::new("true").spawn().unwrap());
         child.wait_with_output().unwrap()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -304,6 +327,24 @@ fn serve_answers_the_api_refuses_bad_requests_and_stops_on_ctrl_c() {
         body,
         format!("[{}]", String::from_utf8(cli).unwrap().trim())
     );
+    // docs/viewer.md's curl example shows what the server prints.
+    let docs = std::fs::read_to_string(format!(
+        "{}/../../docs/viewer.md",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap();
+    let example = docs
+        .split("curl -s localhost:8737/api/query \\\n  -d '")
+        .nth(1)
+        .expect("the curl example");
+    let (request, shown) = example.split_once("'\n").unwrap();
+    let shown: String = shown
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .map(|l| l.trim_start_matches('#').trim())
+        .collect();
+    let (status, body) = server.request("POST", "/api/query", request);
+    assert_eq!((status, body), (200, shown));
     for (method, target, body, want) in [
         ("POST", "/api/query", "{", 400),
         (
@@ -330,18 +371,72 @@ fn serve_answers_the_api_refuses_bad_requests_and_stops_on_ctrl_c() {
 }
 
 #[test]
+fn serve_checks_the_host_and_names_parts_and_libraries_as_the_cli_does() {
+    let server = Server::start(&[&samples()]);
+    let lib = format!("{}+CollisionSet_S01.bin", samples());
+    let cli = run(&[
+        "query",
+        &lib,
+        "--json",
+        "--mesh",
+        "rou_e101_bdy",
+        "closest",
+        "--point",
+        "0,0,0",
+    ]);
+    let cli = format!("[{}]", String::from_utf8(cli).unwrap().trim());
+    for object in ["CollisionSet_Tutorial", "CollisionSet_S01"] {
+        let q =
+            format!(r#"{{"object":"{object}","mesh":"rou_e101_bdy","queries":["closest 0,0,0"]}}"#);
+        let (status, body) = server.request("POST", "/api/query", &q);
+        assert_eq!((status, &body), (200, &cli), "{object}");
+    }
+    for target in [
+        "/api/verify/CollisionSet_S01",
+        "/api/objects/CollisionSet_S01.glb",
+    ] {
+        assert_eq!(server.request("HEAD", target, "").0, 200, "{target}");
+    }
+    // A DNS-rebinding page's Host is refused.
+    let mut s = TcpStream::connect(&server.addr).unwrap();
+    write!(
+        s,
+        "GET /api/objects HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).unwrap();
+    assert!(reply.starts_with("HTTP/1.1 403 "), "{reply}");
+    assert!(
+        reply.contains(r#"{"error":"Host \"evil.example\" is not this server"#),
+        "{reply}"
+    );
+    assert!(server.interrupt().status.success());
+}
+
+/// `sylcol view FILE`'s page, and its data block parsed: the text from
+/// the data element up to the first `</script` (where the HTML parser
+/// ends it), which holds no `<` at all, so no name can change where.
+fn view_page(dir: &std::path::Path, file: &str) -> (String, Value) {
+    let html = dir.join("view.html");
+    run(&["view", file, "-o", path(&html)]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    let open = r#"<script id="sylcol-data" type="application/json">"#;
+    let start = page.find(open).expect("the data element") + open.len();
+    let block = &page[start..start + page[start..].find("</script").unwrap()];
+    assert!(!block.contains('<'), "the data block holds markup");
+    let data = serde_json::from_str(block.trim()).unwrap();
+    (page, data)
+}
+
+#[test]
 fn view_writes_one_self_contained_page() {
     let dir = tempfile::tempdir().unwrap();
-    let html = dir.path().join("view.html");
     let map = format!("{}+$DC4B0896", samples());
-    run(&["view", &map, "-o", path(&html)]);
-    let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains(r#"<script id="sylcol-data" type="application/json">"#));
+    let (page, data) = view_page(dir.path(), &map);
     assert!(
         !page.contains(r#"src="app.js""#) && !page.contains("http://") || page.contains("three")
     );
-    let data = page.split(r#"type="application/json">"#).nth(1).unwrap();
-    let data: Value = serde_json::from_str(data.split("</script>").next().unwrap().trim()).unwrap();
     assert_eq!(data["objects"][0]["name"], "$DC4B0896");
     assert!(
         data["glb"]["$DC4B0896"]
@@ -351,4 +446,19 @@ fn view_writes_one_self_contained_page() {
         "base64 of glTF"
     );
     assert_eq!(data["verify"]["$DC4B0896"]["ok"], true);
+}
+
+#[test]
+fn view_keeps_its_data_block_whole_for_a_name_with_markup() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = dir.path().join("<!--<script>.MCOL");
+    let map = format!("{}+$2CF7EB47", samples());
+    run(&["rewrite", &map, "-o", path(&evil)]);
+    let (page, data) = view_page(dir.path(), path(&evil));
+    assert_eq!(data["objects"][0]["name"], "<!--<script>");
+    assert_eq!(data["verify"]["<!--<script>"]["ok"], true);
+    // The page's own scripts follow, whole.
+    assert_eq!(page.matches("<script").count(), 5);
+    assert_eq!(page.matches("</script>").count(), 5);
+    assert!(page.contains("SylcolDraw") && page.trim_end().ends_with("</html>"));
 }

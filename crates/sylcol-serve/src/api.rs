@@ -51,7 +51,9 @@ impl Reply {
 }
 
 /// Answers one request. `url` is the raw request target (path and query).
+/// HEAD is answered as GET (the HTTP layer sends the headers only).
 pub fn handle(catalog: &Catalog, method: &str, url: &str, body: &[u8]) -> Reply {
+    let method = if method == "HEAD" { "GET" } else { method };
     let (raw_path, query) = url.split_once('?').unwrap_or((url, ""));
     let Some(path) = percent_decode(raw_path) else {
         return Reply::error(400, "the path is not valid percent-encoded UTF-8");
@@ -100,11 +102,18 @@ fn glb_reply(catalog: &Catalog, name: &str, query: &str) -> Reply {
         return Reply::error(404, format!("no object named {name:?}"));
     };
     let layers = match query_param(query, "layers") {
-        Some(list) => match Layers::parse(&list) {
+        Ok(Some(list)) if list.trim().is_empty() => {
+            return Reply::error(
+                400,
+                "layers= is empty: name one or more of hull, cells, cell-spheres, tri-spheres, failures, or all (without it: every layer the object has)",
+            );
+        }
+        Ok(Some(list)) => match Layers::parse(&list) {
             Ok(l) => l,
-            Err(e) => return Reply::error(400, e),
+            Err(e) => return Reply::error(400, format!("layers={list:?}: {e}")),
         },
-        None => object.layers(),
+        Ok(None) => object.layers(),
+        Err(e) => return Reply::error(400, e),
     };
     match object.scene(layers).and_then(|s| s.to_glb()) {
         Ok(glb) => Reply {
@@ -190,13 +199,20 @@ fn walked(q: &Query, toi: Option<f32>) -> Option<(Ray, f32)> {
     .filter(|(r, _)| r.dir != Vec3::ZERO)
 }
 
-/// The value of `key` in a query string (percent-decoded).
-fn query_param(query: &str, key: &str) -> Option<String> {
-    query
+/// The value of `key` in a query string (percent-decoded; `None` when
+/// absent), or an error naming the parameter when its percent-encoding
+/// or UTF-8 is broken.
+fn query_param(query: &str, key: &str) -> Result<Option<String>, String> {
+    let Some((_, raw)) = query
         .split('&')
-        .filter_map(|kv| kv.split_once('='))
+        .map(|kv| kv.split_once('=').unwrap_or((kv, "")))
         .find(|(k, _)| *k == key)
-        .and_then(|(_, v)| percent_decode(&v.replace('+', " ")))
+    else {
+        return Ok(None);
+    };
+    percent_decode(&raw.replace('+', " "))
+        .map(Some)
+        .ok_or_else(|| format!("{key}={raw:?} is not valid percent-encoded UTF-8"))
 }
 
 /// `%XX` escapes decoded; `None` when an escape or the UTF-8 is broken.
@@ -329,6 +345,114 @@ mod tests {
         let v = json_of(&handle(&c, "GET", "/api/verify/$2CF7EB47", b""));
         assert_eq!(v["ok"], true);
         assert_eq!(v["flagged"]["triangles"], json!([]));
+    }
+
+    /// A library of two cube parts, read under two names (the disc's
+    /// eighteen copies in small).
+    fn library_catalog() -> Catalog {
+        use sylcol_format::collisionset::{CollisionSet, Endian, Record, encode};
+        let cube = testmaps::cube(10.0);
+        let rec = |name: &str| {
+            let v = cube.vertices.iter().map(|v| v.to_array()).collect();
+            Record::new(name, v, cube.triangles.clone()).unwrap()
+        };
+        let set = CollisionSet {
+            endian: Endian::Big,
+            records: vec![rec("mob_n040_cmesh"), rec("rou_e101_bdy_cmesh")],
+        };
+        let bytes = encode(&set).unwrap();
+        let (c, _) = Catalog::new(vec![
+            Source {
+                path: "MiscBin.pak+CollisionSet_Tutorial.bin".into(),
+                bytes: bytes.clone(),
+            },
+            Source {
+                path: "MiscBin.pak+CollisionSet_S01.bin".into(),
+                bytes,
+            },
+        ]);
+        assert_eq!(c.objects().len(), 1);
+        c
+    }
+
+    #[test]
+    fn a_part_is_found_by_its_short_name_and_a_library_by_its_aliases() {
+        let c = library_catalog();
+        let ask = |object: &str, mesh: &str| {
+            let body = json!({ "object": object, "mesh": mesh, "queries": ["closest 0,0,0", "ray 0,0,0 1,0,0"] });
+            handle(&c, "POST", "/api/query", body.to_string().as_bytes())
+        };
+        let full = ask("CollisionSet_Tutorial", "rou_e101_bdy_cmesh");
+        assert_eq!(full.status, 200, "{}", String::from_utf8_lossy(&full.body));
+        assert_eq!(ask("CollisionSet_Tutorial", "rou_e101_bdy"), full);
+        assert_eq!(ask("CollisionSet_S01", "rou_e101_bdy"), full);
+        let r = ask("CollisionSet_S01", "rou_e999");
+        assert_eq!(r.status, 400);
+        assert!(
+            json_of(&r)["error"]
+                .as_str()
+                .unwrap()
+                .contains("no part named")
+        );
+        let v = json_of(&handle(&c, "GET", "/api/verify/CollisionSet_S01", b""));
+        assert_eq!(
+            (&v["ok"], &v["name"]),
+            (&json!(true), &json!("CollisionSet_Tutorial"))
+        );
+        let r = handle(&c, "GET", "/api/objects/CollisionSet_S01.glb", b"");
+        assert_eq!((r.status, r.content_type), (200, "model/gltf-binary"));
+        // `all` is every layer a library has.
+        let r = handle(
+            &c,
+            "GET",
+            "/api/objects/CollisionSet_S01.glb?layers=all",
+            b"",
+        );
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        assert_eq!(
+            handle(&c, "GET", "/api/verify/CollisionSet_S02", b"").status,
+            404
+        );
+    }
+
+    #[test]
+    fn a_broken_or_empty_parameter_is_a_400_naming_it() {
+        let c = catalog();
+        for (url, says) in [
+            ("/api/objects/$2CF7EB47.glb?layers=%ff", "layers=\"%ff\""),
+            ("/api/objects/$2CF7EB47.glb?layers=%", "layers=\"%\""),
+            ("/api/objects/$2CF7EB47.glb?layers=%2", "percent-encoded"),
+            ("/api/objects/$2CF7EB47.glb?layers=", "layers= is empty"),
+            ("/api/objects/$2CF7EB47.glb?layers", "layers= is empty"),
+            ("/api/objects/$2CF7EB47.glb?layers=,", "no layer named"),
+            (
+                "/api/objects/$2CF7EB47.glb?layers=walls",
+                "unknown layer \"walls\"",
+            ),
+        ] {
+            let r = handle(&c, "GET", url, b"");
+            assert_eq!(r.status, 400, "{url}");
+            let e = json_of(&r)["error"].as_str().unwrap().to_string();
+            assert!(e.contains(says), "{url}: {e}");
+        }
+    }
+
+    #[test]
+    fn head_is_answered_as_get() {
+        let c = catalog();
+        for url in [
+            "/",
+            "/api/objects",
+            "/api/objects/$2CF7EB47.glb",
+            "/api/nothing",
+        ] {
+            assert_eq!(
+                handle(&c, "HEAD", url, b""),
+                handle(&c, "GET", url, b""),
+                "{url}"
+            );
+        }
+        assert_eq!(handle(&c, "HEAD", "/api/query", b"").status, 405);
     }
 
     #[test]

@@ -32,9 +32,35 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
     })
 }
 
-/// Text safe inside an inline `<script>`: no `</` can end it early.
+/// Script text safe inside an inline `<script>`: no `</` can end it early.
+/// For the page's own scripts (`</` only ever appears in their strings
+/// and regular expressions, where `<\/` means the same).
 fn script_safe(text: &str) -> String {
     text.replace("</", "<\\/")
+}
+
+/// JSON safe inside a `<script type="application/json">` element: every
+/// `<`, `>` and `&` written as `\u003c`, `\u003e`, `\u0026`, and U+2028 /
+/// U+2029 as `\u2028` / `\u2029`. Outside its strings JSON has none of
+/// these characters, and inside them the escapes mean the same
+/// characters, so the value parses back unchanged; the HTML parser then
+/// sees no `</script`, `<!--` or `<script` in it, whatever names the
+/// archive holds (a `<!--<script>` would otherwise put the parser in its
+/// double-escaped state, and the data element would swallow the page's
+/// scripts).
+pub fn json_in_script(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The viewer as one self-contained HTML file: the page, its script and
@@ -56,6 +82,7 @@ pub fn standalone_html(catalog: &Catalog) -> Result<String, String> {
     }
     let data = json!({ "objects": objects, "glb": glb, "verify": verify });
     let data = serde_json::to_string(&data).map_err(|e| e.to_string())?;
+    let data = json_in_script(&data);
     let inline = |tag: &str, attr: &str, body: &str| {
         format!("<{tag}{attr}>\n{}\n</{tag}>", script_safe(body))
     };
@@ -121,5 +148,63 @@ mod tests {
     #[test]
     fn scripts_cannot_close_early() {
         assert_eq!(script_safe(r#"x = "</script>";"#), r#"x = "<\/script>";"#);
+    }
+
+    #[test]
+    fn json_in_a_script_has_no_markup_and_parses_back() {
+        let value = json!({ "name": "<!--<script>&</script>\u{2028}\u{2029}\\<" });
+        let text = json_in_script(&value.to_string());
+        for c in ['<', '>', '&', '\u{2028}', '\u{2029}'] {
+            assert!(!text.contains(c), "{c:?} in {text}");
+        }
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+            value
+        );
+    }
+
+    /// The text of the page's data element, up to the first `</script`
+    /// (where the HTML parser ends it when it holds no `<!--`).
+    fn data_block(page: &str) -> &str {
+        let open = r#"<script id="sylcol-data" type="application/json">"#;
+        let start = page.find(open).unwrap() + open.len();
+        let len = page[start..].to_ascii_lowercase().find("</script").unwrap();
+        &page[start..start + len]
+    }
+
+    #[test]
+    fn a_name_with_markup_leaves_the_data_block_whole() {
+        use crate::catalog::Source;
+        let m = sylcol::verify::testmaps::box_map();
+        let name = "<!--<script>";
+        let (catalog, _) = Catalog::new(vec![Source {
+            path: format!("evil/{name}.MCOL"),
+            bytes: sylcol_format::mcol::encode(&m).unwrap(),
+        }]);
+        let page = standalone_html(&catalog).unwrap();
+        let block = data_block(&page);
+        // No `<` at all: the parser cannot leave the script data state.
+        assert!(!block.contains('<'), "{block}");
+        let data: serde_json::Value = serde_json::from_str(block.trim()).unwrap();
+        let o = &catalog.objects()[0];
+        assert_eq!(o.name, name);
+        assert_eq!(data["objects"], json!([o.summary()]));
+        assert_eq!(data["verify"][name], o.verify());
+        assert!(data["glb"][name].as_str().unwrap().starts_with("Z2xURg"));
+        // Every script after it is there, each opened and closed once.
+        let lower = page.to_ascii_lowercase();
+        assert_eq!(lower.matches("<script").count(), 5);
+        assert_eq!(lower.matches("</script>").count(), 5);
+        assert!(page.trim_end().ends_with("</html>"));
+    }
+
+    #[test]
+    fn the_page_scripts_hold_no_comment_or_script_opening() {
+        // What the data block is kept from holding, the page's own
+        // scripts must not hold either (the HTML parser reads them too).
+        for body in [APP, DRAW, SCENE, THREE, STYLE] {
+            let lower = body.to_ascii_lowercase();
+            assert!(!lower.contains("<!--") && !lower.contains("<script"));
+        }
     }
 }

@@ -49,11 +49,14 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// A built collider's object (its index) and library record, if a part.
+type ColliderKey = (usize, Option<usize>);
+
 /// The objects being shown, and the colliders built for queries so far.
 #[derive(Debug, Default)]
 pub struct Catalog {
     objects: Vec<Object>,
-    colliders: Mutex<HashMap<(usize, String), Arc<Collider>>>,
+    colliders: Mutex<HashMap<ColliderKey, Arc<Collider>>>,
 }
 
 impl Catalog {
@@ -113,9 +116,15 @@ impl Catalog {
         &self.objects
     }
 
-    /// The object named `name`.
+    /// The object named `name`: by its name first, else by the name of
+    /// one of its aliases (`CollisionSet_S01` for the library listed as
+    /// `CollisionSet_Tutorial`), as `object_name` makes it from the path.
     pub fn get(&self, name: &str) -> Option<&Object> {
-        self.objects.iter().find(|o| o.name == name)
+        self.objects.iter().find(|o| o.name == name).or_else(|| {
+            self.objects
+                .iter()
+                .find(|o| o.aliases.iter().any(|a| object_name(a) == name))
+        })
     }
 
     /// The collider of map `object`, or of part `mesh` of a library
@@ -126,28 +135,23 @@ impl Catalog {
             .iter()
             .position(|o| std::ptr::eq(o, object))
             .ok_or("not an object of this catalog")?;
-        let key = (index, mesh.unwrap_or_default().to_string());
-        let mut cache = self.colliders.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(c) = cache.get(&key) {
-            return Ok(c.clone());
-        }
-        let built = match (&object.data, mesh) {
-            (Data::Mcol(m), None) => Collider::from_mcol(m).map_err(|e| e.to_string())?,
+        // A part by its record (`rou_e101_bdy` and `rou_e101_bdy_cmesh`
+        // are one part), found as `sylcol query --mesh` finds it.
+        let record = match (&object.data, mesh) {
+            (Data::Mcol(_), None) => None,
             (Data::Mcol(_), Some(part)) => {
                 return Err(format!(
                     "{} is a map; \"mesh\": {part:?} picks a library part",
                     object.name
                 ));
             }
-            (Data::CollisionSet(set), Some(part)) => {
-                let r = set
-                    .records
-                    .iter()
-                    .find(|r| r.name() == part)
-                    .ok_or_else(|| format!("{} has no part named {part:?}", object.name))?;
-                Collider::from_mesh(&TriMesh::from_collision_record(r))
-                    .map_err(|e| e.to_string())?
-            }
+            (Data::CollisionSet(set), Some(part)) => Some(set.position(part).ok_or_else(|| {
+                format!(
+                    "{} has no part named {part:?} (nor {part}_cmesh) among {} records",
+                    object.name,
+                    set.records.len()
+                )
+            })?),
             (Data::CollisionSet(set), None) => {
                 return Err(format!(
                     "{} is a library of {} parts: name one with \"mesh\"",
@@ -157,7 +161,19 @@ impl Catalog {
             }
             _ => return Err(format!("{} has no collision mesh to query", object.name)),
         };
-        let built = Arc::new(built);
+        let key = (index, record);
+        let mut cache = self.colliders.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = cache.get(&key) {
+            return Ok(c.clone());
+        }
+        let built = match (&object.data, record) {
+            (Data::Mcol(m), _) => Collider::from_mcol(m),
+            (Data::CollisionSet(set), Some(r)) => {
+                Collider::from_mesh(&TriMesh::from_collision_record(&set.records[r]))
+            }
+            _ => return Err(format!("{} has no collision mesh to query", object.name)),
+        };
+        let built = Arc::new(built.map_err(|e| e.to_string())?);
         cache.insert(key, built.clone());
         Ok(built)
     }

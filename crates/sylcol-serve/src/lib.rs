@@ -70,8 +70,12 @@ pub fn serve(
                     Ok((stream, _)) => {
                         let _ = stream.set_nodelay(true);
                         let catalog = Arc::clone(&catalog);
+                        let Ok(local) = stream.local_addr() else {
+                            continue;
+                        };
+                        let hosts = http::Hosts { listen: addr.ip(), local };
                         let service = hyper::service::service_fn(move |request| {
-                            http::answer(Arc::clone(&catalog), request)
+                            http::answer(Arc::clone(&catalog), hosts, request)
                         });
                         let connection = http::connection_builder()
                             .serve_connection(TokioIo::new(stream), service);

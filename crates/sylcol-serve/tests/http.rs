@@ -24,13 +24,13 @@ fn start() -> (SocketAddr, &'static AtomicBool, std::thread::JoinHandle<()>) {
 
 /// Sends `GET target` on `conn`, keeping the connection open.
 fn send_get(conn: &mut TcpStream, target: &str) {
-    let rq = format!("GET {target} HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+    let rq = format!("GET {target} HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n");
     conn.write_all(rq.as_bytes()).unwrap();
 }
 
-/// Reads one response off `conn`: its status, headers (lower-case
-/// names) and body.
-fn read_reply(conn: &mut BufReader<TcpStream>) -> (u16, Vec<(String, String)>, Vec<u8>) {
+/// Reads one response's head off `conn`: its status and headers
+/// (lower-case names).
+fn read_head(conn: &mut BufReader<TcpStream>) -> (u16, Vec<(String, String)>) {
     let mut line = String::new();
     conn.read_line(&mut line)
         .expect("a status line within the timeout");
@@ -44,6 +44,13 @@ fn read_reply(conn: &mut BufReader<TcpStream>) -> (u16, Vec<(String, String)>, V
         };
         headers.push((k.to_ascii_lowercase(), v.trim().to_string()));
     }
+    (status, headers)
+}
+
+/// Reads one response off `conn`: its status, headers (lower-case
+/// names) and body.
+fn read_reply(conn: &mut BufReader<TcpStream>) -> (u16, Vec<(String, String)>, Vec<u8>) {
+    let (status, headers) = read_head(conn);
     let len: usize = headers
         .iter()
         .find(|(k, _)| k == "content-length")
@@ -96,7 +103,7 @@ fn every_connection_of_a_page_is_answered_and_kept_and_stop_ends_them() {
     let mut post = BufReader::new(connect(addr));
     let body = r#"{"object": 1"#;
     let head = format!(
-        "POST /api/query HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+        "POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     post.get_mut().write_all(head.as_bytes()).unwrap();
@@ -127,14 +134,16 @@ fn limits_and_protocol_corners_are_answered() {
     let (addr, stop, server) = start();
     // A body over the API's limit, announced: 413 before it is sent.
     let over = sylcol_serve::api::MAX_BODY + 1;
-    let head = format!("POST /api/query HTTP/1.1\r\nHost: x\r\nContent-Length: {over}\r\n\r\n");
+    let head =
+        format!("POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Length: {over}\r\n\r\n");
     let (status, headers, body) = exchange(addr, head.as_bytes());
     assert_eq!(status, 413, "{}", String::from_utf8_lossy(&body));
     assert!(headers.contains(&("connection".into(), "close".into())));
     // The same, chunked: cut off at the limit.
     let chunk = vec![b'x'; 64 * 1024];
     let mut rq =
-        b"POST /api/query HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".to_vec();
+        b"POST /api/query HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+            .to_vec();
     for _ in 0..(over / chunk.len() + 1) {
         rq.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
         rq.extend_from_slice(&chunk);
@@ -143,13 +152,13 @@ fn limits_and_protocol_corners_are_answered() {
     rq.extend_from_slice(b"0\r\n\r\n");
     assert_eq!(exchange(addr, &rq).0, 413);
     // A small chunked body is read whole and reaches the API.
-    let rq = b"POST /api/query HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{\"o\r\n0\r\n\r\n";
+    let rq = b"POST /api/query HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{\"o\r\n0\r\n\r\n";
     let (status, _, body) = exchange(addr, rq);
     assert_eq!(status, 400, "{}", String::from_utf8_lossy(&body));
     assert!(String::from_utf8_lossy(&body).contains("error"));
     // A request head over the limit.
     let long = format!(
-        "GET / HTTP/1.1\r\nHost: x\r\nX-Pad: {}\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: localhost\r\nX-Pad: {}\r\n\r\n",
         "a".repeat(64 * 1024)
     );
     let mut conn = connect(addr);
@@ -157,6 +166,68 @@ fn limits_and_protocol_corners_are_answered() {
     let mut answer = String::new();
     let _ = BufReader::new(conn).read_line(&mut answer);
     assert!(answer.contains(" 431 "), "{answer:?}");
+    stop.store(true, Ordering::SeqCst);
+    server.join().unwrap();
+}
+
+#[test]
+fn a_host_that_is_not_this_server_is_refused() {
+    let (addr, stop, server) = start();
+    let port = addr.port();
+    for (host, want) in [
+        ("evil.example".to_string(), 403),
+        (format!("evil.example:{port}"), 403),
+        (format!("localhost:{}", port.wrapping_add(1)), 403),
+        ("localhost".to_string(), 200),
+        (format!("localhost:{port}"), 200),
+        (format!("127.0.0.1:{port}"), 200),
+        ("[::1]".to_string(), 200),
+        (format!("[::1]:{port}"), 200),
+    ] {
+        let rq = format!("GET /api/objects HTTP/1.1\r\nHost: {host}\r\n\r\n");
+        let (status, headers, body) = exchange(addr, rq.as_bytes());
+        assert_eq!(status, want, "{host}");
+        assert!(headers.contains(&("content-type".into(), "application/json".into())));
+        let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        if want == 403 {
+            assert!(
+                v["error"].as_str().unwrap().contains("not this server"),
+                "{v}"
+            );
+        }
+    }
+    // No Host at all (HTTP/1.0 may omit it): refused as well.
+    let (status, _, body) = exchange(addr, b"GET /api/objects HTTP/1.0\r\n\r\n");
+    assert_eq!(status, 403, "{}", String::from_utf8_lossy(&body));
+    stop.store(true, Ordering::SeqCst);
+    server.join().unwrap();
+}
+
+#[test]
+fn head_sends_the_headers_of_the_get_and_no_body() {
+    let (addr, stop, server) = start();
+    let mut conn = BufReader::new(connect(addr));
+    let get = |conn: &mut BufReader<TcpStream>, method: &str, target: &str| {
+        let rq = format!("{method} {target} HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        conn.get_mut().write_all(rq.as_bytes()).unwrap();
+    };
+    for target in ["/", "/app.js", "/api/objects", "/nothing"] {
+        get(&mut conn, "GET", target);
+        let (status, headers, body) = read_reply(&mut conn);
+        // HEAD on the same connection: a body would be read as the next
+        // answer's status line.
+        get(&mut conn, "HEAD", target);
+        let (head_status, head) = read_head(&mut conn);
+        assert_eq!(head_status, status, "{target}");
+        let without_date = |h: &[(String, String)]| -> Vec<(String, String)> {
+            h.iter().filter(|(k, _)| k != "date").cloned().collect()
+        };
+        assert_eq!(without_date(&head), without_date(&headers), "{target}");
+        assert!(head.contains(&("content-length".into(), body.len().to_string())));
+    }
+    // The connection is still in step: the next GET reads whole.
+    get(&mut conn, "GET", "/api/objects");
+    assert_eq!(read_reply(&mut conn).0, 200);
     stop.store(true, Ordering::SeqCst);
     server.join().unwrap();
 }

@@ -45,7 +45,8 @@ pub struct Args {
     #[arg(long)]
     pub mesh: Option<String>,
     /// glTF only: the layers to write, any of hull, cells, cell-spheres,
-    /// tri-spheres, failures (or `all`); each is its own node.
+    /// tri-spheres, failures (or `all`: every layer the object has; a
+    /// library has hull and failures); each is its own node.
     #[arg(long, default_value = "hull", value_parser = parse_layers)]
     pub layers: Layers,
     /// glTF only: a uniform display scale on the root node (axes stay

@@ -52,17 +52,41 @@ impl Layer {
     }
 }
 
-/// A set of layers.
+/// A set of layers. `all` is kept as such: it means every layer that
+/// applies to the object exported (a library: hull and failures), where
+/// a map's layer named for a library is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Layers(u8);
+
+/// The bit of [`Layers`] that says `all` was asked for.
+const EVERY: u8 = 1 << 7;
 
 impl Layers {
     /// Only the hull (the default).
     pub const HULL: Layers = Layers(1);
 
-    /// Every layer.
+    /// Every layer that applies to the object.
     pub fn all() -> Layers {
-        Layers((1 << Layer::ALL.len()) - 1)
+        Layers(((1 << Layer::ALL.len()) - 1) | EVERY)
+    }
+
+    /// The layers of the set that a library has (hull, failures): with
+    /// `all`, the map's layers dropped; else an error naming the first
+    /// map's layer asked for.
+    pub fn for_library(self) -> Result<Layers, String> {
+        let every = self.0 & EVERY != 0;
+        let mut kept = Layers::none();
+        for layer in self.iter() {
+            if !layer.map_only() {
+                kept = kept.with(layer);
+            } else if !every {
+                return Err(format!(
+                    "the {} layer is a map's: a CollisionSet stores no grid and no spheres (layers here: hull, failures, or all)",
+                    layer.name()
+                ));
+            }
+        }
+        Ok(kept)
     }
 
     /// No layer.
@@ -85,8 +109,8 @@ impl Layers {
         Layer::ALL.into_iter().filter(move |&l| self.has(l))
     }
 
-    /// Parses `hull,cells,...` (`all` for every layer). Errors name the
-    /// unknown word and the known ones.
+    /// Parses `hull,cells,...` (`all` for every layer that applies to
+    /// the object). Errors name the unknown word and the known ones.
     pub fn parse(list: &str) -> Result<Layers, String> {
         let mut set = Layers::none();
         for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
@@ -100,7 +124,10 @@ impl Layers {
             set = set.with(layer);
         }
         if set == Layers::none() {
-            return Err("no layer named".into());
+            return Err(
+                "no layer named (layers: hull, cells, cell-spheres, tri-spheres, failures, all)"
+                    .into(),
+            );
         }
         Ok(set)
     }

@@ -37,12 +37,7 @@ pub fn library_scene(
     set: &CollisionSet,
     opts: &SceneOptions,
 ) -> Result<Scene, GltfExportError> {
-    if let Some(l) = opts.layers.iter().find(|l| l.map_only()) {
-        return Err(GltfExportError::Layer(format!(
-            "the {} layer is a map's: a CollisionSet stores no grid and no spheres (layers here: hull, failures)",
-            l.name()
-        )));
-    }
+    let layers = opts.layers.for_library().map_err(GltfExportError::Layer)?;
     let mut doc = Doc::new();
     let meshes: Vec<TriMesh> = set
         .records
@@ -59,7 +54,7 @@ pub fn library_scene(
         e.remove("meshes");
     }
     let mut children = Vec::new();
-    if opts.layers.has(Layer::Hull) {
+    if layers.has(Layer::Hull) {
         let offsets = layout(&names, &meshes);
         let materials: Vec<Ix> = FAMILIES
             .iter()
@@ -82,7 +77,7 @@ pub fn library_scene(
             children.push(doc.node(node));
         }
     }
-    if opts.layers.has(Layer::Failures) {
+    if layers.has(Layer::Failures) {
         let bad: Vec<Value> = meshes
             .iter()
             .zip(&names)
@@ -235,5 +230,27 @@ mod tests {
         };
         let e = library_scene("lib", &library(), &opts).unwrap_err();
         assert!(e.to_string().contains("cells layer is a map's"), "{e}");
+    }
+
+    #[test]
+    fn all_means_the_layers_a_library_has() {
+        use crate::export::layers::Layers;
+        let all = Layers::parse("all").unwrap();
+        assert_eq!(all.for_library(), Layers::parse("hull,failures"));
+        assert_eq!(
+            Layers::parse("cells,all").unwrap().for_library(),
+            Layers::parse("hull,failures")
+        );
+        let opts = SceneOptions {
+            layers: all,
+            ..SceneOptions::default()
+        };
+        let scene = library_scene("lib", &library(), &opts).unwrap();
+        let with_parts = SceneOptions {
+            layers: Layers::parse("hull,failures").unwrap(),
+            ..SceneOptions::default()
+        };
+        let same = library_scene("lib", &library(), &with_parts).unwrap();
+        assert_eq!(scene.to_glb().unwrap(), same.to_glb().unwrap());
     }
 }
