@@ -446,6 +446,15 @@ fn view_writes_one_self_contained_page() {
         "base64 of glTF"
     );
     assert_eq!(data["verify"]["$DC4B0896"]["ok"], true);
+    // `-o -` streams the same page to standard output (no file named `-`).
+    let out = sylcol()
+        .current_dir(dir.path())
+        .args(["view", &map, "-o", "-"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), page);
+    assert!(!dir.path().join("-").exists());
 }
 
 #[test]

@@ -8,7 +8,7 @@ use anyhow::anyhow;
 
 use crate::Outcome;
 use crate::cmd::serve::catalog;
-use crate::output::write_atomic;
+use crate::output::{is_stdout, write_output};
 
 /// Arguments of `sylcol view`.
 #[derive(clap::Args)]
@@ -16,7 +16,7 @@ pub struct Args {
     /// Files, whole archives, or `ARCHIVE.pak+INNER` entries to show.
     #[arg(required = true)]
     pub paths: Vec<String>,
-    /// The HTML file to write.
+    /// The HTML file to write (`-`: standard output).
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
 }
@@ -25,11 +25,15 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let catalog = catalog(&args.paths)?;
     let page = sylcol_serve::assets::standalone_html(&catalog).map_err(|e| anyhow!(e))?;
-    write_atomic(&args.output, page.as_bytes())?;
+    write_output(&args.output, page.as_bytes())?;
+    let to = if is_stdout(&args.output) {
+        "standard output".to_string()
+    } else {
+        args.output.display().to_string()
+    };
     eprintln!(
-        "wrote {} objects to {} ({} bytes)",
+        "wrote {} objects to {to} ({} bytes)",
         catalog.objects().len(),
-        args.output.display(),
         page.len()
     );
     Ok(Outcome::Ok)
