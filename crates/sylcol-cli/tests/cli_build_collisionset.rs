@@ -202,3 +202,68 @@ fn parts_may_be_open_but_not_turned_over() {
     let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
     assert!(err.contains("part \"rou_e101_bdy\""), "{err}");
 }
+
+/// `/` and `\` in record names: `--add` refuses them (naming the name and
+/// the character); a library written elsewhere that holds them exports to
+/// one file per record, and the folder builds back to the same bytes.
+#[test]
+fn record_names_with_path_separators() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, scale) in [("a.obj", 1.0), ("b.obj", 2.0), ("c.obj", 3.0)] {
+        std::fs::write(dir.path().join(file), tri_obj(scale)).unwrap();
+    }
+    let manifest = dir.path().join("set.txt");
+    std::fs::write(&manifest, "sub_x = a.obj\nsubAx = b.obj\nsubBx = c.obj\n").unwrap();
+    let built = dir.path().join("built.bin");
+    sylcol()
+        .args(["build", "collisionset", path(&manifest), "-o", path(&built)])
+        .assert()
+        .success();
+
+    // --add refuses the name.
+    for (name, ch) in [("sub/x", "'/'"), ("sub\\x", "'\\\\'")] {
+        let out = dir.path().join("never.bin");
+        let a = sylcol()
+            .args(["build", "collisionset", "--from", path(&built), "--add"])
+            .arg(format!("{name}={}", path(&dir.path().join("a.obj"))))
+            .args(["-o", path(&out)])
+            .assert()
+            .code(2);
+        let err = String::from_utf8(a.get_output().stderr.clone()).unwrap();
+        assert!(
+            err.contains(&format!("{name:?}: holds {ch} at byte 3")),
+            "{err}"
+        );
+        assert!(!out.exists());
+    }
+
+    // A library written elsewhere: same-length names patched in.
+    let mut bytes = std::fs::read(&built).unwrap();
+    for (from, to) in [(b"subAx", b"sub/x"), (b"subBx", b"sub\\x")] {
+        let at = bytes.windows(5).position(|w| w == from).unwrap();
+        bytes[at..at + 5].copy_from_slice(to);
+    }
+    let foreign = dir.path().join("foreign.bin");
+    std::fs::write(&foreign, &bytes).unwrap();
+    let folder = dir.path().join("out");
+    let j = run_json(&["export", path(&foreign), "-o", path(&folder), "--json"]);
+    assert_eq!(j["files"].as_array().unwrap().len(), 3, "{j}");
+    let mut files: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(
+        files,
+        ["manifest.txt", "sub_x.obj", "sub_x~2.obj", "sub_x~3.obj"]
+    );
+    let manifest = std::fs::read_to_string(folder.join("manifest.txt")).unwrap();
+    assert!(manifest.contains("sub/x = sub_x~2.obj\n"), "{manifest}");
+    assert!(manifest.contains("sub\\x = sub_x~3.obj\n"), "{manifest}");
+    let rebuilt = dir.path().join("rebuilt.bin");
+    sylcol()
+        .args(["build", "collisionset", path(&folder), "-o", path(&rebuilt)])
+        .assert()
+        .success();
+    assert!(std::fs::read(&rebuilt).unwrap() == bytes);
+}

@@ -220,3 +220,55 @@ fn query_grid_text_names_its_source_in_words() {
     );
     assert!(!derived.contains("Derived {") && !file.contains("File"));
 }
+
+/// A 0-byte file, standard input or archive entry is no object of any
+/// format (a CollisionSet holds at least one record): every command
+/// refuses it as empty, exit 2, naming it.
+#[test]
+fn an_empty_input_is_refused_as_empty_everywhere() {
+    use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive};
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.bin");
+    std::fs::write(&empty, b"").unwrap();
+    for command in [["info"], ["verify"], ["rewrite"]] {
+        let mut c = sylcol();
+        c.args(command).arg(&empty);
+        if command == ["rewrite"] {
+            c.args(["-o", path(&dir.path().join("out.bin"))]);
+        }
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {err}");
+        assert!(
+            err.contains("empty.bin: empty: 0 bytes"),
+            "{command:?}: {err}"
+        );
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("none-endian"));
+    }
+    let out = sylcol()
+        .args(["--json", "info", "-"])
+        .write_stdin(Vec::new())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(doc["error"]["kind"], "invalid");
+    assert_eq!(doc["error"]["offset"], 0);
+
+    // In an archive: the empty entry is an error, the others still verified.
+    let pak = dir.path().join("Game.pak");
+    let mcol = std::fs::read(fixture("twin.mcol")).unwrap();
+    let entries = vec![
+        NewEntry::named("empty.col", Vec::new(), false),
+        NewEntry::named("twin.col", mcol, true),
+    ];
+    build_archive(&pak, entries, WriteOptions::default()).unwrap();
+    std::fs::write(dir.path().join("names.txt"), "empty.col\ntwin.col\n").unwrap();
+    let out = sylcol().arg("verify").arg(&pak).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("Game.pak+empty.col: empty: 0 bytes"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("twin.col"));
+    let entry = format!("{}+empty.col", path(&pak));
+    sylcol().args(["verify", &entry]).assert().code(2);
+}

@@ -152,8 +152,11 @@ fn export_writes_one_obj_per_mesh_and_one_on_request() {
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no mesh named \"nope\""));
 }
 
+/// A record name that would leave the folder as a path (`../../evil`)
+/// is written inside it, its separators as `_`, under its real name in
+/// the manifest; nothing is written outside.
 #[test]
-fn export_refuses_a_name_that_leaves_the_folder() {
+fn export_keeps_a_name_that_would_leave_the_folder_inside_it() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(
         dir.path(),
@@ -165,15 +168,18 @@ fn export_refuses_a_name_that_leaves_the_folder() {
         .args(["export", &file, "-o", out.to_str().unwrap()])
         .output()
         .unwrap();
-    assert_eq!(run.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        err.contains("../../evil") && err.contains("refused"),
-        "{err}"
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
     );
+    assert!(out.join("ok_cmesh.obj").exists());
+    assert!(out.join(".._.._evil.obj").exists());
+    let manifest = std::fs::read_to_string(out.join("manifest.txt")).unwrap();
     assert!(
-        !out.join("ok_cmesh.obj").exists(),
-        "nothing is written when a name is refused"
+        manifest.contains("../../evil = .._.._evil.obj\n"),
+        "{manifest}"
     );
     assert!(!dir.path().join("evil.obj").exists());
     assert!(!dir.path().parent().unwrap().join("evil.obj").exists());

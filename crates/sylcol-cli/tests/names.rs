@@ -234,3 +234,100 @@ fn guess_without_an_archive_lists_every_hash() {
         "5EE70E0A eng\\GP_TITLE.tbl\nC899EBD9 GP_TITLE.tbl\n"
     );
 }
+
+/// A table string holding a newline hashes to an entry: the name is
+/// skipped with an escaped note, never written as two lines of names.txt
+/// or stdout; the other names are harvested as before.
+#[test]
+fn harvest_skips_a_name_with_a_control_character() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = "a.bin\nGame.pak+b.bin";
+    let text = format!(
+        "format IDXD\nstring 0 \"a.bin\\nGame.pak+b.bin\"\nstring 1 \"ok.bin\"\n\
+         record {:08X} s0 00000000 00000001\nrecord {:08X} s1 00000000 00000002\n\
+         record 00000000 - 00000000 00000000\n",
+        make_entry_id(evil),
+        make_entry_id("ok.bin")
+    );
+    let table = idxd::encode(&idxd::text::from_text(&text).unwrap()).unwrap();
+    let pak = dir.path().join("Game.pak");
+    let entries = vec![
+        NewEntry::hashed(0x1111_1111, table, true),
+        NewEntry::hashed(make_entry_id(evil), b"X".to_vec(), false),
+        NewEntry::hashed(make_entry_id("ok.bin"), b"Y".to_vec(), false),
+    ];
+    build_archive(&pak, entries, WriteOptions::default()).unwrap();
+    let names = dir.path().join("names.txt");
+    let out = sylcol()
+        .args(["names", "harvest", path(&pak), "-o", path(&names)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let written = std::fs::read_to_string(&names).unwrap();
+    for text in [&stdout, &written] {
+        assert!(!text.contains("Game.pak+b.bin"), "{text}");
+        assert!(!text.contains(evil), "{text}");
+    }
+    assert!(written.contains("Game.pak+ok.bin\n"), "{written}");
+    assert!(
+        stderr.contains("skipped \"a.bin\\x0aGame.pak+b.bin\" for entry"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("control character"), "{stderr}");
+}
+
+/// An unreadable entry: the others are harvested and the exit is 2 (the
+/// rule for unreadable input, as docs/names.md says).
+#[test]
+fn harvest_exits_2_on_an_unreadable_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, _) = make_disc(dir.path());
+    // Cut the part file: the entries stored at its end cannot be read.
+    let part = data.with_extension("p00");
+    let len = std::fs::metadata(&part).unwrap().len();
+    let f = std::fs::OpenOptions::new().write(true).open(&part).unwrap();
+    f.set_len(len / 2).unwrap();
+    let out = sylcol()
+        .args(["names", "harvest", path(&data)])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Data.p00"));
+}
+
+/// Thirty `{a,b}` groups would be 2^30 candidates: refused as a usage
+/// error before any is made, naming the group that passes 2^20.
+#[test]
+fn guess_refuses_a_pattern_past_2_pow_20_candidates() {
+    let pattern = "{a,b}".repeat(30);
+    let out = sylcol()
+        .args(["names", "guess", &pattern])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("character 100"), "{err}");
+    assert!(err.contains("more than 1048576 candidates"), "{err}");
+    let out = sylcol()
+        .args(["--json", "names", "guess", &pattern])
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(doc["error"]["kind"], "usage");
+    // 2^20 itself is allowed (and names no entry of the disc: exit 1).
+    let dir = tempfile::tempdir().unwrap();
+    let (data, _) = make_disc(dir.path());
+    sylcol()
+        .args(["names", "guess", &"{a,b}".repeat(20), "--archive"])
+        .arg(&data)
+        .assert()
+        .code(1);
+}

@@ -3,6 +3,7 @@
 //!
 //! | step | what is tried | on failure |
 //! |---|---|---|
+//! | 0 | the input holds at least one byte (no format sylcol decodes is empty) | [`AnyError::Empty`] |
 //! | 1 | magic `MCOL`, `REGN`, `IDXD` or `IXUD` at 0x00 | that decoder's error is final ([`AnyError::Invalid`]) |
 //! | 2 | the CollisionSet record walk (no magic: the walk must consume the input) | kept as the CollisionSet attempt |
 //! | 3 | nothing matched | [`AnyError::Unrecognised`] with the magic and what the walk said, at its offset |
@@ -108,6 +109,11 @@ pub enum AnyError {
         /// The CollisionSet attempt's error (offset and invariant).
         collisionset: DecodeError,
     },
+    /// The input holds no byte: no format sylcol decodes is empty (a
+    /// CollisionSet holds at least one record), so an empty file or entry
+    /// is a truncated object, not an empty library.
+    #[error("empty: 0 bytes; truncated (no format sylcol decodes is empty)")]
+    Empty,
 }
 
 impl AnyError {
@@ -116,6 +122,7 @@ impl AnyError {
         match self {
             AnyError::Invalid { error, .. } => error.offset,
             AnyError::Unrecognised { collisionset, .. } => collisionset.offset,
+            AnyError::Empty => 0,
         }
     }
 
@@ -123,13 +130,16 @@ impl AnyError {
     pub fn kind(&self) -> Option<Kind> {
         match self {
             AnyError::Invalid { kind, .. } => Some(*kind),
-            AnyError::Unrecognised { .. } => None,
+            AnyError::Unrecognised { .. } | AnyError::Empty => None,
         }
     }
 }
 
 /// Decodes `data` as whichever format it is (see the module table).
 pub fn decode_any(data: &[u8]) -> Result<Object, AnyError> {
+    if data.is_empty() {
+        return Err(AnyError::Empty);
+    }
     let invalid = |kind| move |error| AnyError::Invalid { kind, error };
     match data.get(..4) {
         Some(b"MCOL") => {
@@ -193,6 +203,16 @@ mod tests {
         let object = decode_any(&library()).unwrap();
         assert_eq!(object.kind(), Kind::CollisionSet);
         assert_eq!(object.kind().name(), "CollisionSet");
+    }
+
+    #[test]
+    fn an_empty_input_is_refused_everywhere() {
+        let err = decode_any(&[]).unwrap_err();
+        assert_eq!(err, AnyError::Empty);
+        assert_eq!((err.offset(), err.kind()), (0, None));
+        assert!(err.to_string().contains("empty: 0 bytes"), "{err}");
+        assert_eq!(crate::sniff(&[], 0), Err(AnyError::Empty));
+        assert_eq!(crate::detect(&[]), crate::Format::Unknown(None));
     }
 
     #[test]

@@ -82,6 +82,9 @@ pub fn detect(data: &[u8]) -> Format {
 /// [`decode_any`]; else the very error `decode_any` would give on the
 /// whole object, without reading it.
 pub fn sniff(head: &[u8], size: u64) -> Result<(), AnyError> {
+    if size == 0 {
+        return Err(AnyError::Empty);
+    }
     let magic = head.get(..4);
     if DECODED_MAGICS.iter().any(|m| magic == Some(&m[..])) {
         return Ok(());

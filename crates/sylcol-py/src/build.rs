@@ -5,13 +5,43 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use sylcol::TriMesh;
-use sylcol::build::collisionset::build_collisionset as build_library;
+use sylcol::build::collisionset::{build_collisionset as build_library, check_new_name};
+use sylcol::build::hull::{HullFault, OptOuts, screen_hull};
 use sylcol::build::mcol::{McolBuildOptions, build_mcol as build_map};
 use sylcol_format::collisionset::{self, Endian};
 use sylcol_format::mcol;
 
 use crate::arrays::points;
-use crate::errors::build_error;
+use crate::errors::{build_error, hull_error};
+
+/// Python's spelling of the CLI's `--allow-open` in hull messages (no
+/// `--weld` here: the caller welds its own arrays).
+const OPT_OUTS: OptOuts = OptOuts {
+    allow_open: "allow_open=True",
+    weld_hint: false,
+};
+
+/// The hull checks `sylcol build` runs, worded the same: a refusal is a
+/// `BuildError` (kind `hull`), a fault written anyway (`allow_open=True`,
+/// or an open part) a `UserWarning`.
+fn screen(
+    py: Python<'_>,
+    name: &str,
+    mesh: &TriMesh,
+    refuses: impl Fn(&HullFault) -> bool + Send,
+    allow_open: bool,
+) -> PyResult<()> {
+    let verdict = py.detach(|| screen_hull(name, mesh, refuses, allow_open, OPT_OUTS));
+    match verdict.message {
+        Some(message) if verdict.refused => Err(hull_error(message, name)),
+        Some(message) if allow_open => {
+            let warning = py.get_type::<pyo3::exceptions::PyUserWarning>();
+            let text = std::ffi::CString::new(message).unwrap_or_default();
+            PyErr::warn(py, warning.as_any(), &text, 1)
+        }
+        _ => Ok(()),
+    }
+}
 
 /// `(M, 3)` integer vertex indices as u32 triples.
 fn triangles(array: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
@@ -55,6 +85,7 @@ pub fn mcol_bytes(
     tris: &Bound<'_, PyAny>,
     bbox: Option<&Bound<'_, PyAny>>,
     cell: Option<f32>,
+    allow_open: bool,
 ) -> PyResult<Py<PyBytes>> {
     let mesh = mesh(vertices, tris)?;
     let bbox = match bbox {
@@ -69,11 +100,13 @@ pub fn mcol_bytes(
         None => None,
     };
     let options = McolBuildOptions { bbox, cell };
-    let bytes = py.detach(|| {
-        let map = build_map(&mesh, &options).map_err(|e| e.to_string())?;
-        mcol::encode(&map).map_err(|e| e.to_string())
-    });
-    Ok(PyBytes::new(py, &bytes.map_err(build_error)?).unbind())
+    // As `sylcol build mcol`: the mesh and grid first, then the hull.
+    let map = py
+        .detach(|| build_map(&mesh, &options))
+        .map_err(|e| build_error(e.to_string()))?;
+    screen(py, "mesh", &mesh, |_| true, allow_open)?;
+    let bytes = mcol::encode(&map).map_err(|e| build_error(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes).unbind())
 }
 
 /// A CollisionSet library from `{name: (vertices, triangles)}` (or an
@@ -82,6 +115,7 @@ pub fn collisionset_bytes(
     py: Python<'_>,
     meshes: &Bound<'_, PyAny>,
     endian: &str,
+    allow_open: bool,
 ) -> PyResult<Py<PyBytes>> {
     let endian = match endian {
         "big" => Endian::Big,
@@ -100,11 +134,17 @@ pub fn collisionset_bytes(
     for pair in pairs.try_iter()? {
         let (name, arrays): (String, Bound<'_, PyAny>) = pair?.extract()?;
         let (v, t): (Bound<'_, PyAny>, Bound<'_, PyAny>) = arrays.extract()?;
+        check_new_name(&name).map_err(|e| build_error(e.to_string()))?;
         named.push((name, mesh(&v, &t)?));
     }
-    let bytes = py.detach(|| {
-        let set = build_library(&named, endian).map_err(|e| e.to_string())?;
-        collisionset::encode(&set).map_err(|e| e.to_string())
-    });
-    Ok(PyBytes::new(py, &bytes.map_err(build_error)?).unbind())
+    // The meshes are checked (indices in range) before the hull checks.
+    let set = py
+        .detach(|| build_library(&named, endian))
+        .map_err(|e| build_error(e.to_string()))?;
+    for (name, part) in &named {
+        let label = format!("part {name:?}");
+        screen(py, &label, part, HullFault::refused_in_parts, allow_open)?;
+    }
+    let bytes = collisionset::encode(&set).map_err(|e| build_error(e.to_string()))?;
+    Ok(PyBytes::new(py, &bytes).unbind())
 }

@@ -8,8 +8,9 @@
 //! and -1 in `triangle`.
 
 use numpy::PyArray1;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyString};
 use sylcol::TriMesh;
 use sylcol::query::{self, BatchError, GridSource, Ray, RayHit};
 use sylcol::report::error::{ErrorKind, ErrorReport};
@@ -47,7 +48,13 @@ impl<'a, 'py> FromPyObject<'a, 'py> for AccelChoice {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        match obj.extract::<String>()?.as_str() {
+        let Ok(text) = obj.cast::<PyString>() else {
+            return Err(PyTypeError::new_err(format!(
+                "accel: expected \"grid\" or \"bvh\", got {}",
+                obj.get_type().name()?
+            )));
+        };
+        match &*text.to_cow()? {
             "grid" => Ok(AccelChoice::Grid),
             "bvh" => Ok(AccelChoice::Bvh),
             other => Err(PyValueError::new_err(format!(
@@ -71,20 +78,27 @@ impl<'a, 'py> FromPyObject<'a, 'py> for GridChoice {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if let Ok(n) = obj.extract::<usize>() {
-            return if n > 0 {
-                Ok(GridChoice::Cells(n))
-            } else {
-                Err(PyValueError::new_err(
-                    "grid: a cell count must be at least 1",
-                ))
+        const ACCEPTED: &str = "\"file\", \"derived\" or a cell count (an int >= 1)";
+        if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
+            return match obj.extract::<usize>() {
+                Ok(n) if n > 0 => Ok(GridChoice::Cells(n)),
+                _ => Err(PyValueError::new_err(format!(
+                    "grid={}: a cell count must be at least 1 (expected {ACCEPTED})",
+                    obj.repr()?
+                ))),
             };
         }
-        match obj.extract::<String>()?.as_str() {
+        let Ok(text) = obj.cast::<PyString>() else {
+            return Err(PyTypeError::new_err(format!(
+                "grid: expected {ACCEPTED}, got {}",
+                obj.get_type().name()?
+            )));
+        };
+        match &*text.to_cow()? {
             "file" => Ok(GridChoice::File),
             "derived" => Ok(GridChoice::Derived),
             other => Err(PyValueError::new_err(format!(
-                "grid={other:?}: expected \"file\", \"derived\" or a cell count"
+                "grid={other:?}: expected {ACCEPTED}"
             ))),
         }
     }

@@ -59,11 +59,21 @@ fn exception(py: Python<'_>, report: &ErrorReport, index: Option<usize>) -> PyRe
 
 /// A `BuildError` with `message`.
 pub fn build_error(message: String) -> PyErr {
+    build_error_of(message, None, "invalid")
+}
+
+/// A `BuildError` of kind `hull` (the CLI's exit-1 refusal of a mesh that
+/// is not a closed, consistently oriented hull), its path the mesh's name.
+pub fn hull_error(message: String, name: &str) -> PyErr {
+    build_error_of(message, Some(name), "hull")
+}
+
+fn build_error_of(message: String, path: Option<&str>, kind: &str) -> PyErr {
     Python::attach(|py| {
         let made = py
             .import("sylcol._errors")
             .and_then(|m| m.getattr("BuildError"))
-            .and_then(|c| c.call1((message, None::<String>, None::<u64>, "invalid")));
+            .and_then(|c| c.call1((message, path, None::<u64>, kind)));
         match made {
             Ok(value) => PyErr::from_value(value),
             Err(e) => e,

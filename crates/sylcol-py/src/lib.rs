@@ -68,30 +68,37 @@ fn load(py: Python<'_>, source: &Bound<'_, PyAny>, path: Option<String>) -> PyRe
 /// ``vertices`` (N x 3), ``triangles`` (M x 3 vertex indices); at most
 /// 65 535 of each. ``bbox`` = (min, max) of the grid box (default: the
 /// mesh bounds rounded out to whole cells), ``cell`` the cell size
-/// (default: the builder's round rule). Raises BuildError.
+/// (default: the builder's round rule). Raises BuildError; a mesh that
+/// is not a closed, consistently oriented hull is refused (kind ``hull``,
+/// the CLI's message) unless ``allow_open=True`` (``sylcol build mcol
+/// --allow-open``), which builds it with a UserWarning.
 #[pyfunction]
-#[pyo3(signature = (vertices, triangles, bbox = None, cell = None))]
+#[pyo3(signature = (vertices, triangles, bbox = None, cell = None, *, allow_open = false))]
 fn build_mcol(
     py: Python<'_>,
     vertices: &Bound<'_, PyAny>,
     triangles: &Bound<'_, PyAny>,
     bbox: Option<&Bound<'_, PyAny>>,
     cell: Option<f32>,
+    allow_open: bool,
 ) -> PyResult<Py<PyBytes>> {
-    build::mcol_bytes(py, vertices, triangles, bbox, cell)
+    build::mcol_bytes(py, vertices, triangles, bbox, cell, allow_open)
 }
 
 /// Builds a CollisionSet library from ``{name: (vertices, triangles)}``
 /// (records in the dict's order) and returns its bytes. ``endian`` is
-/// ``"big"`` (the game's) or ``"little"``. Raises BuildError.
+/// ``"big"`` (the game's) or ``"little"``. Raises BuildError; as
+/// ``sylcol build collisionset``, parts may be open but a degenerate or
+/// turned-over part is refused (kind ``hull``) unless ``allow_open=True``.
 #[pyfunction]
-#[pyo3(signature = (meshes, endian = "big"))]
+#[pyo3(signature = (meshes, endian = "big", *, allow_open = false))]
 fn build_collisionset(
     py: Python<'_>,
     meshes: &Bound<'_, PyAny>,
     endian: &str,
+    allow_open: bool,
 ) -> PyResult<Py<PyBytes>> {
-    build::collisionset_bytes(py, meshes, endian)
+    build::collisionset_bytes(py, meshes, endian, allow_open)
 }
 
 /// The MakeEntryID hash of an archive entry name (``files.tbl`` ->

@@ -75,3 +75,52 @@ def test_build_collisionset_refuses_bad_input():
         sylcol.build_collisionset([("a", tri), ("a", tri)])
     with pytest.raises(ValueError):
         sylcol.build_collisionset({"a": tri}, endian="middle")
+
+
+def test_build_mcol_refuses_an_open_hull_as_the_cli_does(tmp_path):
+    """The reviewers' case: a sample map minus five triangles."""
+    m = sylcol.load(f"{PAK}+$DC4B0896")
+    v, t = np.array(m.vertices), np.array(m.triangles[:-5])
+    box = ([-25e3] * 3, [25e3] * 3)
+    with pytest.raises(sylcol.BuildError) as e:
+        sylcol.build_mcol(v, t, bbox=box, cell=1e4)
+    assert e.value.kind == "hull" and e.value.path == "mesh"
+    ply = tmp_path / "open.ply"
+    write_ply(ply, v, t)
+    out = tmp_path / "open.mcol"
+    code, _, err = run_cli("build", "mcol", ply, "-o", out, "--bbox",
+                           "-25000,-25000,-25000,25000,25000,25000", "--cell", "10000", check=False)
+    assert code == 1 and not out.exists()
+    # The same words, the name and the opt-out spelled for each front.
+    cli = err.removeprefix("sylcol: ").split("\n  hint:")[0].strip()
+    assert str(e.value) == cli.replace(str(ply), "mesh").replace("--allow-open", "allow_open=True")
+    assert "is open: triangle" in str(e.value)
+    # allow_open=True: the CLI's --allow-open bytes, with a warning.
+    with pytest.warns(UserWarning, match="written anyway"):
+        data = sylcol.build_mcol(v, t, bbox=box, cell=1e4, allow_open=True)
+    run_cli("build", "mcol", ply, "-o", out, "--bbox",
+            "-25000,-25000,-25000,25000,25000,25000", "--cell", "10000", "--allow-open")
+    assert data == out.read_bytes()
+    assert not sylcol.load(data).verify()["ok"]
+
+
+def test_build_collisionset_screens_parts_as_the_cli_does():
+    v = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    closed = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]
+    # An open part is written, as the CLI writes it.
+    sylcol.build_collisionset({"open": (v, closed[:3])})
+    # A turned-over triangle refuses the part unless allow_open=True.
+    turned = [closed[0][::-1]] + closed[1:]
+    with pytest.raises(sylcol.BuildError, match='part "bad" is not a closed') as e:
+        sylcol.build_collisionset({"bad": (v, turned)})
+    assert e.value.kind == "hull"
+    with pytest.warns(UserWarning):
+        sylcol.build_collisionset({"bad": (v, turned)}, allow_open=True)
+
+
+@pytest.mark.parametrize("name", ["sub/x", "sub\\x"])
+def test_build_collisionset_refuses_a_path_separator_in_a_name(name):
+    v = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1]]
+    t = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]]
+    with pytest.raises(sylcol.BuildError, match="holds .* at byte 3"):
+        sylcol.build_collisionset({name: (v, t)})

@@ -152,3 +152,38 @@ def test_user_names_name_unknown_entries(tmp_path):
     names = tmp_path / "names.txt"
     names.write_text("# a comment\nfoo.bin\n")
     assert len(sylcol.open_archive(PAK, names=names)) == len(listing(PAK))
+
+
+def test_empty_bytes_are_refused_like_the_cli(tmp_path):
+    """0 bytes are no object (a CollisionSet holds at least one record)."""
+    with pytest.raises(sylcol.DecodeError) as e:
+        sylcol.load(b"")
+    assert e.value.offset == 0 and e.value.kind == "invalid"
+    assert "empty: 0 bytes" in str(e.value)
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    with pytest.raises(sylcol.DecodeError) as e:
+        sylcol.load(empty)
+    assert e.value.path == str(empty)
+    code, _, err = run_cli("info", empty, check=False)
+    assert code == 2 and f"{empty}: empty: 0 bytes" in err
+
+
+@pytest.mark.parametrize("grid", [None, 1.5, b"file", [4], True])
+def test_a_grid_of_the_wrong_type_is_a_type_error(maps, grid):
+    m = next(iter(maps.values()))
+    with pytest.raises(TypeError, match='grid: expected "file", "derived" or a cell count'):
+        m.collider(grid)
+
+
+@pytest.mark.parametrize("grid", [0, -1, -(2**70), "x"])
+def test_a_grid_of_a_wrong_value_is_a_value_error(maps, grid):
+    m = next(iter(maps.values()))
+    with pytest.raises(ValueError, match='expected "file", "derived" or a cell count'):
+        m.collider(grid)
+
+
+def test_an_accel_of_the_wrong_type_is_a_type_error(maps):
+    m = next(iter(maps.values()))
+    with pytest.raises(TypeError, match='accel: expected "grid" or "bvh", got int'):
+        m.collider(accel=1)

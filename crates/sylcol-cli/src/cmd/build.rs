@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use sylcol::TriMesh;
-use sylcol::build::hull::{HullFault, check_hull, weld_hint};
+use sylcol::build::hull::{self, HullFault, HullVerdict, OptOuts};
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::import::{ImportOptions, import_file};
 use sylcol::report::build::McolBuilt;
@@ -157,19 +157,11 @@ struct HullOptions {
     welded: bool,
 }
 
-/// What the hull checks decided about one mesh.
-struct HullVerdict {
-    /// A fault `refuses` holds for was found and `--allow-open` was not
-    /// given: nothing may be written.
-    refused: bool,
-    /// Every fault found, in words.
-    warnings: Vec<String>,
-}
-
-/// Runs the hull checks on `mesh` (called `name` in messages) and prints
-/// what they found on stderr: a refusal (with `--json`, a `hull` error
-/// document) when a fault `refuses` holds for is found without
-/// `--allow-open`, else a warning (with `--json`, only in the report).
+/// Runs the hull checks on `mesh` (called `name` in messages,
+/// [`hull::screen_hull`]) and prints what they found on stderr: a refusal
+/// (with `--json`, a `hull` error document) when a fault `refuses` holds
+/// for is found without `--allow-open`, else a warning (with `--json`,
+/// only in the report).
 fn screen_hull(
     name: &str,
     mesh: &TriMesh,
@@ -177,32 +169,18 @@ fn screen_hull(
     options: &HullOptions,
     ctx: Context,
 ) -> HullVerdict {
-    let faults = check_hull(mesh);
-    let warnings: Vec<String> = faults.iter().map(ToString::to_string).collect();
-    let refusing = faults.iter().any(&refuses);
-    let refused = refusing && !options.allow_open;
-    if faults.is_empty() {
-        return HullVerdict { refused, warnings };
-    }
-    let what = "is not a closed, consistently oriented hull";
-    let mut text = match (refused, refusing) {
-        (true, _) => format!("{name} {what}; nothing written (--allow-open writes it anyway):"),
-        (false, true) => format!("warning: {name} {what}; written anyway (--allow-open):"),
-        (false, false) => format!("warning: {name} {what}:"),
+    let opt_outs = OptOuts {
+        allow_open: "--allow-open",
+        weld_hint: !options.welded,
     };
-    for f in &warnings {
-        text += &format!("\n  {f}");
-    }
-    if let Some(h) = (!options.welded)
-        .then(|| weld_hint(mesh, &refuses))
-        .flatten()
-    {
-        text += &format!("\n  hint: {h}");
-    }
-    match (ctx.json, refused) {
+    let verdict = hull::screen_hull(name, mesh, refuses, options.allow_open, opt_outs);
+    let Some(text) = &verdict.message else {
+        return verdict;
+    };
+    match (ctx.json, verdict.refused) {
         (true, true) => print::errors(
             &[ErrorReport {
-                message: text,
+                message: text.clone(),
                 path: Some(name.to_string()),
                 offset: None,
                 kind: ErrorKind::Hull,
@@ -214,7 +192,7 @@ fn screen_hull(
         (true, false) => {}
         (false, _) => eprintln!("sylcol: {text}"),
     }
-    HullVerdict { refused, warnings }
+    verdict
 }
 
 /// The bbox and cell size of an existing MCOL.

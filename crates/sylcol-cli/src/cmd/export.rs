@@ -397,10 +397,14 @@ fn refuse_library_file(input: &Input, set: &CollisionSet, output: &Path) -> anyh
 }
 
 /// `NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
-/// `record_N.EXT` for an empty one), relative to the export folder.
+/// `record_N.EXT` for an empty one), relative to the export folder; a `/`
+/// or `\` in a name (which a library written elsewhere may hold) becomes
+/// `_`, and a file name already given gets the next free `~N`, so that
+/// every record has a file of its own and the manifest names it.
 fn mesh_file_names(records: &[&Record], format: MeshFormat) -> Vec<String> {
     let ext = format.extension();
     let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut given = std::collections::HashSet::new();
     records
         .iter()
         .enumerate()
@@ -409,14 +413,19 @@ fn mesh_file_names(records: &[&Record], format: MeshFormat) -> Vec<String> {
             let stem = if name.is_empty() {
                 format!("record_{i}")
             } else {
-                name
+                name.replace(['/', '\\'], "_")
             };
             let n = seen.entry(stem.clone()).or_default();
-            *n += 1;
-            if *n == 1 {
-                format!("{stem}.{ext}")
-            } else {
-                format!("{stem}~{n}.{ext}")
+            loop {
+                *n += 1;
+                let file = if *n == 1 {
+                    format!("{stem}.{ext}")
+                } else {
+                    format!("{stem}~{n}.{ext}")
+                };
+                if given.insert(file.clone()) {
+                    break file;
+                }
             }
         })
         .collect()

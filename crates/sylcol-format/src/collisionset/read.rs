@@ -46,11 +46,11 @@ pub fn may_start(head: &[u8], size: u64) -> bool {
 /// CollisionSet, judged from its first record's framing against `size`:
 /// the very error [`decode`] gives on the whole object. `None` when it may
 /// be one: the framing checks out, or the record's counts lie past the
-/// head (only the whole can tell), or the object is empty (an empty
-/// library).
+/// head (only the whole can tell). An empty object is no CollisionSet (a
+/// library holds at least one record).
 pub fn first_record_error(head: &[u8], size: u64) -> Option<DecodeError> {
     if size == 0 {
-        return None;
+        return Some(empty());
     }
     let partial = (head.len() as u64) < size;
     let mut errors = Vec::with_capacity(2);
@@ -100,6 +100,9 @@ fn walk(
     mut visit: impl FnMut(usize, Framing) -> Result<(), DecodeError>,
 ) -> Result<(), DecodeError> {
     let end = data.len() as u64;
+    if end == 0 {
+        return Err(empty());
+    }
     let mut offset = 0u64;
     let mut index = 0usize;
     while offset < end {
@@ -109,6 +112,18 @@ fn walk(
         index += 1;
     }
     Ok(())
+}
+
+/// The error of an empty input: a library holds at least one record.
+fn empty() -> DecodeError {
+    DecodeError::new(
+        0u64,
+        DecodeErrorKind::Truncated {
+            what: "a CollisionSet (at least one record)",
+            needed: RECORD_FIXED,
+            available: 0,
+        },
+    )
 }
 
 fn framing_end(f: &Framing) -> u64 {

@@ -105,8 +105,19 @@ fn keeps_odd_padding_and_nan_bits() {
 }
 
 #[test]
-fn empty_input_is_an_empty_library_but_not_detected() {
-    assert_eq!(decode(&[]).unwrap().records.len(), 0);
+fn empty_input_is_refused_as_truncated_and_not_detected() {
+    for endian in [Endian::Big, Endian::Little] {
+        let e = decode_as(&[], endian).unwrap_err();
+        assert_eq!(e.offset, 0);
+        assert!(e.to_string().contains("truncated"), "{e}");
+    }
+    assert!(decode(&[]).is_err());
+    assert_eq!(first_record_error(&[], 0), Some(decode(&[]).unwrap_err()));
+    let none = CollisionSet {
+        endian: Endian::Big,
+        records: vec![],
+    };
+    assert!(encode(&none).is_err());
     assert!(!looks_like(&[]));
     assert!(!looks_like(b"MCOL\0\0\0\0\0\0\0\0"));
 }

@@ -10,9 +10,16 @@ pub fn encoded_len(set: &CollisionSet) -> u64 {
 
 /// Encodes a library in its byte order. For a decoded library the output is
 /// the input, byte for byte. Refuses a name field that is empty or not a
-/// multiple of 8 bytes, a count or size that does not fit its u32 word, and
-/// a triangle index not below the record's vertex count.
+/// multiple of 8 bytes, a count or size that does not fit its u32 word, a
+/// triangle index not below the record's vertex count, and a library of
+/// no record (its encoding would be empty, which [`super::decode`] refuses).
 pub fn encode(set: &CollisionSet) -> Result<Vec<u8>, EncodeError> {
+    if set.records.is_empty() {
+        return Err(EncodeError::Invalid(
+            "a CollisionSet holds at least one record (an empty one would encode to 0 bytes)"
+                .into(),
+        ));
+    }
     for (i, r) in set.records.iter().enumerate() {
         check_record(i, r)?;
     }

@@ -11,6 +11,13 @@ use crate::ipfb::{EntryIdPiece, EntryIdState};
 /// Most alternatives one brace group may expand to (nested groups multiply).
 pub const MAX_GROUP: usize = 1 << 20;
 
+/// Most candidates a whole pattern may expand to (its groups multiply):
+/// 2^20. Past it, chance matches swamp the real ones (2^20 candidates
+/// against the 4 096 entries of a disc give one match by chance, as each
+/// hash is one of 2^32), and the list without `--archive` is a million
+/// lines.
+pub const MAX_CANDIDATES: u128 = 1 << 20;
+
 /// A pattern that cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("pattern, at character {at}: {message}")]
@@ -39,11 +46,23 @@ impl Pattern {
         let mut parts = Vec::new();
         let mut literal = Vec::new();
         let mut at = 0;
+        let mut count: u128 = 1;
         while at < bytes.len() {
             if bytes[at] == b'{' {
                 let end = closing(&bytes, at)?;
                 match group(&bytes[at + 1..end], at + 1)? {
                     Some(alternatives) => {
+                        count = count.saturating_mul(alternatives.len() as u128);
+                        if count > MAX_CANDIDATES {
+                            return Err(PatternError {
+                                at,
+                                message: format!(
+                                    "with this group the pattern expands to more than \
+                                     {MAX_CANDIDATES} candidates (2^20; the limit: past it \
+                                     chance matches swamp the real ones): split it"
+                                ),
+                            });
+                        }
                         if !literal.is_empty() {
                             parts.push(vec![std::mem::take(&mut literal)]);
                         }
@@ -267,7 +286,17 @@ mod tests {
         assert_eq!(Pattern::parse("ab}").unwrap_err().at, 2);
         assert!(Pattern::parse("{0..99999999}").is_err());
         assert!(Pattern::parse("{0..99999999999999999999999}").is_err());
-        let big = Pattern::parse("{0..999}{0..999}{0..999}").unwrap();
-        assert_eq!(big.count(), 1_000_000_000);
+        let big = Pattern::parse("{0..999}{0..999}").unwrap();
+        assert_eq!(big.count(), 1_000_000);
+        let err = Pattern::parse("{0..999}{0..999}{0..999}").unwrap_err();
+        assert_eq!(err.at, 16);
+        assert!(
+            err.message.contains("more than 1048576 candidates"),
+            "{err}"
+        );
+        // Thirty two-way groups: 2^30 candidates, refused before any is made.
+        let err = Pattern::parse(&"{a,b}".repeat(30)).unwrap_err();
+        assert_eq!(err.at, 5 * 20);
+        assert!(Pattern::parse(&"{a,b}".repeat(20)).is_ok());
     }
 }

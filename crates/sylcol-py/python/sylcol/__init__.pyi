@@ -331,11 +331,16 @@ def open_archive(path: _Path, names: Union[None, _Path, Iterable[str]] = ...) ->
 def load(source: Union[_Path, bytes, bytearray, memoryview], path: Optional[str] = ...) -> _Object:
     """Loads a path, ``ARCHIVE.pak+ENTRY`` or bytes."""
 
-def build_mcol(vertices: npt.ArrayLike, triangles: npt.ArrayLike, bbox: Optional[npt.ArrayLike] = ..., cell: Optional[float] = ...) -> bytes:
-    """A valid MCOL from a mesh."""
+def build_mcol(vertices: npt.ArrayLike, triangles: npt.ArrayLike, bbox: Optional[npt.ArrayLike] = ..., cell: Optional[float] = ..., *, allow_open: bool = ...) -> bytes:
+    """A valid MCOL from a closed, consistently oriented mesh; any other
+    raises BuildError (kind ``hull``, the CLI's message) unless
+    ``allow_open=True`` (``build mcol --allow-open``: built, with a
+    UserWarning, and ``verify()`` fails it)."""
 
-def build_collisionset(meshes: Union[Mapping[str, Tuple[npt.ArrayLike, npt.ArrayLike]], Iterable[Tuple[str, Tuple[npt.ArrayLike, npt.ArrayLike]]]], endian: Literal["big", "little"] = ...) -> bytes:
-    """A CollisionSet library from named meshes."""
+def build_collisionset(meshes: Union[Mapping[str, Tuple[npt.ArrayLike, npt.ArrayLike]], Iterable[Tuple[str, Tuple[npt.ArrayLike, npt.ArrayLike]]]], endian: Literal["big", "little"] = ..., *, allow_open: bool = ...) -> bytes:
+    """A CollisionSet library from named meshes. Parts may be open; a
+    degenerate or turned-over part raises BuildError (kind ``hull``)
+    unless ``allow_open=True``."""
 
 def entry_hash(name: str) -> int:
     """MakeEntryID of an entry name."""

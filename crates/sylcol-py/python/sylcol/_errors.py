@@ -14,7 +14,8 @@ class SylcolError(Exception):
     Attributes: ``message`` (the whole text), ``path`` (the input it
     concerns, or None), ``offset`` (the byte offset where an invariant
     broke, or None), ``kind`` (``invalid``, ``unrecognised``, ``archive``,
-    ``not_found``, ``unsupported``, ``query``, ``usage``, ``other``).
+    ``not_found``, ``unsupported``, ``query``, ``hull``, ``usage``,
+    ``other``).
     """
 
     def __init__(self, message, path=None, offset=None, kind="other"):
@@ -53,7 +54,9 @@ class QueryError(SylcolError, ValueError):
 class BuildError(SylcolError, ValueError):
     """A mesh that cannot be built into a game file (empty, non-finite,
     an index out of range, counts over MCOL's u16 limit, a bad bbox or
-    cell size)."""
+    cell size: ``kind`` ``invalid``), or one that is not a closed,
+    consistently oriented hull (``kind`` ``hull``, the CLI's exit-1
+    refusal; ``allow_open=True`` builds it anyway)."""
 
 
 __all__ = [

@@ -82,6 +82,34 @@ pub enum CollisionSetBuildError {
     /// Nothing to build.
     #[error("{0}: no mesh files (.obj, .gltf, .glb, .ply) found")]
     NoMeshes(String),
+    /// A new record's name holds a path separator.
+    #[error(
+        "record name {name:?}: holds {separator:?} at byte {at}; a new record's name may not hold / or \\ \
+         (a name is a file name when the library is exported to a folder)"
+    )]
+    PathSeparator {
+        /// The name.
+        name: String,
+        /// `/` or `\`.
+        separator: char,
+        /// Its byte position in the name.
+        at: usize,
+    },
+}
+
+/// Refuses a new record's name that holds `/` or `\` ([`apply_edits`]'s
+/// `Add`, Python's `build_collisionset`): export writes each record to a
+/// file named after it. A manifest or glTF scene may still carry such a
+/// name, as `sylcol export` writes one for a library that already has it.
+pub fn check_new_name(name: &str) -> Result<(), CollisionSetBuildError> {
+    match name.char_indices().find(|(_, c)| matches!(c, '/' | '\\')) {
+        Some((at, separator)) => Err(CollisionSetBuildError::PathSeparator {
+            name: name.into(),
+            separator,
+            at,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The records a folder's mesh files make: in the order of the folder's
@@ -297,6 +325,7 @@ pub fn apply_edits(set: &mut CollisionSet, edits: &[Edit]) -> Result<(), Collisi
                 r.triangles = fresh.triangles;
             }
             Edit::Add(name, mesh) => {
+                check_new_name(name)?;
                 if set.position(name).is_some() {
                     return Err(CollisionSetBuildError::AlreadyPresent(name.clone()));
                 }

@@ -221,6 +221,76 @@ pub fn weld_hint(mesh: &TriMesh, refuses: impl Fn(&HullFault) -> bool) -> Option
     })
 }
 
+/// How a front names the switches its hull messages point to: the CLI's
+/// `--allow-open` / `--weld`, Python's `allow_open=True`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OptOuts {
+    /// What writes a refused mesh anyway (`--allow-open`).
+    pub allow_open: &'static str,
+    /// Whether to add what `--weld` would do (a front without that switch,
+    /// or a mesh already welded, gives `false`).
+    pub weld_hint: bool,
+}
+
+/// What the hull checks decided about one mesh ([`screen_hull`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct HullVerdict {
+    /// A fault `refuses` holds for was found and the opt-out was not
+    /// given: nothing may be written.
+    pub refused: bool,
+    /// Every fault found, in words.
+    pub warnings: Vec<String>,
+    /// What a front says about it (`None` for a clean hull): the refusal
+    /// when [`HullVerdict::refused`], else a warning (`warning: ...`).
+    pub message: Option<String>,
+}
+
+/// Runs the hull checks on `mesh` (called `name` in the message) and
+/// decides: refused when a fault `refuses` holds for is found and
+/// `allow_open` is false. Every front (`sylcol build`, Python's builders)
+/// refuses and words it the same way.
+pub fn screen_hull(
+    name: &str,
+    mesh: &TriMesh,
+    refuses: impl Fn(&HullFault) -> bool,
+    allow_open: bool,
+    opt_outs: OptOuts,
+) -> HullVerdict {
+    let faults = check_hull(mesh);
+    let warnings: Vec<String> = faults.iter().map(ToString::to_string).collect();
+    let refusing = faults.iter().any(&refuses);
+    let refused = refusing && !allow_open;
+    if faults.is_empty() {
+        return HullVerdict {
+            refused,
+            warnings,
+            message: None,
+        };
+    }
+    let what = "is not a closed, consistently oriented hull";
+    let flag = opt_outs.allow_open;
+    let mut text = match (refused, refusing) {
+        (true, _) => format!("{name} {what}; nothing written ({flag} writes it anyway):"),
+        (false, true) => format!("warning: {name} {what}; written anyway ({flag}):"),
+        (false, false) => format!("warning: {name} {what}:"),
+    };
+    for f in &warnings {
+        text += &format!("\n  {f}");
+    }
+    if let Some(h) = opt_outs
+        .weld_hint
+        .then(|| weld_hint(mesh, &refuses))
+        .flatten()
+    {
+        text += &format!("\n  hint: {h}");
+    }
+    HullVerdict {
+        refused,
+        warnings,
+        message: Some(text),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,5 +361,40 @@ mod tests {
             Some(HullFault::Unreferenced { vertex: 8, .. })
         ));
         assert!(kinds[0] && !kinds[kinds.len() - 1]);
+    }
+
+    #[test]
+    fn screening_refuses_an_open_mesh_unless_allowed() {
+        let mut m = cube(1.0);
+        m.triangles.pop();
+        let cli = OptOuts {
+            allow_open: "--allow-open",
+            weld_hint: true,
+        };
+        let v = screen_hull("hull.obj", &m, |_| true, false, cli);
+        assert!(v.refused);
+        let text = v.message.unwrap();
+        assert!(
+            text.starts_with(
+                "hull.obj is not a closed, consistently oriented hull; nothing written \
+                 (--allow-open writes it anyway):\n  edge from vertex"
+            ),
+            "{text}"
+        );
+        assert!(text.contains("is open"), "{text}");
+        let py = OptOuts {
+            allow_open: "allow_open=True",
+            weld_hint: false,
+        };
+        let v = screen_hull("mesh", &m, |_| true, true, py);
+        assert!(!v.refused && !v.warnings.is_empty());
+        assert!(v.message.unwrap().starts_with("warning: mesh is not"));
+        // Parts may be open.
+        let v = screen_hull("part", &m, HullFault::refused_in_parts, false, py);
+        assert!(!v.refused);
+        assert_eq!(
+            screen_hull("c", &cube(1.0), |_| true, false, cli).message,
+            None
+        );
     }
 }

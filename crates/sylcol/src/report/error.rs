@@ -166,7 +166,7 @@ impl ErrorReport {
     fn classify(&mut self, link: &(dyn Error + 'static)) -> bool {
         let (kind, path, offset) = if let Some(e) = link.downcast_ref::<ObjectError>() {
             let kind = match e.error {
-                AnyError::Invalid { .. } => ErrorKind::Invalid,
+                AnyError::Invalid { .. } | AnyError::Empty => ErrorKind::Invalid,
                 AnyError::Unrecognised { .. } => ErrorKind::Unrecognised,
             };
             (kind, Some(e.path.clone()), Some(e.error.offset()))

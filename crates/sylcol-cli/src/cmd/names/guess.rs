@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use sylcol::report::error::UsageError;
 use sylcol::report::names::{Guess, Guessed};
 use sylcol_format::naming::{Pattern, Targets};
 
@@ -15,7 +16,8 @@ use crate::{Context, Outcome, print};
 #[derive(clap::Args)]
 pub struct Args {
     /// The pattern: `{a,b}` alternatives (nestable), `{01..16}` ranges
-    /// (zero-padded when a bound is); `/` is read as `\`.
+    /// (zero-padded when a bound is); `/` is read as `\`. At most 2^20
+    /// candidates in all.
     pattern: String,
     /// An archive (`.pak`) or a folder of them to look the candidates up in
     /// (repeatable). Without one, every candidate is printed with its hash.
@@ -25,7 +27,9 @@ pub struct Args {
 
 /// Runs the command: exit 1 when no candidate is an entry.
 pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
-    let pattern = Pattern::parse(&args.pattern)?;
+    // A pattern that cannot be read, or expands past MAX_CANDIDATES, is a
+    // usage error (exit 2), refused before any candidate is made.
+    let pattern = Pattern::parse(&args.pattern).map_err(|e| UsageError(e.to_string()))?;
     if args.archive.is_empty() {
         return list(&pattern, ctx.json);
     }

@@ -12,7 +12,8 @@ use std::time::Instant;
 use anyhow::Context as _;
 use sylcol_format::idxd::{self, decode_lossy};
 use sylcol_format::ipfb::{Archive, IndexEntry};
-use sylcol_format::naming::{Harvester, Targets};
+use sylcol_format::naming::{Harvester, Hit, Targets};
+use sylcol_format::text::{escape, is_hidden_control};
 
 use super::report::{self, Run};
 use super::{open_all, walk};
@@ -115,7 +116,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     bar.finish_and_clear();
     let stats = harvester.stats();
     let findings = findings.into_inner().expect("no worker panicked");
-    let hits = harvester.into_hits();
+    let hits = without_controls(harvester.into_hits(), &findings, ctx);
     let errors: Vec<_> = findings.failures.iter().map(print::error_report).collect();
     let run = Run {
         found: &found.archives,
@@ -138,6 +139,29 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     } else {
         Outcome::InputErrors
     })
+}
+
+/// The hits whose name can be a `names.txt` line: a name holding a
+/// control character (a newline in a table string would be a second line,
+/// an ESC would act on the terminal) is skipped, with a note that shows it
+/// escaped (`sylcol_format::text::escape`), and never written.
+fn without_controls(hits: Vec<Hit>, findings: &Findings, ctx: Context) -> Vec<Hit> {
+    let (refused, kept): (Vec<Hit>, Vec<Hit>) = hits
+        .into_iter()
+        .partition(|h| h.name.chars().any(is_hidden_control));
+    for h in &refused {
+        if !ctx.json {
+            let found = findings.labels.get(h.source).map_or("", String::as_str);
+            note!(
+                "sylcol: names harvest: skipped \"{}\" for entry {:08X} (found in {found} at {:#x}): \
+                 a name holding a control character cannot be a names.txt line",
+                escape(&h.name),
+                h.hash,
+                h.offset
+            );
+        }
+    }
+    kept
 }
 
 /// One job per stored location of each archive (the sample library's
