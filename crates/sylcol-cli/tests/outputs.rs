@@ -181,6 +181,7 @@ fn dash_is_refused_where_a_folder_or_several_files_are_written() {
         vec!["pak", "extract", pak, "-o", "-"],
         vec!["export", pak, "-o", "-"],
         vec!["pak", "build", src.to_str().unwrap(), "-o", "-"],
+        vec!["names", "harvest", pak, "-o", "-"],
     ] {
         let o = sylcol().current_dir(&cwd).args(&args).output().unwrap();
         let err = String::from_utf8_lossy(&o.stderr).into_owned();

@@ -60,6 +60,12 @@ pub struct Findings {
 /// Runs the command: exit 2 when an entry or file could not be read (the
 /// others are harvested).
 pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    if let Some(path) = &args.output {
+        crate::output::refuse_stdout(
+            path,
+            "the report is written there: name a file for the names (names.txt)",
+        )?;
+    }
     let started = Instant::now();
     let found = walk(&args.paths)?;
     let archives = open_all(&found.archives)?;
