@@ -63,6 +63,28 @@ fn export_of_an_archive_never_writes_through_a_link() {
     assert_eq!(files_under(&victim), Vec::<String>::new());
 }
 
+/// A library's export places every file before it writes one: a link
+/// where one mesh would go is refused and nothing is written (it used to
+/// stop there, leaving the meshes before it and no manifest).
+#[cfg(unix)]
+#[test]
+fn a_library_export_refused_half_way_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let lib = format!(
+        "{}/../../samples/MiscBin.pak+CollisionSet_S01.bin",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = d.join("out");
+    std::fs::create_dir(&out).unwrap();
+    std::os::unix::fs::symlink("../victim.obj", out.join("S01_Asteroid_cmesh_04.obj")).unwrap();
+    let o = run(args!["export", &lib, "-o", &out]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("symbolic link"), "{}", stderr(&o));
+    assert_eq!(files_under(&out), ["S01_Asteroid_cmesh_04.obj"]);
+    assert!(!d.join("victim.obj").exists());
+}
+
 #[cfg(unix)]
 #[test]
 fn pak_build_refuses_a_link_out_of_its_folder() {

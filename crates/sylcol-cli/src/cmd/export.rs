@@ -331,39 +331,53 @@ fn export_library(
         })?;
     }
     let out = output.folder()?;
-    let mut paths = Vec::with_capacity(chosen.len());
-    for (r, name) in chosen.iter().zip(&names) {
-        let place = out
-            .place(name)
-            .with_context(|| format!("mesh {}", r.name()))?;
-        let dest = Dest::from(place);
+    // Every file is placed (a link or an input in the way refused) before
+    // any is written, so a refusal leaves no half-written folder.
+    let dests = chosen
+        .iter()
+        .zip(&names)
+        .map(|(r, name)| {
+            let place = out
+                .place(name)
+                .with_context(|| format!("mesh {}", r.name()))?;
+            Ok(Dest::from(place))
+        })
+        .collect::<anyhow::Result<Vec<Dest>>>()?;
+    let order = match args.mesh {
+        None => Some(place_order(&out, &chosen, &dests)?),
+        Some(_) => None,
+    };
+    for (r, dest) in chosen.iter().zip(&dests) {
         let mesh = TriMesh::from_collision_record(r);
-        write_mesh(&dest, format, &mesh, &r.name(), args.scale)?;
+        write_mesh(dest, format, &mesh, &r.name(), args.scale)?;
         report
             .files
             .push(written(&input.name, Some(r.name()), dest.path(), &mesh));
-        paths.push(dest.path().to_path_buf());
     }
-    if args.mesh.is_none() {
-        write_order(&out, &chosen, &paths)?;
+    if let Some((dest, text)) = order {
+        dest.write(text.as_bytes())?;
     }
     Ok(())
 }
 
-/// Writes the library's record order and names beside its meshes, as the
-/// manifest `build collisionset DIR` follows (so the folder builds back to
-/// the same bytes, not in file-name order).
-fn write_order(out: &OutputDir, records: &[&Record], paths: &[PathBuf]) -> anyhow::Result<()> {
+/// The library's record order and names, as the manifest `build
+/// collisionset DIR` follows (so the folder builds back to the same bytes,
+/// not in file-name order), and where it goes beside the meshes `dests`.
+fn place_order(
+    out: &OutputDir,
+    records: &[&Record],
+    dests: &[Dest],
+) -> anyhow::Result<(Dest, String)> {
     let entries: Vec<ManifestEntry> = records
         .iter()
-        .zip(paths)
-        .map(|(r, p)| ManifestEntry {
+        .zip(dests)
+        .map(|(r, d)| ManifestEntry {
             name: r.name(),
-            mesh: p.file_name().map(PathBuf::from).unwrap_or_default(),
+            mesh: d.path().file_name().map(PathBuf::from).unwrap_or_default(),
         })
         .collect();
     let (file, text) = write_manifest(&entries);
-    Dest::from(out.place(file)?).write(text.as_bytes())
+    Ok((Dest::from(out.place(file)?), text))
 }
 
 /// The glTF format a whole library is written in as one scene: an output
