@@ -85,6 +85,7 @@ impl Index {
             let at = HEADER_SIZE + slot as u64 * ENTRY_SIZE;
             let hash = be_u32(data, at, "IPFB entry hash")?;
             if hash == 0 {
+                problems.extend(hidden_after_zero(data, slot, readable, declared_count));
                 break;
             }
             let location = be_u32(data, at + 4, "IPFB entry location")?;
@@ -131,6 +132,32 @@ impl Index {
         }
         out
     }
+}
+
+/// The table ends at the zero hash in `slot`, as the game reads it; a
+/// problem when a slot after it (of the `readable` ones) still holds a
+/// hash: entries the header counts that no reader ever sees.
+fn hidden_after_zero(
+    data: &[u8],
+    slot: usize,
+    readable: u64,
+    declared: u32,
+) -> Option<DecodeError> {
+    let at = |s: u64| HEADER_SIZE + s * ENTRY_SIZE;
+    let hidden = (slot as u64 + 1..readable)
+        .filter(|&s| be_u32(data, at(s), "IPFB entry hash").is_ok_and(|h| h != 0))
+        .count();
+    (hidden > 0).then(|| {
+        DecodeError::new(
+            at(slot as u64),
+            DecodeErrorKind::BadCount {
+                what: "IPFB entry table",
+                detail: format!(
+                    "a zero hash in slot {slot} ends the table (the game stops there too), but {hidden} of the {declared} declared slots after it hold a hash: those entries are never read"
+                ),
+            },
+        )
+    })
 }
 
 fn header_problems(alignment: u32, part_size: u32) -> Vec<DecodeError> {
@@ -224,8 +251,24 @@ mod tests {
         let idx = Index::parse(&Index::encode(&es)).unwrap();
         assert_eq!(idx.entries.len(), 2);
         assert!(!idx.sorted);
-        assert_eq!(idx.problems[0].offset, 0x1C);
+        // The hidden entry (slot 3, after the zero in slot 2 at 0x28),
+        // then the order (slot 1 at 0x1C).
+        let offsets: Vec<u64> = idx.problems.iter().map(|p| p.offset).collect();
+        assert_eq!(offsets, [0x28, 0x1C]);
+        let hidden = idx.problems[0].to_string();
+        assert!(
+            hidden.contains("slot 2 ends the table") && hidden.contains("1 of the 4"),
+            "{hidden}"
+        );
         assert_eq!(idx.find(5).unwrap().slot, 1);
+        // Zeros to the end of the declared table hide nothing.
+        let padded = [
+            entry(0, 5, 0, 0, 1),
+            entry(1, 0, 0, 0, 0),
+            entry(2, 0, 0, 0, 0),
+        ];
+        let idx = Index::parse(&Index::encode(&padded)).unwrap();
+        assert_eq!((idx.entries.len(), idx.problems.len()), (1, 0));
     }
 
     #[test]
