@@ -213,7 +213,9 @@ fn record_names_with_path_separators() {
         std::fs::write(dir.path().join(file), tri_obj(scale)).unwrap();
     }
     let manifest = dir.path().join("set.txt");
-    std::fs::write(&manifest, "sub_x = a.obj\nsubAx = b.obj\nsubBx = c.obj\n").unwrap();
+    // SUB_X: one file with sub_x on a case-blind disk, so a file of its own.
+    let lines = "sub_x = a.obj\nsubAx = b.obj\nsubBx = c.obj\nSUB_X = a.obj\n";
+    std::fs::write(&manifest, lines).unwrap();
     let built = dir.path().join("built.bin");
     sylcol()
         .args(["build", "collisionset", path(&manifest), "-o", path(&built)])
@@ -247,7 +249,7 @@ fn record_names_with_path_separators() {
     std::fs::write(&foreign, &bytes).unwrap();
     let folder = dir.path().join("out");
     let j = run_json(&["export", path(&foreign), "-o", path(&folder), "--json"]);
-    assert_eq!(j["files"].as_array().unwrap().len(), 3, "{j}");
+    assert_eq!(j["files"].as_array().unwrap().len(), 4, "{j}");
     let mut files: Vec<String> = std::fs::read_dir(&folder)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -255,7 +257,13 @@ fn record_names_with_path_separators() {
     files.sort();
     assert_eq!(
         files,
-        ["manifest.txt", "sub_x.obj", "sub_x~2.obj", "sub_x~3.obj"]
+        [
+            "SUB_X~4.obj",
+            "manifest.txt",
+            "sub_x.obj",
+            "sub_x~2.obj",
+            "sub_x~3.obj"
+        ]
     );
     let manifest = std::fs::read_to_string(folder.join("manifest.txt")).unwrap();
     assert!(manifest.contains("sub/x = sub_x~2.obj\n"), "{manifest}");

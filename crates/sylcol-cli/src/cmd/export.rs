@@ -6,7 +6,6 @@
 //! a folder gets a manifest of the records' order beside its meshes. The
 //! report is `sylcol::report::files::ExportReport`.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -21,6 +20,7 @@ use sylcol_format::Object;
 use sylcol_format::collisionset::{CollisionSet, Record};
 
 use crate::input::{Input, is_archive, read_object};
+use crate::output::names::FileNames;
 use crate::output::{Dest, OutputDir, is_stdout, refuse_stdout, safe_components};
 
 mod archive;
@@ -413,36 +413,27 @@ fn refuse_library_file(input: &Input, set: &CollisionSet, output: &Path) -> anyh
 /// `NAME.EXT` for each record (`NAME~2.EXT` ... for repeated names,
 /// `record_N.EXT` for an empty one), relative to the export folder; a `/`
 /// or `\` in a name (which a library written elsewhere may hold) becomes
-/// `_`, and a file name already given gets the next free `~N`, so that
-/// every record has a file of its own and the manifest names it.
+/// `_`, and a file name already given (letter case aside) gets the next
+/// free `~N`, so that every record has a file of its own and the
+/// manifest names it.
 fn mesh_file_names(records: &[&Record], format: MeshFormat) -> Vec<String> {
-    let ext = format.extension();
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    let mut given = std::collections::HashSet::new();
-    records
+    let ext = format!(".{}", format.extension());
+    let stems: Vec<String> = records
         .iter()
         .enumerate()
         .map(|(i, r)| {
             let name = r.name();
-            let stem = if name.is_empty() {
+            if name.is_empty() {
                 format!("record_{i}")
             } else {
                 name.replace(['/', '\\'], "_")
-            };
-            let n = seen.entry(stem.clone()).or_default();
-            loop {
-                *n += 1;
-                let file = if *n == 1 {
-                    format!("{stem}.{ext}")
-                } else {
-                    format!("{stem}~{n}.{ext}")
-                };
-                if given.insert(file.clone()) {
-                    break file;
-                }
             }
         })
-        .collect()
+        .collect();
+    // Compared as written (letter case ignored, controls as %XX): two
+    // names one file on a case-blind disk get a file each.
+    let mut files = FileNames::reserving(stems.iter().map(String::as_str), &ext);
+    stems.iter().map(|s| files.claim(s, &ext).file).collect()
 }
 
 /// Writes `mesh` to `output` (`-`: standard output) in `format` (glTF
