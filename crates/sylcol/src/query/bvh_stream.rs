@@ -20,7 +20,7 @@ use glam::Vec3;
 use super::batch::{BatchError, CHUNK};
 use super::bvh::Bvh;
 use super::bvh_walk::{BoxKernel, BoxRay, Walker};
-use super::ray_cast::{Cast, Scaled, check_ray, overflowed};
+use super::ray_cast::{Cast, Scaled, check_ray, settle_batch_hit};
 #[cfg(target_arch = "x86_64")]
 use super::ray_triangle::Avx;
 use super::ray_triangle::{Avx2, LaneRay, NO_TRIANGLE, Portable, RayFrame};
@@ -170,14 +170,7 @@ impl super::Collider {
         bvh.first_hits(&prepared, &mut best, self.avx);
         for ((i, s), &b) in usable.iter().zip(&best) {
             let hit = self.hit_at(&rays[*i], b.0 * s.scale, b.1);
-            if overflowed(hit) {
-                out[*i] = None;
-                if first.is_none_or(|(j, _)| *i < j) {
-                    first = Some((*i, QueryError::TimeOverflow));
-                }
-            } else {
-                out[*i] = hit;
-            }
+            settle_batch_hit(&mut out[*i], hit, *i, &mut first);
         }
         first
     }

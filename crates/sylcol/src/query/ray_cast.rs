@@ -227,11 +227,7 @@ impl Collider {
                     // A slice's rays were written long before: read as
                     // they come (`field_by_field` is for a single ray).
                     let (toi, id) = self.cast_kernel::<K>(*ray, max_toi, Cast::Ray, route);
-                    *slot = self.hit_at(ray, toi, id);
-                    if overflowed(*slot) {
-                        *slot = None;
-                        first = first.or(Some((i, QueryError::TimeOverflow)));
-                    }
+                    settle_batch_hit(slot, self.hit_at(ray, toi, id), i, &mut first);
                 }
                 Err(error) => first = first.or(Some((i, error))),
             }
@@ -612,20 +608,36 @@ pub(crate) fn direction_scale(d: Vec3) -> f32 {
     f32::from_bits(((127 - e) as u32) << 23)
 }
 
-/// A hit whose time of impact overflowed f32 (its exact t is beyond
-/// `f32::MAX`: the direction is far shorter than the distance).
-#[inline(always)]
-pub(crate) fn overflowed(hit: Option<RayHit>) -> bool {
-    hit.is_some_and(|h| h.time_of_impact == f32::INFINITY)
-}
-
-/// `hit`, or [`QueryError::TimeOverflow`] where its t overflowed.
+/// `hit`, or [`QueryError::TimeOverflow`] where its t overflowed f32
+/// (its exact t is beyond `f32::MAX`: the direction is far shorter than
+/// the distance).
 #[inline(always)]
 fn representable(hit: Option<RayHit>) -> Result<Option<RayHit>, QueryError> {
-    if overflowed(hit) {
+    if hit.is_some_and(|h| h.time_of_impact == f32::INFINITY) {
         return Err(QueryError::TimeOverflow);
     }
     Ok(hit)
+}
+
+/// A batch's answer for ray `i`: `hit` in `slot`, or, where its t
+/// overflowed ([`representable`]), `slot` left empty and the error kept
+/// in `first` unless a lower-index ray's is there.
+#[inline(always)]
+pub(crate) fn settle_batch_hit(
+    slot: &mut Option<RayHit>,
+    hit: Option<RayHit>,
+    i: usize,
+    first: &mut Option<(usize, QueryError)>,
+) {
+    match representable(hit) {
+        Ok(hit) => *slot = hit,
+        Err(error) => {
+            *slot = None;
+            if first.is_none_or(|(j, _)| i < j) {
+                *first = Some((i, error));
+            }
+        }
+    }
 }
 
 /// The walk's limit after a best hit at `t` (not NaN): the next f64
