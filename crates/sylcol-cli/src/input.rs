@@ -111,9 +111,12 @@ pub fn read_file(path: &str) -> Result<Vec<u8>, ReadError> {
     let result = if path == "-" {
         read_stream(std::io::stdin().lock())
     } else {
-        std::fs::File::open(path).and_then(|file| {
+        std::fs::File::open(path).and_then(|mut file| {
             if file.metadata()?.is_file() {
-                std::fs::read(path)
+                // From the file opened (its size sizes the buffer), not
+                // opened a second time by path.
+                let mut bytes = Vec::new();
+                std::io::Read::read_to_end(&mut file, &mut bytes).map(|_| bytes)
             } else {
                 read_stream(file)
             }
@@ -211,6 +214,13 @@ pub fn read_object(path: &str) -> anyhow::Result<Item> {
         let archive = open_archive(pak)?;
         let entry = find_inner(&archive, pak, inner)?;
         return sniff_entry(&archive, pak, entry, false);
+    }
+    // A command that takes whole archives branches before it comes here;
+    // for the others (rewrite, query) an index is not one object.
+    if is_archive(path) {
+        anyhow::bail!(UsageError(format!(
+            "{path}: an IPFB archive index, not one object: name an entry as {path}+INNER (`sylcol pak list` shows them)"
+        )));
     }
     let is_file = path != "-" && std::fs::metadata(path).is_ok_and(|m| m.is_file());
     if !is_file {

@@ -62,18 +62,25 @@ fn dash_writes_standard_output_and_no_file_named_dash() {
         .args(["rewrite", &fixture("twin.mcol"), "-o", "-", "--json"])
         .assert()
         .code(2);
-    // A whole archive is not one object: the error says what to name.
-    let out = sylcol()
-        .current_dir(dir.path())
-        .args(["rewrite", &samples(), "-o", "x.pak"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("an IPFB archive index") && err.contains("+INNER"),
-        "{err}"
-    );
+    // A whole archive is not one object: the error says what to name,
+    // for every command that takes one object.
+    let pak = samples();
+    for args in [
+        vec!["rewrite", &pak, "-o", "x.pak"],
+        vec!["query", &pak, "inside", "--point", "0,0,0"],
+    ] {
+        let out = sylcol()
+            .current_dir(dir.path())
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("an IPFB archive index") && err.contains("+INNER"),
+            "{err}"
+        );
+    }
     assert!(!dir.path().join("x.pak").exists());
 }
 

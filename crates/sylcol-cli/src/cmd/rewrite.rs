@@ -9,7 +9,7 @@ use anyhow::Context as _;
 use sylcol::report::files::RewriteReport;
 use sylcol_format::encode_any;
 
-use crate::input::{is_archive, read_object};
+use crate::input::read_object;
 use crate::output::{is_stdout, write_output};
 use crate::{Context, Outcome, print};
 
@@ -29,12 +29,6 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         anyhow::bail!(sylcol::report::error::UsageError(
             "-o - writes the object to standard output, where --json would write the report; pick one".into()
         ));
-    }
-    if is_archive(&args.file) {
-        anyhow::bail!(sylcol::report::error::UsageError(format!(
-            "{}: an IPFB archive index; rewrite works on one object: name an entry as {}+INNER (`sylcol pak list` shows them)",
-            args.file, args.file
-        )));
     }
     let (input, object) = read_object(&args.file)?.decode()?;
     let encoded =
