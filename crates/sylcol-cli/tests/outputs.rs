@@ -160,6 +160,9 @@ fn rebuilding_with_fewer_parts_removes_the_stale_parts() {
     let o = pak_build(&d.join("big"), &pak, &["--json"]);
     let report: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["stale_parts_removed"], serde_json::json!([]));
+    // Nothing the build meant to remove stayed: no warning, and no backup
+    // (`.Mod.pak.sylcol-old-PID`) or temporary file beside the archive.
+    assert_eq!(report["warnings"], serde_json::json!([]));
     assert_eq!(names_in(&d.join("out")), ["Mod.p00", "Mod.pak"]);
 }
 

@@ -16,11 +16,21 @@
 //! registers its temporary files through [`Registration`] instead: the
 //! registry still knows them by path, so [`abandon_all`] removes them by
 //! that path (see [`Registration`] for what that means).
+//!
+//! Several files that belong together (an archive's index and parts) are
+//! put in place all or none by [`replace_all`]: earlier files are moved
+//! aside to backup names, and moved back if any rename fails.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
+
+mod replace;
+
+pub use replace::{
+    BACKUP_MARK, BackupLeft, ReplaceError, Step, Unrestored, backup_path, replace_all,
+};
 
 /// What sits between a target's name and the PID in a temporary name.
 pub const TEMP_MARK: &str = ".sylcol-tmp-";
@@ -199,6 +209,66 @@ impl Seek for TempFile {
 
 fn create_new(path: &Path) -> io::Result<File> {
     OpenOptions::new().write(true).create_new(true).open(path)
+}
+
+/// Marks a file operation of [`replace_all`] (or of a writer's clean-up
+/// after it): nothing outside tests, where [`fault`] counts the operations
+/// and fails the ones a test planned.
+#[cfg(not(test))]
+#[inline]
+pub(crate) fn step() -> io::Result<()> {
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) use fault::next as step;
+
+/// Test-only failure injection: the file operations marked by `step` are
+/// numbered from 0 (per thread) since the last [`plan`](fault::plan), and
+/// those planned fail with an injected error before they are done.
+#[cfg(test)]
+pub(crate) mod fault {
+    use std::cell::RefCell;
+    use std::io;
+
+    #[derive(Default)]
+    struct Plan {
+        taken: usize,
+        fail: Vec<usize>,
+    }
+
+    thread_local! {
+        static PLAN: RefCell<Plan> = RefCell::default();
+    }
+
+    /// Numbers steps from 0 again; the steps numbered in `fail` will fail.
+    pub(crate) fn plan(fail: &[usize]) {
+        PLAN.with(|p| {
+            *p.borrow_mut() = Plan {
+                taken: 0,
+                fail: fail.to_vec(),
+            }
+        });
+    }
+
+    /// The steps taken since the last plan.
+    pub(crate) fn taken() -> usize {
+        PLAN.with(|p| p.borrow().taken)
+    }
+
+    /// Takes a step: an injected error when the plan says this one fails.
+    pub(crate) fn next() -> io::Result<()> {
+        PLAN.with(|p| {
+            let mut p = p.borrow_mut();
+            let n = p.taken;
+            p.taken += 1;
+            if p.fail.contains(&n) {
+                Err(io::Error::other(format!("injected failure at step {n}")))
+            } else {
+                Ok(())
+            }
+        })
+    }
 }
 
 /// Removes every live temporary file, then runs `then` (typically: exit)

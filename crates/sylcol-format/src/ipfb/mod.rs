@@ -38,7 +38,8 @@ pub use index::{Index, IndexEntry};
 pub use names::{EntryIdPiece, EntryIdState, NameBook, make_entry_id};
 pub use read::{Archive, ArchiveError, EntryInfo, EntryReader, StoredBytes, split_archive_path};
 pub use write::{
-    ArchiveWriter, EntryKey, Finished, NewEntry, WriteError, WriteOptions, build_archive,
+    ArchiveWriter, EntryKey, Finished, LeftBehind, NewEntry, WriteError, WriteOptions,
+    build_archive,
 };
 
 /// Index magic.

@@ -3,15 +3,18 @@
 //! Entries go into `<base>.p00`, `<base>.p01`, ... in the order they are
 //! added, each on a 2048-byte boundary; a part is closed when the next entry
 //! would end past the part limit. The index lists them sorted by hash. All
-//! files are written under temporary names ([`crate::atomic`]) and renamed when
-//! `finish` succeeds; parts of an earlier archive of the same name that the
-//! new index does not use are then removed.
+//! files are written under temporary names ([`crate::atomic`]) and put in
+//! place together by `finish` ([`replace_all`]): the earlier archive's files
+//! are moved aside, the new ones renamed in (the index last), and if any
+//! rename fails the earlier archive is put back. Parts of an earlier
+//! archive of the same name that the new index does not use are then
+//! removed.
 
 use std::collections::HashMap;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::atomic::TempFile;
+use crate::atomic::{ReplaceError, Step, TempFile, replace_all};
 use crate::bytes::align_up;
 use crate::error::EncodeError;
 
@@ -115,6 +118,11 @@ pub enum WriteError {
     /// An entry cannot be encoded.
     #[error("entry {entry}: {error}")]
     Encode { entry: String, error: EncodeError },
+    /// A rename putting the files in place failed after others were done:
+    /// the earlier archive was restored, or the message names the backup
+    /// files that hold what could not be put back.
+    #[error("{}", .0.describe("the previous archive"))]
+    Replace(ReplaceError),
 }
 
 /// What [`ArchiveWriter::finish`] did.
@@ -126,6 +134,20 @@ pub struct Finished {
     /// not use (`.p01` after a rebuild into one part): removed, since the
     /// new index no longer refers to them.
     pub stale_parts_removed: Vec<PathBuf>,
+    /// Files it meant to remove once the new archive was in place but
+    /// could not: a moved-aside copy of a replaced file, a stale part. No
+    /// index uses them; the new archive is whole.
+    pub left_behind: Vec<LeftBehind>,
+}
+
+/// A file [`ArchiveWriter::finish`] could not remove after the new archive
+/// was in place: clutter, never a file the new archive needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeftBehind {
+    /// The file left.
+    pub path: PathBuf,
+    /// What it is and why it stayed, a sentence naming it.
+    pub message: String,
 }
 
 /// The part being written: its buffered temporary file and final path.
@@ -302,10 +324,16 @@ impl ArchiveWriter {
         self.pak_path.with_file_name(name)
     }
 
-    /// Writes the index (sorted by hash), checks that no destination is a
-    /// folder, renames every file into place (parts first, the index
-    /// last) and removes the parts of an earlier
-    /// archive of the same name that the new index does not use.
+    /// Writes the index (sorted by hash) and puts every file in place as
+    /// one step ([`replace_all`]): a folder in the way stops it before any
+    /// rename; then the earlier archive's files are moved aside (the index
+    /// first) and the new ones renamed in (the index last), so a reader
+    /// never finds a new index with earlier parts or the earlier index
+    /// with new parts. A failed rename undoes the others and the error
+    /// says the previous archive was restored (or names the backups that
+    /// hold its files). Then the backups and the parts of the earlier
+    /// archive that the new index does not use are removed; what cannot
+    /// be is reported in [`Finished::left_behind`].
     pub fn finish(mut self) -> Result<Finished, WriteError> {
         self.close_part()?;
         let mut entries = std::mem::take(&mut self.entries);
@@ -319,33 +347,30 @@ impl ArchiveWriter {
             .write_all(&Index::encode(&entries))
             .map_err(|cause| io_error(&pak, cause))?;
         let parts_used = self.closed.len();
+        // The index goes last: replace_all moves it aside first and
+        // renames it in last.
         self.closed.push((index, pak));
-        for (_, dest) in &self.closed {
-            check_replaceable(dest)?;
-        }
-        for (file, dest) in std::mem::take(&mut self.closed) {
-            file.persist(&dest)
-                .map_err(|cause| io_error(&dest, cause))?;
-        }
-        let stale_parts_removed = remove_stale_parts(&self.pak_path, &self.stem, parts_used)
-            .map_err(|cause| io_error(&self.pak_path, cause))?;
+        let backups_left = replace_all(std::mem::take(&mut self.closed)).map_err(|e| {
+            if e.step == Step::Prepare {
+                io_error(&e.path, e.cause)
+            } else {
+                WriteError::Replace(e)
+            }
+        })?;
+        let mut left_behind: Vec<LeftBehind> = backups_left
+            .into_iter()
+            .map(|b| LeftBehind {
+                path: b.backup.clone(),
+                message: b.to_string(),
+            })
+            .collect();
+        let stale = remove_stale_parts(&self.pak_path, &self.stem, parts_used);
+        left_behind.extend(stale.left_behind);
         Ok(Finished {
             entries,
-            stale_parts_removed,
+            stale_parts_removed: stale.removed,
+            left_behind,
         })
-    }
-}
-
-/// Refuses a destination a rename cannot replace (a folder), so that
-/// [`ArchiveWriter::finish`] finds it before it renames any file: a
-/// failure then leaves the earlier archive's files as they were.
-fn check_replaceable(path: &Path) -> Result<(), WriteError> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.is_dir() => Err(io_error(
-            path,
-            io::Error::new(io::ErrorKind::IsADirectory, "a folder has that name"),
-        )),
-        _ => Ok(()),
     }
 }
 
@@ -363,25 +388,64 @@ pub(super) fn io_error(path: &Path, cause: io::Error) -> WriteError {
     }
 }
 
-/// Removes `<stem>.pNN` (any letter case) beside `pak` for NN >= `used`.
-fn remove_stale_parts(pak: &Path, stem: &str, used: usize) -> io::Result<Vec<PathBuf>> {
+/// What [`remove_stale_parts`] did.
+#[derive(Default)]
+struct StaleParts {
+    removed: Vec<PathBuf>,
+    left_behind: Vec<LeftBehind>,
+}
+
+/// Removes `<stem>.pNN` (any letter case) beside `pak` for NN >= `used`,
+/// once the new archive is in place: a part that cannot be removed (or a
+/// folder that cannot be listed) is left and reported, the rest go.
+fn remove_stale_parts(pak: &Path, stem: &str, used: usize) -> StaleParts {
     let dir = match pak.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut removed = Vec::new();
-    for item in std::fs::read_dir(dir)? {
-        let item = item?;
+    let mut done = StaleParts::default();
+    let unlisted = |cause: io::Error| LeftBehind {
+        path: dir.to_path_buf(),
+        message: format!(
+            "{}: cannot look for parts of the replaced archive that the new index does not use ({cause}); any such part is left",
+            dir.display()
+        ),
+    };
+    let items = match std::fs::read_dir(dir) {
+        Ok(items) => items,
+        Err(cause) => {
+            done.left_behind.push(unlisted(cause));
+            return done;
+        }
+    };
+    for item in items {
+        let item = match item {
+            Ok(item) => item,
+            Err(cause) => {
+                done.left_behind.push(unlisted(cause));
+                break;
+            }
+        };
         let name = item.file_name();
         let stale =
             part_number(stem, &name.to_string_lossy()).is_some_and(|n| usize::from(n) >= used);
-        if stale && item.file_type()?.is_file() {
-            std::fs::remove_file(item.path())?;
-            removed.push(item.path());
+        if !stale || !item.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        let path = item.path();
+        match crate::atomic::step().and_then(|()| std::fs::remove_file(&path)) {
+            Ok(()) => done.removed.push(path),
+            Err(cause) => done.left_behind.push(LeftBehind {
+                message: format!(
+                    "{}: a part of the replaced archive that the new index does not use could not be removed ({cause}); delete it",
+                    path.display()
+                ),
+                path,
+            }),
         }
     }
-    removed.sort();
-    Ok(removed)
+    done.removed.sort();
+    done
 }
 
 /// Writes an archive of `entries` (data in hash order) to `pak_path` and
@@ -397,4 +461,207 @@ pub fn build_archive(
         writer.add(&e.key, &e.bytes, e.compress)?;
     }
     Ok(writer.finish()?.entries)
+}
+
+#[cfg(test)]
+mod tests {
+    //! `finish` with a failure injected at each file operation in turn
+    //! ([`crate::atomic::fault`]): the earlier archive stays byte for byte,
+    //! or the new one is whole; no temporary or backup file is left unless
+    //! reported.
+
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::atomic::{BACKUP_MARK, TEMP_MARK, fault};
+
+    /// Every file in `dir` by name, with its bytes.
+    fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|i| {
+                let i = i.unwrap();
+                let bytes = std::fs::read(i.path()).unwrap();
+                (i.file_name().to_string_lossy().into_owned(), bytes)
+            })
+            .collect()
+    }
+
+    /// `Test.pak` in `dir` with `n` raw entries of 5000 bytes (`seed`
+    /// varies them): one part each under the 8 KiB part limit.
+    fn write(dir: &Path, n: u8, seed: u8) -> Result<Finished, WriteError> {
+        let options = WriteOptions {
+            part_limit: 8192,
+            level: 9,
+        };
+        let mut writer = ArchiveWriter::create(&dir.join("Test.pak"), options);
+        for i in 0..n {
+            let bytes: Vec<u8> = (0..5000u32).map(|k| (k % 251) as u8 ^ seed ^ i).collect();
+            let key = EntryKey::Name(format!("e{i}.bin"));
+            writer.add(&key, &bytes, false).unwrap();
+        }
+        writer.finish()
+    }
+
+    fn no_temporary_or_backup(files: &BTreeMap<String, Vec<u8>>) -> bool {
+        !files
+            .keys()
+            .any(|n| n.contains(TEMP_MARK) || n.contains(BACKUP_MARK))
+    }
+
+    /// Rebuilds a 3-part archive into `parts` parts with step `n` failing.
+    fn rebuild_failing_at(parts: u8, n: usize, new: &BTreeMap<String, Vec<u8>>) {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), 3, 1).unwrap();
+        let before = snapshot(dir.path());
+        fault::plan(&[n]);
+        let result = write(dir.path(), parts, 2);
+        fault::plan(&[]);
+        let after = snapshot(dir.path());
+        match result {
+            Err(e) => {
+                let msg = e.to_string();
+                assert_eq!(after, before, "step {n}: {msg}");
+                match e {
+                    WriteError::Io { .. } => assert!(msg.contains(": cannot write: "), "{msg}"),
+                    WriteError::Replace(r) => {
+                        assert!(r.unrestored.is_empty(), "step {n}: {msg}");
+                        assert!(
+                            msg.ends_with("the previous archive was restored")
+                                || msg.ends_with("the previous archive was not changed"),
+                            "step {n}: {msg}"
+                        );
+                        assert!(!msg.contains(TEMP_MARK), "{msg}");
+                    }
+                    other => panic!("step {n}: {other}"),
+                }
+            }
+            Ok(done) => {
+                // Only a removal after the renames can have failed: a
+                // backup or a stale part stays, reported.
+                let [left] = &done.left_behind[..] else {
+                    panic!("step {n}: {:?}", done.left_behind);
+                };
+                let mut rest = after.clone();
+                let name = left.path.file_name().unwrap().to_string_lossy();
+                let kept = rest
+                    .remove(name.as_ref())
+                    .expect("the file reported exists");
+                if name.contains(BACKUP_MARK) {
+                    assert!(before.values().any(|b| b == &kept), "an earlier file");
+                } else {
+                    assert_eq!(Some(&kept), before.get(name.as_ref()), "a stale part");
+                }
+                assert!(left.message.starts_with(&left.path.display().to_string()));
+                assert_eq!(&rest, new, "step {n}: the new archive, whole");
+            }
+        }
+    }
+
+    fn rebuild_with_every_step_failing(parts: u8) {
+        let reference = tempfile::tempdir().unwrap();
+        write(reference.path(), 3, 1).unwrap();
+        fault::plan(&[]);
+        let done = write(reference.path(), parts, 2).unwrap();
+        let steps = fault::taken();
+        assert!(done.left_behind.is_empty());
+        let new = snapshot(reference.path());
+        assert!(no_temporary_or_backup(&new), "{:?}", new.keys());
+        let expected: Vec<String> = (0..parts)
+            .map(|p| format!("Test.p{p:02}"))
+            .chain(["Test.pak".to_string()])
+            .collect();
+        assert_eq!(new.keys().cloned().collect::<Vec<_>>(), expected);
+        for n in 0..steps {
+            rebuild_failing_at(parts, n, &new);
+        }
+    }
+
+    #[test]
+    fn a_failure_at_any_step_into_fewer_parts_keeps_the_old_archive_or_the_whole_new_one() {
+        rebuild_with_every_step_failing(1);
+    }
+
+    #[test]
+    fn a_failure_at_any_step_into_more_parts_keeps_the_old_archive_or_the_whole_new_one() {
+        rebuild_with_every_step_failing(5);
+    }
+
+    #[test]
+    fn a_failure_at_any_step_into_as_many_parts_keeps_the_old_archive_or_the_whole_new_one() {
+        rebuild_with_every_step_failing(3);
+    }
+
+    /// The index's rename fails, and so do two of the renames undoing
+    /// the others: the error names the backups holding those old files.
+    #[test]
+    fn a_restore_that_fails_names_the_backups_holding_the_old_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), 3, 1).unwrap();
+        let before = snapshot(dir.path());
+        // Steps, files [p00, p01, p02, pak]: flushes 0-3; moved aside:
+        // pak 4, p02 5, p01 6, p00 7; renamed in: p00 8, p01 9, p02 10,
+        // pak 11 (fails); undone: p02 12, p01 13, p00 14 back to their
+        // temporary names, then the backups of p00 15 (fails), p01 16,
+        // p02 17, pak 18 (fails).
+        fault::plan(&[11, 15, 18]);
+        let err = write(dir.path(), 3, 2).unwrap_err();
+        fault::plan(&[]);
+        let WriteError::Replace(r) = &err else {
+            panic!("{err}");
+        };
+        let held: Vec<(String, PathBuf)> = r
+            .unrestored
+            .iter()
+            .map(|u| match u {
+                crate::atomic::Unrestored::EarlierIn { path, backup, .. } => (
+                    path.file_name().unwrap().to_string_lossy().into_owned(),
+                    backup.clone(),
+                ),
+                other => panic!("{other}"),
+            })
+            .collect();
+        let names: Vec<&str> = held.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Test.p00", "Test.pak"]);
+        let msg = err.to_string();
+        let pak = dir.path().join("Test.pak");
+        assert!(
+            msg.starts_with(&format!(
+                "{}: cannot put the new file in place: injected failure at step 11; \
+                 the previous archive could not be fully restored: the earlier {} is in {} \
+                 (cannot rename it back: injected failure at step 15); the earlier {} is in {}",
+                pak.display(),
+                dir.path().join("Test.p00").display(),
+                held[0].1.display(),
+                pak.display(),
+                held[1].1.display(),
+            )),
+            "{msg}"
+        );
+        for (name, backup) in &held {
+            assert_eq!(&std::fs::read(backup).unwrap(), &before[name], "{name}");
+        }
+        let mut after = snapshot(dir.path());
+        assert!(!after.keys().any(|n| n.contains(TEMP_MARK)), "no temporary");
+        for (name, backup) in &held {
+            let b = backup.file_name().unwrap().to_string_lossy().into_owned();
+            let old = after.remove(&b).unwrap();
+            after.insert(name.clone(), old);
+        }
+        assert_eq!(
+            after, before,
+            "every old file, under its name or a backup's"
+        );
+    }
+
+    #[test]
+    fn a_rebuild_leaves_no_backup_or_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        write(dir.path(), 3, 1).unwrap();
+        let done = write(dir.path(), 2, 2).unwrap();
+        assert!(done.left_behind.is_empty());
+        assert_eq!(done.stale_parts_removed, [dir.path().join("Test.p02")]);
+        let names: Vec<String> = snapshot(dir.path()).into_keys().collect();
+        assert_eq!(names, ["Test.p00", "Test.p01", "Test.pak"]);
+    }
 }

@@ -190,6 +190,8 @@ impl ErrorReport {
             archive_fields(e)
         } else if let Some(WriteError::Io { path, .. }) = link.downcast_ref::<WriteError>() {
             (ErrorKind::Io, Some(path.display().to_string()), None)
+        } else if let Some(WriteError::Replace(e)) = link.downcast_ref::<WriteError>() {
+            (ErrorKind::Io, Some(e.path.display().to_string()), None)
         } else if let Some(e) = link.downcast_ref::<DecodeError>() {
             (ErrorKind::Invalid, None, Some(e.offset))
         } else if link.downcast_ref::<std::io::Error>().is_some() {

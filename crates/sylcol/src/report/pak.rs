@@ -215,6 +215,11 @@ pub struct PakBuilt {
     /// Part files of the archive this one replaced that the new index does
     /// not use (`NAME.p01` after a rebuild into one part): removed.
     pub stale_parts_removed: Vec<String>,
+    /// Files the build meant to remove once the new archive was in place
+    /// but could not (a moved-aside copy of a replaced file, a stale
+    /// part), one sentence each naming the file: no index uses them, the
+    /// new archive is whole. Empty normally.
+    pub warnings: Vec<String>,
 }
 
 impl PakBuilt {

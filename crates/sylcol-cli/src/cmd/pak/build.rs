@@ -80,7 +80,15 @@ pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
         stale_parts_removed: (done.stale_parts_removed.iter())
             .map(|p| p.display().to_string())
             .collect(),
+        warnings: done.left_behind.iter().map(|l| l.message.clone()).collect(),
     };
+    // With --json the report's `warnings` carry them; standard error holds
+    // only error documents.
+    if !ctx.json {
+        for warning in &report.warnings {
+            note!("sylcol: warning: {warning}");
+        }
+    }
     print::report(ctx, &report, || report.text())?;
     Ok(Outcome::Ok)
 }

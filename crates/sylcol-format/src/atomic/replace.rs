@@ -1,0 +1,465 @@
+//! Several temporary files put in place as one step: [`replace_all`].
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::{LIVE, TempFile, lock, step};
+
+/// What sits between an earlier file's name and the PID in the name it is
+/// moved aside to. Not [`TEMP_MARK`](super::TEMP_MARK): a backup holds a
+/// user's earlier file, and the sweep of stale temporary files never
+/// removes one.
+pub const BACKUP_MARK: &str = ".sylcol-old-";
+
+/// The step of [`replace_all`] that failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Checking the destination (a folder cannot be replaced) or flushing
+    /// the new file: nothing had been renamed.
+    Prepare,
+    /// Moving the earlier file aside to its backup name.
+    MoveAside,
+    /// Renaming the new file into place.
+    PutInPlace,
+}
+
+impl Step {
+    /// What failed, as messages say it.
+    pub fn what(self) -> &'static str {
+        match self {
+            Step::Prepare => "cannot write",
+            Step::MoveAside => "cannot move the earlier file aside",
+            Step::PutInPlace => "cannot put the new file in place",
+        }
+    }
+}
+
+/// A destination that [`replace_all`], undoing a failed step, could not
+/// put back as it was.
+#[derive(Debug)]
+pub enum Unrestored {
+    /// The earlier file could not be renamed back: its bytes are in
+    /// `backup`, in the same folder.
+    EarlierIn {
+        /// The destination.
+        path: PathBuf,
+        /// The backup holding the earlier file.
+        backup: PathBuf,
+        /// Why it could not be renamed back.
+        cause: io::Error,
+    },
+    /// There was no earlier file, and the new one could not be removed.
+    NewLeft {
+        /// The destination, holding a new file.
+        path: PathBuf,
+        /// Why it could not be removed.
+        cause: io::Error,
+    },
+}
+
+impl std::fmt::Display for Unrestored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unrestored::EarlierIn {
+                path,
+                backup,
+                cause,
+            } => write!(
+                f,
+                "the earlier {} is in {} (cannot rename it back: {cause})",
+                path.display(),
+                backup.display()
+            ),
+            Unrestored::NewLeft { path, cause } => write!(
+                f,
+                "{} is a new file that cannot be removed ({cause})",
+                path.display()
+            ),
+        }
+    }
+}
+
+/// Why [`replace_all`] failed, and what it could not undo.
+#[derive(Debug)]
+pub struct ReplaceError {
+    /// The destination whose step failed (never a temporary name).
+    pub path: PathBuf,
+    /// The step that failed.
+    pub step: Step,
+    /// The error of that step.
+    pub cause: io::Error,
+    /// Renames done before the failure and undone (0: nothing had been
+    /// renamed).
+    pub undone: usize,
+    /// Destinations not put back as they were; empty when every
+    /// destination is as it was before the call.
+    pub unrestored: Vec<Unrestored>,
+}
+
+impl ReplaceError {
+    /// The message, calling the files replaced together `whole` ("the
+    /// earlier files", "the previous archive"): the file, the step that
+    /// failed, and whether `whole` is as it was.
+    pub fn describe(&self, whole: &str) -> String {
+        let mut m = format!(
+            "{}: {}: {}",
+            self.path.display(),
+            self.step.what(),
+            self.cause
+        );
+        if !self.unrestored.is_empty() {
+            m.push_str(&format!("; {whole} could not be fully restored:"));
+            for (i, u) in self.unrestored.iter().enumerate() {
+                m.push_str(if i == 0 { " " } else { "; " });
+                m.push_str(&u.to_string());
+            }
+        } else if self.undone > 0 {
+            m.push_str(&format!("; {whole} was restored"));
+        } else if self.step != Step::Prepare {
+            m.push_str(&format!("; {whole} was not changed"));
+        }
+        m
+    }
+}
+
+impl std::fmt::Display for ReplaceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe("the earlier files"))
+    }
+}
+
+impl std::error::Error for ReplaceError {}
+
+/// An earlier file, moved aside, that [`replace_all`] could not remove
+/// once every new file was in place: clutter, not a file anything needs.
+#[derive(Debug)]
+pub struct BackupLeft {
+    /// The destination it was the earlier file of.
+    pub path: PathBuf,
+    /// Its backup name, in the same folder.
+    pub backup: PathBuf,
+    /// Why it could not be removed.
+    pub cause: io::Error,
+}
+
+impl std::fmt::Display for BackupLeft {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: the earlier copy of {}, replaced, could not be removed ({}); delete it",
+            self.backup.display(),
+            self.path.display(),
+            self.cause
+        )
+    }
+}
+
+/// Puts each temporary file in place over its destination, all or none.
+///
+/// Renaming one file over another is atomic; renaming several is not. So
+/// the new files are flushed to disk and every destination checked (a
+/// folder cannot be replaced) before anything is renamed; then every
+/// earlier file is moved aside to a backup name in its own folder
+/// (`.NAME.sylcol-old-PID`, [`BACKUP_MARK`], [`backup_path`]) and the new
+/// files are renamed in. If any of those renames fails, what was done is
+/// undone in reverse order (the new files go back to their temporary
+/// names and are removed, the backups back to their names) and the
+/// [`ReplaceError`] says which file and step failed and whether the
+/// earlier files are back, naming the backup that holds an earlier file's
+/// bytes when one could not be renamed back. Only once every new file is
+/// in place are the backups removed; one that cannot be is returned
+/// ([`BackupLeft`]), never lost silently.
+///
+/// The earlier files are moved aside last to first and the new ones
+/// renamed in first to last, so the last file (an archive's index) is the
+/// first to go and the last to come: no moment shows a new last file with
+/// earlier others, or the earlier last file with new others.
+///
+/// The renames run under the registry's lock, so a signal's
+/// [`abandon_all`](super::abandon_all) waits until they are done or undone.
+/// Destinations must differ and their folders exist.
+pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<BackupLeft>, ReplaceError> {
+    for (file, dest) in &mut files {
+        prepare(file, dest).map_err(|cause| ReplaceError {
+            path: dest.clone(),
+            step: Step::Prepare,
+            cause,
+            undone: 0,
+            unrestored: Vec::new(),
+        })?;
+    }
+    let mut live = lock(&LIVE);
+    let mut journal = Journal::default();
+    let outcome = match forward(&files, &mut journal) {
+        Ok(()) => {
+            for (file, _) in &mut files {
+                let reg = &mut file.registration;
+                live.retain(|p| p != &reg.path);
+                reg.settled = true;
+            }
+            Ok(remove_backups(&files, &journal))
+        }
+        Err((at, step, cause)) => Err(ReplaceError {
+            path: files[at].1.clone(),
+            step,
+            cause,
+            undone: journal.aside.len() + journal.placed.len(),
+            unrestored: undo(&files, &journal),
+        }),
+    };
+    drop(live);
+    // The files not put in place (or put back to their temporary names)
+    // are removed as they drop, outside the lock.
+    drop(files);
+    outcome
+}
+
+/// Refuses a destination a rename cannot replace (a folder) and flushes
+/// the new file to disk.
+fn prepare(file: &mut TempFile, dest: &Path) -> io::Result<()> {
+    if fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir()) {
+        return Err(io::Error::new(
+            io::ErrorKind::IsADirectory,
+            "a folder has that name",
+        ));
+    }
+    step()?;
+    file.file.sync_all()
+}
+
+/// The renames done so far, by index into the files.
+#[derive(Default)]
+struct Journal {
+    /// Earlier files moved aside, in order: destination index and backup.
+    aside: Vec<(usize, PathBuf)>,
+    /// New files renamed into place, in order.
+    placed: Vec<usize>,
+}
+
+impl Journal {
+    fn backup_of(&self, i: usize) -> Option<&Path> {
+        self.aside
+            .iter()
+            .find(|(k, _)| *k == i)
+            .map(|(_, b)| b.as_path())
+    }
+}
+
+type Failed = (usize, Step, io::Error);
+
+/// Moves the earlier files aside (last to first), then renames the new
+/// ones in (first to last), journalling each rename.
+fn forward(files: &[(TempFile, PathBuf)], journal: &mut Journal) -> Result<(), Failed> {
+    for (i, (_, dest)) in files.iter().enumerate().rev() {
+        let fail = |cause| (i, Step::MoveAside, cause);
+        match fs::symlink_metadata(dest) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(fail(e)),
+            Ok(_) => {}
+        }
+        let backup = backup_path(dest).map_err(fail)?;
+        step()
+            .and_then(|()| fs::rename(dest, &backup))
+            .map_err(fail)?;
+        journal.aside.push((i, backup));
+    }
+    for (i, (file, dest)) in files.iter().enumerate() {
+        step()
+            .and_then(|()| fs::rename(file.registration.path(), dest))
+            .map_err(|cause| (i, Step::PutInPlace, cause))?;
+        journal.placed.push(i);
+    }
+    Ok(())
+}
+
+/// Undoes the journal in reverse: each new file goes back to its
+/// temporary name (or is removed), then each earlier file comes back from
+/// its backup (the first moved aside, last). Returns what could not be
+/// put back.
+fn undo(files: &[(TempFile, PathBuf)], journal: &Journal) -> Vec<Unrestored> {
+    let mut unrestored = Vec::new();
+    for &i in journal.placed.iter().rev() {
+        let (file, dest) = &files[i];
+        let back = step().and_then(|()| fs::rename(dest, file.registration.path()));
+        let gone = back.or_else(|_| step().and_then(|()| fs::remove_file(dest)));
+        // With a backup, renaming it back replaces the new file anyway.
+        if let (Err(cause), None) = (gone, journal.backup_of(i)) {
+            unrestored.push(Unrestored::NewLeft {
+                path: dest.clone(),
+                cause,
+            });
+        }
+    }
+    for (i, backup) in journal.aside.iter().rev() {
+        let dest = &files[*i].1;
+        if let Err(cause) = step().and_then(|()| fs::rename(backup, dest)) {
+            unrestored.push(Unrestored::EarlierIn {
+                path: dest.clone(),
+                backup: backup.clone(),
+                cause,
+            });
+        }
+    }
+    unrestored
+}
+
+/// Removes the backups once every new file is in place; returns those
+/// that stay.
+fn remove_backups(files: &[(TempFile, PathBuf)], journal: &Journal) -> Vec<BackupLeft> {
+    let mut left = Vec::new();
+    for (i, backup) in &journal.aside {
+        if let Err(cause) = step().and_then(|()| fs::remove_file(backup)) {
+            left.push(BackupLeft {
+                path: files[*i].1.clone(),
+                backup: backup.clone(),
+                cause,
+            });
+        }
+    }
+    left
+}
+
+/// A free backup name for `dest` in its folder: `.NAME.sylcol-old-PID`,
+/// then `-1`, `-2`... after it while the name is taken.
+pub fn backup_path(dest: &Path) -> io::Result<PathBuf> {
+    let name = dest
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let base = format!(".{name}{BACKUP_MARK}{}", std::process::id());
+    for n in 0..1000u32 {
+        let candidate = if n == 0 {
+            dest.with_file_name(&base)
+        } else {
+            dest.with_file_name(format!("{base}-{n}"))
+        };
+        match fs::symlink_metadata(&candidate) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(candidate),
+            Err(e) => return Err(e),
+            Ok(_) => {}
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("no free backup name: {base} to {base}-999 are all taken"),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::io::Write;
+
+    use super::super::fault;
+    use super::*;
+
+    /// Every file in `dir` by name, with its bytes.
+    fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|i| {
+                let i = i.unwrap();
+                let bytes = fs::read(i.path()).unwrap();
+                (i.file_name().to_string_lossy().into_owned(), bytes)
+            })
+            .collect()
+    }
+
+    /// `a` and `b` exist (earlier bytes), `c` does not; new bytes for all three.
+    fn batch(dir: &Path) -> Vec<(TempFile, PathBuf)> {
+        ["a", "b", "c"]
+            .iter()
+            .map(|n| {
+                let dest = dir.join(n);
+                let mut t = TempFile::beside(&dest).unwrap();
+                t.write_all(format!("new {n}").as_bytes()).unwrap();
+                (t, dest)
+            })
+            .collect()
+    }
+
+    fn earlier(dir: &Path) {
+        fs::write(dir.join("a"), b"old a").unwrap();
+        fs::write(dir.join("b"), b"old b").unwrap();
+    }
+
+    #[test]
+    fn every_single_failure_leaves_all_earlier_or_all_new_files() {
+        let dir = tempfile::tempdir().unwrap();
+        earlier(dir.path());
+        fault::plan(&[]);
+        let left = replace_all(batch(dir.path())).unwrap();
+        assert!(left.is_empty());
+        let steps = fault::taken();
+        let new = snapshot(dir.path());
+        assert_eq!(new.len(), 3, "no backup or temporary left: {new:?}");
+        for n in 0..steps {
+            let dir = tempfile::tempdir().unwrap();
+            earlier(dir.path());
+            let before = snapshot(dir.path());
+            let files = batch(dir.path());
+            fault::plan(&[n]);
+            match replace_all(files) {
+                Err(e) => {
+                    assert!(e.unrestored.is_empty(), "step {n}: {e}");
+                    assert_eq!(snapshot(dir.path()), before, "step {n}: {e}");
+                }
+                Ok(left) => {
+                    // Only removing a backup can fail after the last rename.
+                    assert_eq!(left.len(), 1, "step {n}");
+                    let mut got = snapshot(dir.path());
+                    let backup = left[0].backup.file_name().unwrap().to_string_lossy();
+                    assert!(got.remove(backup.as_ref()).is_some());
+                    assert_eq!(got, new, "step {n}");
+                }
+            }
+        }
+        fault::plan(&[]);
+    }
+
+    #[test]
+    fn a_failed_restore_names_the_backup_holding_the_earlier_file() {
+        let dir = tempfile::tempdir().unwrap();
+        earlier(dir.path());
+        let files = batch(dir.path());
+        // Steps: 3 flushes; `b` aside (3), `a` aside (4); `a` in (5),
+        // `b` in (6) fails; undo: `a` back to its temporary name (7),
+        // backup of `a` back (8), backup of `b` back (9) fails.
+        fault::plan(&[6, 9]);
+        let err = replace_all(files).unwrap_err();
+        fault::plan(&[]);
+        assert_eq!((err.step, err.undone), (Step::PutInPlace, 3));
+        assert!(err.path.ends_with("b"));
+        let [Unrestored::EarlierIn { path, backup, .. }] = &err.unrestored[..] else {
+            panic!("{err}");
+        };
+        assert!(path.ends_with("b"));
+        assert_eq!(fs::read(backup).unwrap(), b"old b");
+        assert_eq!(fs::read(dir.path().join("a")).unwrap(), b"old a");
+        assert!(!dir.path().join("b").exists() && !dir.path().join("c").exists());
+        let msg = err.describe("the previous archive");
+        assert!(
+            msg.starts_with(&format!(
+                "{}: cannot put the new file in place: injected failure at step 6; \
+                 the previous archive could not be fully restored: the earlier {} is in {}",
+                err.path.display(),
+                path.display(),
+                backup.display()
+            )),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn backup_names_are_free_and_not_temporary_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("x.p00");
+        let first = backup_path(&dest).unwrap();
+        let name = first.file_name().unwrap().to_str().unwrap();
+        assert_eq!(name, format!(".x.p00{BACKUP_MARK}{}", std::process::id()));
+        assert!(super::super::parse_temp_name(name).is_none());
+        fs::write(&first, b"taken").unwrap();
+        let second = backup_path(&dest).unwrap();
+        assert_eq!(second, dir.path().join(format!("{name}-1")));
+    }
+}
