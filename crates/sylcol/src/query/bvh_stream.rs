@@ -81,7 +81,7 @@ impl Bvh {
         assert_eq!(rays.len(), out.len(), "one answer slot per ray");
         if self.nodes.is_empty() || rays.len() < SLOTS {
             for (p, o) in rays.iter().zip(out.iter_mut()) {
-                *o = self.walk::<K>(&p.frame, &p.boxes, p.max);
+                *o = self.walk::<K>(&p.boxes, p.max, p.frame);
             }
             return;
         }

@@ -58,15 +58,53 @@ pub unsafe fn walk_moving(
     t1: f64,
     mut visit: impl FnMut(usize, f64) -> f64,
 ) {
+    // SAFETY: as the caller's.
+    unsafe { walk_moving_prepared(f, origin, dir, t0, t1, (), |_, cell, t| visit(cell, t)) }
+}
+
+/// What a walk makes once its set-up is under way, before its first
+/// visit, and hands to every visit: the packet test's lanes of the ray
+/// (`ray_triangle_avx::LateLanes`), made after the walk's first loads and
+/// its chain of f64 operations have started rather than ahead of them,
+/// or nothing.
+pub trait Prepare {
+    /// What every visit gets.
+    type Out;
+    /// Makes it.
+    fn prepare(self) -> Self::Out;
+}
+
+impl Prepare for () {
+    type Out = ();
+    #[inline(always)]
+    fn prepare(self) {}
+}
+
+/// [`walk_moving`] whose visits also get what `prep` makes after the
+/// walk's set-up.
+///
+/// # Safety
+/// As [`walk_moving`].
+#[inline(always)]
+pub unsafe fn walk_moving_prepared<P: Prepare>(
+    f: &WalkFrame,
+    origin: DVec3,
+    dir: DVec3,
+    t0: f64,
+    t1: f64,
+    prep: P,
+    mut visit: impl FnMut(&P::Out, usize, f64) -> f64,
+) {
     // SAFETY: AVX and AVX2 per the contract.
     unsafe {
         let Some(mut w) = Walk::start(f, origin, dir, t0, t1) else {
             return;
         };
+        let ready = prep.prepare();
         loop {
             // The walk's end or the visitor's limit, whichever is nearer
             // (`hi` is not NaN, so neither is the minimum).
-            w.hi = min_sd(visit(w.linear as usize, w.t_enter), w.hi);
+            w.hi = min_sd(visit(&ready, w.linear as usize, w.t_enter), w.hi);
             let Some((_, k)) = w.step() else {
                 return;
             };
@@ -96,6 +134,27 @@ pub unsafe fn walk_occupied(
     t1: f64,
     mut visit: impl FnMut(usize, f64) -> f64,
 ) {
+    // SAFETY: as the caller's.
+    unsafe { walk_occupied_prepared(f, occ, origin, dir, t0, t1, (), |_, cell, t| visit(cell, t)) }
+}
+
+/// [`walk_occupied`] whose visits also get what `prep` makes after the
+/// walk's set-up.
+///
+/// # Safety
+/// As [`walk_occupied`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)] // the walk's six and what it hands on
+pub unsafe fn walk_occupied_prepared<P: Prepare>(
+    f: &WalkFrame,
+    occ: &Occupancy,
+    origin: DVec3,
+    dir: DVec3,
+    t0: f64,
+    t1: f64,
+    prep: P,
+    mut visit: impl FnMut(&P::Out, usize, f64) -> f64,
+) {
     // SAFETY: AVX and AVX2 per the contract. `at` points at the current
     // cell's byte: the cell lies in the grid, and a neighbour's offset (a
     // stride) is at most the pad, so every byte read lies in `occ.bytes`.
@@ -105,8 +164,9 @@ pub unsafe fn walk_occupied(
         };
         let mut at = occ.bytes.as_ptr().add(occ.pad + w.linear as usize);
         let [s0, s1, s2, _] = w.stride.map(|s| s as isize);
+        let ready = prep.prepare();
         if *at != 0 {
-            w.hi = min_sd(visit(w.linear as usize, w.t_enter), w.hi);
+            w.hi = min_sd(visit(&ready, w.linear as usize, w.t_enter), w.hi);
         }
         loop {
             let next = u32::from(*at.offset(s0))
@@ -118,7 +178,7 @@ pub unsafe fn walk_occupied(
             w.linear += w.stride[k];
             at = at.offset(w.stride[k] as isize);
             if (next >> k) & 1 != 0 {
-                w.hi = min_sd(visit(w.linear as usize, w.t_enter), w.hi);
+                w.hi = min_sd(visit(&ready, w.linear as usize, w.t_enter), w.hi);
             }
         }
     }

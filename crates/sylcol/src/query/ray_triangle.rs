@@ -252,6 +252,44 @@ impl<'a> RayFrame<'a> {
     }
 }
 
+/// What gives a walk its [`RayFrame`] when it needs it: the frame itself,
+/// or the numbers it is made from ([`FrameInputs`]), so that a walk can
+/// start its first loads before the frame's instructions (a closure
+/// would not be inlined into the AVX-compiled walk).
+pub trait MakeFrame<'a> {
+    /// The frame.
+    fn make(self) -> RayFrame<'a>;
+}
+
+impl<'a> MakeFrame<'a> for RayFrame<'a> {
+    #[inline(always)]
+    fn make(self) -> RayFrame<'a> {
+        self
+    }
+}
+
+/// The arguments of [`RayFrame::new`], for a frame made later.
+#[derive(Debug, Clone, Copy)]
+pub struct FrameInputs<'a> {
+    /// The origin.
+    pub o: Vec3,
+    /// The direction (non-zero, finite).
+    pub d: Vec3,
+    /// The limit of t.
+    pub limit: f32,
+    /// The same ray for the exact predicates.
+    pub cast: &'a Cast,
+    /// The box of the mesh's vertices.
+    pub bounds: (Vec3, Vec3),
+}
+
+impl<'a> MakeFrame<'a> for FrameInputs<'a> {
+    #[inline(always)]
+    fn make(self) -> RayFrame<'a> {
+        RayFrame::new(self.o, self.d, self.limit, self.cast, self.bounds)
+    }
+}
+
 /// A world axis (the frame's rows; an enum so that indexing by it needs
 /// no bounds check).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -642,6 +680,9 @@ impl Lanes for Vec4 {
 pub trait Kernel: Copy {
     /// The lanes the kernel computes in.
     type V: Lanes;
+    /// Whether this is the AVX kernel (its walks are then compiled for
+    /// AVX2).
+    const IS_AVX: bool = false;
     /// `f` as the AVX kernel's ray, for the AVX kernel only (its walks are
     /// then compiled for AVX2).
     #[cfg(target_arch = "x86_64")]
@@ -697,6 +738,37 @@ pub trait Kernel: Copy {
                 f64::INFINITY
             }
         });
+    }
+    /// [`Kernel::walk_moving`] for a ray's walk whose visits test
+    /// packets: each visit also gets the ray's lanes, made from `frame`
+    /// (on AVX2 after the walk's set-up has started, so that the walk's
+    /// first cells wait less).
+    #[inline(always)]
+    fn walk_moving_ray<'a>(
+        f: &WalkFrame,
+        o: DVec3,
+        d: DVec3,
+        t1: f64,
+        frame: FrameInputs<'a>,
+        mut visit: impl FnMut(&LaneRay<'a, Self::V>, usize, f64) -> f64,
+    ) {
+        let lanes = LaneRay::new(&frame.make());
+        Self::walk_moving(f, o, d, 0.0, t1, |cell, t| visit(&lanes, cell, t));
+    }
+    /// [`Kernel::walk_occupied`] with the ray's lanes, as
+    /// [`Kernel::walk_moving_ray`].
+    #[inline(always)]
+    fn walk_occupied_ray<'a>(
+        f: &WalkFrame,
+        occ: &super::ray_grid::Occupancy,
+        o: DVec3,
+        d: DVec3,
+        t1: f64,
+        frame: FrameInputs<'a>,
+        mut visit: impl FnMut(&LaneRay<'a, Self::V>, usize, f64) -> f64,
+    ) {
+        let lanes = LaneRay::new(&frame.make());
+        Self::walk_occupied(f, occ, o, d, 0.0, t1, |cell, t| visit(&lanes, cell, t));
     }
     /// Tests the `lanes` of packet `p` and keeps the nearest hit in
     /// `best` (time, triangle); a tie in time goes to the lower triangle

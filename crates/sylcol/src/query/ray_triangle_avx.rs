@@ -10,7 +10,9 @@ use std::ops::{BitAnd, BitOr};
 use glam::DVec3;
 
 use super::grid_walk::WalkFrame;
-use super::ray_triangle::{Kernel, LANES, LaneRay, Lanes, Packet, lanes, settle};
+use super::ray_triangle::{
+    FrameInputs, Kernel, LANES, LaneRay, Lanes, MakeFrame, Packet, lanes, settle,
+};
 
 /// Eight f32 lanes in one AVX register.
 #[derive(Debug, Clone, Copy)]
@@ -123,6 +125,7 @@ pub struct Avx;
 
 impl Kernel for Avx {
     type V = W8;
+    const IS_AVX: bool = true;
 
     #[inline(always)]
     fn as_avx<'f, 'a>(f: &'f LaneRay<'a, W8>) -> Option<&'f LaneRay<'a, W8>> {
@@ -155,6 +158,47 @@ impl Kernel for Avx {
         // SAFETY: AVX and AVX2 are there wherever this kernel runs; `occ`
         // is the occupancy of `f`'s grid (`RayGrid::new`).
         unsafe { super::grid_walk_avx::walk_occupied(f, occ, o, d, t0, t1, visit) }
+    }
+
+    #[inline(always)]
+    fn walk_moving_ray<'a>(
+        f: &WalkFrame,
+        o: DVec3,
+        d: DVec3,
+        t1: f64,
+        frame: FrameInputs<'a>,
+        visit: impl FnMut(&LaneRay<'a, W8>, usize, f64) -> f64,
+    ) {
+        // SAFETY: AVX and AVX2 are there wherever this kernel runs.
+        unsafe {
+            super::grid_walk_avx::walk_moving_prepared(f, o, d, 0.0, t1, LateLanes(frame), visit)
+        }
+    }
+
+    #[inline(always)]
+    fn walk_occupied_ray<'a>(
+        f: &WalkFrame,
+        occ: &super::ray_grid::Occupancy,
+        o: DVec3,
+        d: DVec3,
+        t1: f64,
+        frame: FrameInputs<'a>,
+        visit: impl FnMut(&LaneRay<'a, W8>, usize, f64) -> f64,
+    ) {
+        // SAFETY: AVX and AVX2 are there wherever this kernel runs; `occ`
+        // is the occupancy of `f`'s grid (`RayGrid::new`).
+        unsafe {
+            super::grid_walk_avx::walk_occupied_prepared(
+                f,
+                occ,
+                o,
+                d,
+                0.0,
+                t1,
+                LateLanes(frame),
+                visit,
+            )
+        }
     }
 
     #[inline(always)]
@@ -197,6 +241,19 @@ impl Kernel for Avx {
                 test_packets_avx(f, packets, best);
             }
         }
+    }
+}
+
+/// The ray's eight-lane numbers, made by the AVX walk once its set-up
+/// is under way (a method, not a closure: a closure would not take the
+/// walk's target features, and its broadcasts would be calls).
+struct LateLanes<'a>(FrameInputs<'a>);
+
+impl<'a> super::grid_walk_avx::Prepare for LateLanes<'a> {
+    type Out = LaneRay<'a, W8>;
+    #[inline(always)]
+    fn prepare(self) -> LaneRay<'a, W8> {
+        LaneRay::new(&self.0.make())
     }
 }
 
