@@ -222,7 +222,7 @@ fn query_grid_text_names_its_source_in_words() {
     );
     let derived = text(&["--grid", "derived"]);
     assert!(
-        derived.starts_with("grid 3 x 3 x 3 (derived, 3 cells along the longest axis)"),
+        derived.starts_with("grid 2 x 2 x 2 (derived, 2 cells along the longest axis)"),
         "{derived}"
     );
     assert!(!derived.contains("Derived {") && !file.contains("File"));

@@ -92,7 +92,7 @@ fn derived_grid_gives_the_same_answers() {
     let d = json_of(&["grid", "--grid", "derived", "--json"]);
     assert_eq!(
         (&d["source"], &d["cells_per_axis"]),
-        (&json!("derived"), &json!(3))
+        (&json!("derived"), &json!(2))
     );
     assert_eq!(g["too_coarse"], false);
     assert_eq!(g["missing_entries"], 0);

@@ -94,14 +94,21 @@ pub fn cubic_grid(lo: DVec3, hi: DVec3, n: usize) -> GridSpec {
 
 /// About two cells per triangle over a box of extent `e` holding `count`
 /// triangles, along its longest side (a thin axis counts as 1/64 of the
-/// longest).
+/// longest): the sub-grids' rule ([`cells_per_axis_at`] with 2).
 pub fn cells_per_axis(e: DVec3, count: usize) -> usize {
+    cells_per_axis_at(e, count, 2.0)
+}
+
+/// About `per_triangle` cells per triangle over a box of extent `e`
+/// holding `count` triangles, along its longest side (a thin axis counts
+/// as 1/64 of the longest); at least 1, at most 1 024.
+pub fn cells_per_axis_at(e: DVec3, count: usize, per_triangle: f64) -> usize {
     let longest = e.max_element();
     if longest <= 0.0 {
         return 1;
     }
     let e = e.max(DVec3::splat(longest / 64.0));
-    let target = (2 * count).max(1) as f64;
+    let target = (per_triangle * count as f64).max(1.0);
     let cell = (e.x * e.y * e.z / target).cbrt();
     ((longest / cell).ceil() as usize).clamp(1, 1024)
 }
