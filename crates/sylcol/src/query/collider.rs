@@ -476,11 +476,12 @@ fn checked_sphere(c: &[Vec3; 3], s: [f32; 4], replaced: &mut usize) -> [f32; 4] 
 
 /// Cells a triangle of a derived grid: one cell per two triangles over
 /// the mesh's box. Measured on the sample maps and the spheres
-/// (docs/queries.md, "A coarser derived grid"): rays 2-11 % faster than
-/// with the two cells a triangle used before on ten of the eleven maps
-/// and the 4 k-65 k spheres (level on the rest), sphere sweeps, `inside`
-/// and `closest` as fast or faster; the crowded cells a coarse grid
-/// makes get sub-grids (of two cells a triangle) as before.
+/// (docs/queries.md, "A coarser derived grid"): rays 1-6 % faster than
+/// with the two cells a triangle used before on six of the eight maps
+/// that walk a grid and 2-12 % on the 4 k-65 k spheres, within the noise
+/// on the rest (db066592 1-2 % slower); sphere sweeps, `inside` and
+/// `closest` as fast or faster; the crowded cells a coarse grid makes
+/// get sub-grids (of two cells a triangle) as before.
 pub const DERIVED_CELLS_PER_TRIANGLE: f64 = 0.5;
 
 /// About [`DERIVED_CELLS_PER_TRIANGLE`] cells per triangle over the
