@@ -45,15 +45,24 @@ fn lock<T>(m: &'static Mutex<T>) -> MutexGuard<'static, T> {
 
 /// The temporary path for `target`: `.NAME.sylcol-tmp-PID` in its folder.
 pub fn temp_path(target: &Path) -> PathBuf {
-    let name = target
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    target.with_file_name(temp_name(&name))
+    target.with_file_name(temp_name(&file_name_of(target)))
 }
 
 /// The temporary file name for a target named `name`: `.NAME.sylcol-tmp-PID`.
 pub fn temp_name(name: &str) -> String {
-    format!(".{name}{TEMP_MARK}{}", std::process::id())
+    marked_name(name, TEMP_MARK)
+}
+
+/// `target`'s file name, lossily as text ("" for none).
+fn file_name_of(target: &Path) -> String {
+    target
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// `.NAME` + `mark` + this process's PID: a temporary or backup name.
+fn marked_name(name: &str, mark: &str) -> String {
+    format!(".{name}{mark}{}", std::process::id())
 }
 
 /// Splits a temporary file name into the target's name and the PID that
@@ -129,9 +138,14 @@ impl Registration {
             return Ok(());
         }
         settle()?;
+        self.forget(&mut live);
+        Ok(())
+    }
+
+    /// Takes the settled file out of the registry `live` (its lock held).
+    fn forget(&mut self, live: &mut Vec<PathBuf>) {
         live.retain(|p| p != &self.path);
         self.settled = true;
-        Ok(())
     }
 }
 

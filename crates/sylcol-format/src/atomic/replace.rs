@@ -4,7 +4,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{LIVE, TempFile, lock, step};
+use super::{LIVE, TempFile, file_name_of, lock, marked_name, step};
 
 /// What sits between an earlier file's name and the PID in the name it is
 /// moved aside to. Not [`TEMP_MARK`](super::TEMP_MARK): a backup holds a
@@ -194,9 +194,7 @@ pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<BackupLeft
     let outcome = match forward(&files, &mut journal) {
         Ok(()) => {
             for (file, _) in &mut files {
-                let reg = &mut file.registration;
-                live.retain(|p| p != &reg.path);
-                reg.settled = true;
+                file.registration.forget(&mut live);
             }
             Ok(remove_backups(&files, &journal))
         }
@@ -323,10 +321,7 @@ fn remove_backups(files: &[(TempFile, PathBuf)], journal: &Journal) -> Vec<Backu
 /// A free backup name for `dest` in its folder: `.NAME.sylcol-old-PID`,
 /// then `-1`, `-2`... after it while the name is taken.
 pub fn backup_path(dest: &Path) -> io::Result<PathBuf> {
-    let name = dest
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let base = format!(".{name}{BACKUP_MARK}{}", std::process::id());
+    let base = marked_name(&file_name_of(dest), BACKUP_MARK);
     for n in 0..1000u32 {
         let candidate = if n == 0 {
             dest.with_file_name(&base)
