@@ -270,6 +270,19 @@ pub(crate) mod fault {
         PLAN.with(|p| p.borrow().taken)
     }
 
+    /// Every file in `dir` by name, with its bytes: what a failed step
+    /// must leave as it was.
+    pub(crate) fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .map(|i| {
+                let i = i.unwrap();
+                let bytes = std::fs::read(i.path()).unwrap();
+                (i.file_name().to_string_lossy().into_owned(), bytes)
+            })
+            .collect()
+    }
+
     /// Takes a step: an injected error when the plan says this one fails.
     pub(crate) fn next() -> io::Result<()> {
         PLAN.with(|p| {

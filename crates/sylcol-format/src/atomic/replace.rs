@@ -342,23 +342,10 @@ pub fn backup_path(dest: &Path) -> io::Result<PathBuf> {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
     use std::io::Write;
 
-    use super::super::fault;
+    use super::super::fault::{self, snapshot};
     use super::*;
-
-    /// Every file in `dir` by name, with its bytes.
-    fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-        fs::read_dir(dir)
-            .unwrap()
-            .map(|i| {
-                let i = i.unwrap();
-                let bytes = fs::read(i.path()).unwrap();
-                (i.file_name().to_string_lossy().into_owned(), bytes)
-            })
-            .collect()
-    }
 
     /// `a` and `b` exist (earlier bytes), `c` does not; new bytes for all three.
     fn batch(dir: &Path) -> Vec<(TempFile, PathBuf)> {

@@ -473,19 +473,8 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::atomic::{BACKUP_MARK, TEMP_MARK, fault};
-
-    /// Every file in `dir` by name, with its bytes.
-    fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-        std::fs::read_dir(dir)
-            .unwrap()
-            .map(|i| {
-                let i = i.unwrap();
-                let bytes = std::fs::read(i.path()).unwrap();
-                (i.file_name().to_string_lossy().into_owned(), bytes)
-            })
-            .collect()
-    }
+    use crate::atomic::fault::{self, snapshot};
+    use crate::atomic::{BACKUP_MARK, TEMP_MARK};
 
     /// `Test.pak` in `dir` with `n` raw entries of 5000 bytes (`seed`
     /// varies them): one part each under the 8 KiB part limit.
