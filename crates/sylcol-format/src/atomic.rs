@@ -53,6 +53,23 @@ pub fn temp_name(name: &str) -> String {
     marked_name(name, TEMP_MARK)
 }
 
+/// Flushes the entries of the folder holding `path` to disk, so that a
+/// rename into it survives a crash of the system, not only of sylcol.
+///
+/// Best effort: the rename has already happened and the data is in the
+/// file, so a folder that cannot be opened or flushed (some file systems
+/// refuse `fsync` on folders) costs only that guarantee, and is not
+/// reported as a failed write.
+pub(crate) fn sync_folder_of(path: &Path) {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if let Ok(dir) = File::open(folder) {
+        let _ = dir.sync_all();
+    }
+}
+
 /// `target`'s file name, lossily as text ("" for none).
 fn file_name_of(target: &Path) -> String {
     target
@@ -187,11 +204,16 @@ impl TempFile {
         Ok(TempFile { file, registration })
     }
 
-    /// Flushes the file to disk, renames it over `target` and forgets it.
+    /// Flushes the file to disk, renames it over `target`, flushes the
+    /// folder's entries (so the rename outlives a power cut) and forgets
+    /// it.
     pub fn persist(mut self, target: &Path) -> io::Result<()> {
         self.file.sync_all()?;
         let path = self.registration.path().to_path_buf();
-        self.registration.settle(|| std::fs::rename(&path, target))
+        self.registration
+            .settle(|| std::fs::rename(&path, target))?;
+        sync_folder_of(target);
+        Ok(())
     }
 }
 

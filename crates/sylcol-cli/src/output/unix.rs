@@ -177,6 +177,24 @@ impl Folder {
         Ok(path)
     }
 
+    /// Flushes the folder's entries to disk (after a rename into it).
+    /// Best effort, as `sylcol_format::atomic::TempFile::persist`: the
+    /// held handle may be `O_PATH`, which cannot be flushed, so a readable
+    /// one is opened; a folder that may be written but not read keeps
+    /// only that guarantee short, and the write is not reported failed.
+    fn sync_entries(&self) {
+        if let Ok(readable) = self.readable() {
+            let _ = rustix::fs::fsync(&readable);
+        }
+    }
+
+    /// A readable handle on the same folder (the held one may be
+    /// `O_PATH`, which can be neither listed nor flushed).
+    fn readable(&self) -> rustix::io::Result<OwnedFd> {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+        rustix::fs::openat(&self.fd, ".", flags, Mode::empty())
+    }
+
     /// Removes, once per folder and run, the temporary files an interrupted
     /// sylcol left here (regular files of that name pattern whose process
     /// is gone), saying so.
@@ -184,10 +202,8 @@ impl Folder {
         if !claim_sweep(&self.path) {
             return;
         }
-        // Listing needs a readable handle on the same folder (the held one
-        // may be `O_PATH`); a folder that cannot be listed is not swept.
-        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-        let Ok(listing) = rustix::fs::openat(&self.fd, ".", flags, Mode::empty()) else {
+        // A folder that cannot be listed is not swept.
+        let Ok(listing) = self.readable() else {
             return;
         };
         let Ok(entries) = Dir::read_from(&listing) else {
@@ -250,12 +266,15 @@ impl<'a> TempIn<'a> {
     }
 
     /// Flushes the file to disk and renames it over `target` in the same
-    /// folder (replacing, never following, whatever has that name).
+    /// folder (replacing, never following, whatever has that name), then
+    /// flushes the folder's entries so the rename outlives a power cut.
     fn persist(mut self, target: &str) -> io::Result<()> {
         self.file.sync_all()?;
         let (fd, name) = (&self.folder.fd, &self.name);
         self.registration
-            .settle(|| Ok(rustix::fs::renameat(fd, name, fd, target)?))
+            .settle(|| Ok(rustix::fs::renameat(fd, name, fd, target)?))?;
+        self.folder.sync_entries();
+        Ok(())
     }
 }
 

@@ -168,8 +168,9 @@ impl std::fmt::Display for BackupLeft {
 /// [`ReplaceError`] says which file and step failed and whether the
 /// earlier files are back, naming the backup that holds an earlier file's
 /// bytes when one could not be renamed back. Only once every new file is
-/// in place are the backups removed; one that cannot be is returned
-/// ([`BackupLeft`]), never lost silently.
+/// in place are their folders' entries flushed to disk (so the new names
+/// outlive a power cut before any backup goes) and the backups removed;
+/// one that cannot be is returned ([`BackupLeft`]), never lost silently.
 ///
 /// The earlier files are moved aside last to first and the new ones
 /// renamed in first to last, so the last file (an archive's index) is the
@@ -196,6 +197,7 @@ pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<BackupLeft
             for (file, _) in &mut files {
                 file.registration.forget(&mut live);
             }
+            sync_folders(&files);
             Ok(remove_backups(&files, &journal))
         }
         Err((at, step, cause)) => Err(ReplaceError {
@@ -300,6 +302,19 @@ fn undo(files: &[(TempFile, PathBuf)], journal: &Journal) -> Vec<Unrestored> {
         }
     }
     unrestored
+}
+
+/// Flushes each destination folder's entries once (best effort, as in
+/// [`TempFile::persist`]).
+fn sync_folders(files: &[(TempFile, PathBuf)]) {
+    let mut done: Vec<&Path> = Vec::new();
+    for (_, dest) in files {
+        let folder = dest.parent().unwrap_or(Path::new(""));
+        if !done.contains(&folder) {
+            done.push(folder);
+            super::sync_folder_of(dest);
+        }
+    }
 }
 
 /// Removes the backups once every new file is in place; returns those
