@@ -1,8 +1,13 @@
 //! The `.pak` index: header and 12-byte entries.
 
-use crate::bytes::{be_u32, slice};
+use core::mem::offset_of;
+
+use zerocopy::{FromBytes, IntoBytes};
+
+use crate::bytes::slice;
 use crate::error::{DecodeError, DecodeErrorKind};
 
+use super::raw::{IndexEntryRaw, IndexHeaderRaw};
 use super::{ALIGNMENT, ENTRY_SIZE, HEADER_SIZE, MAGIC, OFFSET_MASK, PART_SHIFT, PART_SIZE};
 
 /// One index entry: where an entry's stored bytes are.
@@ -63,11 +68,20 @@ impl Index {
                 },
             ));
         }
-        let declared_count = be_u32(data, 4, "IPFB entry count")?;
-        let alignment = be_u32(data, 8, "IPFB alignment")?;
-        let part_size = be_u32(data, 12, "IPFB part size")?;
+        let Ok((header, table)) = IndexHeaderRaw::ref_from_prefix(data) else {
+            return Err(DecodeError::new(
+                0,
+                DecodeErrorKind::Truncated {
+                    what: "IPFB header",
+                    needed: HEADER_SIZE,
+                    available: data.len() as u64,
+                },
+            ));
+        };
+        let declared_count = header.count.get();
+        let (alignment, part_size) = (header.alignment.get(), header.part_size.get());
         let mut problems = header_problems(alignment, part_size);
-        let room = (data.len() as u64 - HEADER_SIZE) / ENTRY_SIZE;
+        let room = table.len() as u64 / ENTRY_SIZE;
         let readable = u64::from(declared_count).min(room);
         if readable < u64::from(declared_count) {
             problems.push(DecodeError::new(
@@ -75,26 +89,38 @@ impl Index {
                 DecodeErrorKind::Truncated {
                     what: "IPFB entry table",
                     needed: u64::from(declared_count) * ENTRY_SIZE,
-                    available: data.len() as u64 - HEADER_SIZE,
+                    available: table.len() as u64,
                 },
             ));
         }
-        // `readable` is bounded by the file length, so this allocation is too.
-        let mut entries = Vec::with_capacity(readable as usize);
-        for slot in 0..readable as usize {
-            let at = HEADER_SIZE + slot as u64 * ENTRY_SIZE;
-            let hash = be_u32(data, at, "IPFB entry hash")?;
+        // `readable` is bounded by the file length, so the view fits (an
+        // error, never a panic, if it did not) and the allocation below is
+        // bounded too.
+        let (raw, _) = <[IndexEntryRaw]>::ref_from_prefix_with_elems(table, readable as usize)
+            .map_err(|_| {
+                DecodeError::new(
+                    HEADER_SIZE,
+                    DecodeErrorKind::Truncated {
+                        what: "IPFB entry table",
+                        needed: readable * ENTRY_SIZE,
+                        available: table.len() as u64,
+                    },
+                )
+            })?;
+        let mut entries = Vec::with_capacity(raw.len());
+        for (slot, e) in raw.iter().enumerate() {
+            let hash = e.hash.get();
             if hash == 0 {
-                problems.extend(hidden_after_zero(data, slot, readable, declared_count));
+                problems.extend(hidden_after_zero(raw, slot, declared_count));
                 break;
             }
-            let location = be_u32(data, at + 4, "IPFB entry location")?;
+            let location = e.location.get();
             entries.push(IndexEntry {
                 slot,
                 hash,
                 part: (location >> PART_SHIFT) as u8,
                 offset: location & OFFSET_MASK,
-                stored_size: be_u32(data, at + 8, "IPFB entry size")?,
+                stored_size: e.stored_size.get(),
             });
         }
         let sorted = check_order(&entries, &mut problems);
@@ -120,15 +146,22 @@ impl Index {
 
     /// Encodes an index for `entries` (sorted by the caller).
     pub fn encode(entries: &[IndexEntry]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_SIZE as usize + entries.len() * 12);
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&(entries.len() as u32).to_be_bytes());
-        out.extend_from_slice(&ALIGNMENT.to_be_bytes());
-        out.extend_from_slice(&PART_SIZE.to_be_bytes());
+        let header = IndexHeaderRaw {
+            magic: *MAGIC,
+            count: (entries.len() as u32).into(),
+            alignment: ALIGNMENT.into(),
+            part_size: PART_SIZE.into(),
+        };
+        let mut out =
+            Vec::with_capacity(HEADER_SIZE as usize + entries.len() * ENTRY_SIZE as usize);
+        out.extend_from_slice(header.as_bytes());
         for e in entries {
-            out.extend_from_slice(&e.hash.to_be_bytes());
-            out.extend_from_slice(&e.location().to_be_bytes());
-            out.extend_from_slice(&e.stored_size.to_be_bytes());
+            let raw = IndexEntryRaw {
+                hash: e.hash.into(),
+                location: e.location().into(),
+                stored_size: e.stored_size.into(),
+            };
+            out.extend_from_slice(raw.as_bytes());
         }
         out
     }
@@ -137,19 +170,14 @@ impl Index {
 /// The table ends at the zero hash in `slot`, as the game reads it; a
 /// problem when a slot after it (of the `readable` ones) still holds a
 /// hash: entries the header counts that no reader ever sees.
-fn hidden_after_zero(
-    data: &[u8],
-    slot: usize,
-    readable: u64,
-    declared: u32,
-) -> Option<DecodeError> {
-    let at = |s: u64| HEADER_SIZE + s * ENTRY_SIZE;
-    let hidden = (slot as u64 + 1..readable)
-        .filter(|&s| be_u32(data, at(s), "IPFB entry hash").is_ok_and(|h| h != 0))
+fn hidden_after_zero(table: &[IndexEntryRaw], slot: usize, declared: u32) -> Option<DecodeError> {
+    let hidden = table[slot + 1..]
+        .iter()
+        .filter(|e| e.hash.get() != 0)
         .count();
     (hidden > 0).then(|| {
         DecodeError::new(
-            at(slot as u64),
+            HEADER_SIZE + slot as u64 * ENTRY_SIZE,
             DecodeErrorKind::BadCount {
                 what: "IPFB entry table",
                 detail: format!(
@@ -164,7 +192,7 @@ fn header_problems(alignment: u32, part_size: u32) -> Vec<DecodeError> {
     let mut problems = Vec::new();
     if alignment != ALIGNMENT {
         problems.push(DecodeError::new(
-            8,
+            offset_of!(IndexHeaderRaw, alignment) as u64,
             DecodeErrorKind::Invalid(format!(
                 "alignment word is {alignment:#x}, the game's archives use {ALIGNMENT:#x}"
             )),
@@ -172,7 +200,7 @@ fn header_problems(alignment: u32, part_size: u32) -> Vec<DecodeError> {
     }
     if part_size != PART_SIZE {
         problems.push(DecodeError::new(
-            12,
+            offset_of!(IndexHeaderRaw, part_size) as u64,
             DecodeErrorKind::Invalid(format!(
                 "part size word is {part_size:#x}, expected {PART_SIZE:#x}; locations are still read as part << 28 | offset"
             )),

@@ -24,11 +24,14 @@
 //! | 0x06 | 4 | Adler-32 of the uncompressed bytes |
 //! | 0x0A | .. | zlib stream: `78 DA`, raw deflate, big-endian Adler-32 |
 //!
-//! Any other entry is stored raw. [`read::Archive`] reads (streaming),
+//! Any other entry is stored raw. [`raw`] declares the index header, an
+//! index entry and the Z1 header as zerocopy structs (the sizes and
+//! offsets above are asserted there). [`read::Archive`] reads (streaming),
 //! [`write::ArchiveWriter`] writes, [`names`] hashes and shows names.
 
 pub mod index;
 pub mod names;
+pub mod raw;
 pub mod read;
 pub mod write;
 mod write_stream;
@@ -45,9 +48,9 @@ pub use write::{
 /// Index magic.
 pub const MAGIC: &[u8; 4] = b"IPFB";
 /// Index header size; entries start here.
-pub const HEADER_SIZE: u64 = 0x10;
+pub const HEADER_SIZE: u64 = size_of::<raw::IndexHeaderRaw>() as u64;
 /// Size of one index entry.
-pub const ENTRY_SIZE: u64 = 12;
+pub const ENTRY_SIZE: u64 = size_of::<raw::IndexEntryRaw>() as u64;
 /// Entry alignment inside a part.
 pub const ALIGNMENT: u32 = 0x800;
 /// The part size word: a location's part number is `location >> 28`.

@@ -8,12 +8,15 @@ use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
+use zerocopy::FromBytes;
+
 use crate::bytes::printable_magic;
 use crate::error::{DecodeError, DecodeErrorKind};
 
 use super::index::{Index, IndexEntry};
 use super::names::{NameBook, unknown_display};
-use super::z1::{Z1Header, Z1Reader, into_decode_error, is_z1};
+use super::raw::IndexHeaderRaw;
+use super::z1::{Z1_PREFIX_SIZE, Z1Header, Z1Reader, into_decode_error, is_z1};
 use super::{ENTRY_SIZE, HEADER_SIZE, MAX_PARTS, part_file_name, part_number};
 
 /// Read buffer per open entry.
@@ -210,9 +213,9 @@ impl Archive {
     pub fn probe(&self, e: &IndexEntry) -> Result<EntryInfo, ArchiveError> {
         let display = self.short_display(e);
         let mut r = self.stored(e, &display, 0, PROBE_BUFFER)?;
-        let mut prefix = Vec::with_capacity(12);
+        let mut prefix = Vec::with_capacity(Z1_PREFIX_SIZE as usize);
         (&mut r)
-            .take(12)
+            .take(Z1_PREFIX_SIZE)
             .read_to_end(&mut prefix)
             .map_err(|source| self.read_error(e, &display, source))?;
         let stored = u64::from(e.stored_size);
@@ -265,7 +268,7 @@ impl Archive {
         let e = &info.entry;
         Ok(match info.z1 {
             Some(header) => {
-                let r = self.stored(e, &info.display, 12, BUFFER)?;
+                let r = self.stored(e, &info.display, Z1_PREFIX_SIZE, BUFFER)?;
                 EntryReader::Z1(Box::new(Z1Reader::new(r, header, u64::from(e.offset))))
             }
             None => EntryReader::Stored(self.stored(e, &info.display, 0, BUFFER)?),
@@ -433,10 +436,9 @@ fn read_index_bytes(path: &Path) -> io::Result<Vec<u8>> {
     let mut f = File::open(path)?;
     let mut data = Vec::with_capacity(HEADER_SIZE as usize);
     (&mut f).take(HEADER_SIZE).read_to_end(&mut data)?;
-    if data.len() as u64 == HEADER_SIZE {
-        let count = u32::from_be_bytes([data[4], data[5], data[6], data[7]]);
-        // read_to_end grows with the bytes actually there, not with `count`.
-        f.take(u64::from(count) * ENTRY_SIZE)
+    if let Ok(header) = IndexHeaderRaw::read_from_bytes(&data) {
+        // read_to_end grows with the bytes actually there, not with the count.
+        f.take(u64::from(header.count.get()) * ENTRY_SIZE)
             .read_to_end(&mut data)?;
     }
     Ok(data)

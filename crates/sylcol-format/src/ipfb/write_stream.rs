@@ -11,10 +11,12 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
+use zerocopy::IntoBytes;
 
 use crate::error::EncodeError;
 
 use super::IndexEntry;
+use super::raw::Z1HeaderRaw;
 use super::write::{ArchiveWriter, EntryKey, WriteError, encode_error, io_error};
 use super::z1::{Z1_HEADER_SIZE, is_z1};
 
@@ -111,7 +113,8 @@ impl ArchiveWriter {
 }
 
 /// Writes a Z1 entry at `offset` of `w` from `data` (`size` bytes); returns
-/// the stored size. The header's Adler-32 is patched in at the end.
+/// the stored size. The header is written with a zero Adler-32 first and
+/// again with the data's once the stream is through.
 fn write_z1<W: Write + Seek>(
     w: &mut W,
     data: &mut Counted,
@@ -119,15 +122,19 @@ fn write_z1<W: Write + Seek>(
     offset: u64,
     level: u32,
 ) -> io::Result<u64> {
-    w.write_all(b"Z1")?;
-    w.write_all(&size.to_be_bytes())?;
-    w.write_all(&[0; 4])?;
+    let mut header = Z1HeaderRaw {
+        magic: *b"Z1",
+        size: size.into(),
+        adler: 0.into(),
+    };
+    w.write_all(header.as_bytes())?;
     let mut encoder = ZlibEncoder::new(&mut *w, Compression::new(level));
     io::copy(data, &mut encoder)?;
     encoder.finish()?;
     let end = w.stream_position()?;
-    w.seek(SeekFrom::Start(offset + 6))?;
-    w.write_all(&data.adler.to_be_bytes())?;
+    header.adler = data.adler.into();
+    w.seek(SeekFrom::Start(offset))?;
+    w.write_all(header.as_bytes())?;
     w.seek(SeekFrom::Start(end))?;
     Ok(end - offset)
 }

@@ -9,10 +9,17 @@ use std::io::{self, BufRead, Read, Write};
 
 use flate2::{Compression, Decompress, FlushDecompress, Status};
 
+use zerocopy::{FromBytes, IntoBytes};
+
+use super::raw::Z1HeaderRaw;
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
-/// Bytes before the zlib stream: `Z1`, size, Adler-32.
-pub const Z1_HEADER_SIZE: u64 = 10;
+/// Bytes before the zlib stream: `Z1`, size, Adler-32 ([`Z1HeaderRaw`]).
+pub const Z1_HEADER_SIZE: u64 = size_of::<Z1HeaderRaw>() as u64;
+/// The bytes [`Z1Header::parse`] reads: the fixed header and the zlib
+/// stream's two header bytes. A [`Z1Reader`] takes the stored bytes after
+/// them.
+pub const Z1_PREFIX_SIZE: u64 = Z1_HEADER_SIZE + 2;
 /// The smallest Z1 entry: header, zlib header (2), trailer (4).
 pub const Z1_MIN_SIZE: u64 = Z1_HEADER_SIZE + 6;
 /// Deflate's largest expansion per input byte (258 bytes per 2-bit code, rounded up).
@@ -35,10 +42,11 @@ pub fn is_z1(prefix: &[u8]) -> bool {
 }
 
 impl Z1Header {
-    /// Parses the first 12 bytes of a Z1 entry of `stored_size` bytes and
+    /// Parses the first [`Z1_PREFIX_SIZE`] (12) bytes of a Z1 entry of `stored_size` bytes and
     /// checks them against that size. Offsets in errors are entry-relative.
     pub fn parse(prefix: &[u8], stored_size: u64) -> Result<Z1Header, DecodeError> {
-        if stored_size < Z1_MIN_SIZE || prefix.len() < 12 {
+        let fixed = Z1HeaderRaw::ref_from_prefix(prefix).ok();
+        let (Some((raw, &[cmf, flg, ..])), true) = (fixed, stored_size >= Z1_MIN_SIZE) else {
             return Err(DecodeError::new(
                 0,
                 DecodeErrorKind::Truncated {
@@ -47,23 +55,19 @@ impl Z1Header {
                     available: stored_size.min(prefix.len() as u64),
                 },
             ));
-        }
-        let word = |at: usize| {
-            u32::from_be_bytes([prefix[at], prefix[at + 1], prefix[at + 2], prefix[at + 3]])
         };
         let header = Z1Header {
-            size: word(2),
-            adler: word(6),
-            zlib_header: [prefix[10], prefix[11]],
+            size: raw.size.get(),
+            adler: raw.adler.get(),
+            zlib_header: [cmf, flg],
         };
-        let [cmf, flg] = header.zlib_header;
         if cmf & 0x0F != 8
             || cmf >> 4 > 7
             || (u16::from(cmf) << 8 | u16::from(flg)) % 31 != 0
             || flg & 0x20 != 0
         {
             return Err(DecodeError::new(
-                10,
+                Z1_HEADER_SIZE,
                 DecodeErrorKind::Invalid(format!(
                     "zlib header {cmf:02X} {flg:02X} is not a deflate stream without a preset dictionary"
                 )),
@@ -73,7 +77,7 @@ impl Z1Header {
         let limit = (deflate_len + 1) * DEFLATE_MAX_RATIO;
         if u64::from(header.size) > limit {
             return Err(DecodeError::new(
-                2,
+                core::mem::offset_of!(Z1HeaderRaw, size) as u64,
                 DecodeErrorKind::BadCount {
                     what: "Z1 declared size",
                     detail: format!(
@@ -120,7 +124,7 @@ impl<R: BufRead> Z1Reader<R> {
 
     /// Entry-relative position of the next unread stored byte.
     fn position(&self) -> u64 {
-        Z1_HEADER_SIZE + 2 + self.inflate.total_in()
+        Z1_PREFIX_SIZE + self.inflate.total_in()
     }
 
     fn fail(&self, at: u64, kind: DecodeErrorKind) -> io::Error {
@@ -273,9 +277,12 @@ pub fn compress(data: &[u8], level: u32) -> Result<Vec<u8>, EncodeError> {
         limit: u64::from(u32::MAX),
     })?;
     let mut out = Vec::with_capacity(data.len() / 2 + 64);
-    out.extend_from_slice(b"Z1");
-    out.extend_from_slice(&size.to_be_bytes());
-    out.extend_from_slice(&adler32(data).to_be_bytes());
+    let header = Z1HeaderRaw {
+        magic: *b"Z1",
+        size: size.into(),
+        adler: adler32(data).into(),
+    };
+    out.extend_from_slice(header.as_bytes());
     let mut enc = flate2::write::ZlibEncoder::new(out, Compression::new(level.min(9)));
     enc.write_all(data)
         .and_then(|_| enc.finish())
@@ -285,7 +292,7 @@ pub fn compress(data: &[u8], level: u32) -> Result<Vec<u8>, EncodeError> {
 /// Inflates a whole Z1 entry held in memory (checks as [`Z1Reader`]).
 pub fn decompress(entry: &[u8]) -> Result<Vec<u8>, DecodeError> {
     let header = Z1Header::parse(entry, entry.len() as u64)?;
-    let mut reader = Z1Reader::new(&entry[12..], header, 0);
+    let mut reader = Z1Reader::new(&entry[Z1_PREFIX_SIZE as usize..], header, 0);
     let mut out = Vec::with_capacity((header.size as usize).min(entry.len() * 8));
     reader.read_to_end(&mut out).map_err(into_decode_error)?;
     Ok(out)
