@@ -238,3 +238,89 @@ fn pak_build_never_replaces_a_file_it_packs() {
     assert_eq!(names_in(&src), ["X.P01", "a.bin"]);
     assert_eq!(std::fs::read(src.join("a.bin")).unwrap(), b"keep me");
 }
+
+/// Marks a file immutable (`chattr +i`) while it lives, so that renaming
+/// it fails even for root; `None` where that cannot be done (not root, no
+/// `chattr`, or a file system without the flag).
+struct Immutable(std::path::PathBuf);
+
+impl Immutable {
+    fn set(path: &Path) -> Option<Immutable> {
+        let ok = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(path)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        ok.then(|| Immutable(path.to_path_buf()))
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .output();
+    }
+}
+
+/// The names and bytes of the files in `dir` (not below).
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    names_in(dir)
+        .into_iter()
+        .map(|n| {
+            let bytes = std::fs::read(dir.join(&n)).unwrap();
+            (n, bytes)
+        })
+        .collect()
+}
+
+/// `pak build` over a three-part archive whose middle part cannot be
+/// moved aside (immutable): the build fails after it has moved the index
+/// and the last part aside, undoes that, and says the previous archive was
+/// restored; the folder holds exactly the earlier files, byte for byte
+/// (no backup, no temporary file). The real binary, a real failure of
+/// the file system (the library's unit tests fail each step through a
+/// test-only hook instead).
+#[test]
+fn pak_build_that_fails_midway_restores_the_earlier_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let noise = |seed: u32| -> Vec<u8> {
+        (0..6000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) ^ seed).to_be_bytes()[0])
+            .collect()
+    };
+    let three = ["--part-limit", "8192", "--store", "*"];
+    let (a, b, c) = (noise(1), noise(2), noise(3));
+    write_tree(
+        &d.join("old"),
+        &[("a.bin", &a), ("b.bin", &b), ("c.bin", &c)],
+    );
+    let (x, y, z) = (noise(4), noise(5), noise(6));
+    write_tree(
+        &d.join("new"),
+        &[("x.bin", &x), ("y.bin", &y), ("z.bin", &z)],
+    );
+    let out = d.join("out");
+    let pak = out.join("Mod.pak");
+    assert!(pak_build(&d.join("old"), &pak, &three).status.success());
+    let before = contents(&out);
+    assert_eq!(before.len(), 4, "Mod.pak and three parts");
+    let Some(_held) = Immutable::set(&pak.with_extension("p01")) else {
+        eprintln!("skipped: chattr +i needs root and a file system with the flag");
+        return;
+    };
+    let o = pak_build(&d.join("new"), &pak, &three);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("Mod.p01") && err.contains("the previous archive was restored"),
+        "{err}"
+    );
+    assert_eq!(contents(&out), before, "the earlier archive, byte for byte");
+    drop(_held);
+    assert!(pak_build(&d.join("new"), &pak, &three).status.success());
+    assert_eq!(names_in(&out), ["Mod.p00", "Mod.p01", "Mod.p02", "Mod.pak"]);
+    assert_ne!(contents(&out), before);
+}
