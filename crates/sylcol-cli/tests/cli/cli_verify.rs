@@ -1,8 +1,6 @@
 //! The real `sylcol verify` binary: tables, JSON contract, seeds, exit codes.
 
-mod common;
-
-use common::{fixture, sylcol};
+use crate::common::{fixture, sylcol};
 use serde_json::Value;
 use sylcol::format::mcol::encode;
 use sylcol::verify::mcol::{geometry_names, names};

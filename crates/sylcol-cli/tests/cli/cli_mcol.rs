@@ -1,9 +1,7 @@
 //! The real `sylcol` binary on the MCOL fixtures: info, export, rewrite,
 //! probe, and the exit codes.
 
-mod common;
-
-use common::{fixture, run_json as json_of, sylcol};
+use crate::common::{fixture, run_json as json_of, sylcol};
 
 #[test]
 fn info_json_has_the_contract_keys() {

@@ -1,11 +1,9 @@
 //! `sylcol names harvest / guess` and the `names.txt` pick-up, run as the
 //! real binary on archives these tests build.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{fixture, path, run_json, sylcol};
+use crate::common::{fixture, path, run_json, sylcol};
 use serde_json::Value;
 use sylcol_format::idxd;
 use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive, make_entry_id};
@@ -228,7 +226,7 @@ fn guess_finds_the_planted_names() {
 
 #[test]
 fn guess_without_an_archive_lists_every_hash() {
-    let out = common::run(&["names", "guess", "{eng/,}GP_TITLE.tbl"]);
+    let out = crate::common::run(&["names", "guess", "{eng/,}GP_TITLE.tbl"]);
     assert_eq!(
         String::from_utf8(out).unwrap(),
         "5EE70E0A eng\\GP_TITLE.tbl\nC899EBD9 GP_TITLE.tbl\n"

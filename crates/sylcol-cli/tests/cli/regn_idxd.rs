@@ -1,9 +1,7 @@
 //! REGN and IDXD / IXUD through info, verify, rewrite, probe, export and
 //! build, as the real binary, on the hand-made fixtures and the samples.
 
-mod common;
-
-use common::{fixture, path, run_json, sylcol};
+use crate::common::{fixture, path, run_json, sylcol};
 use serde_json::Value;
 
 fn samples(entry: &str) -> String {

@@ -1,9 +1,9 @@
 //! `sylcol info / export / rewrite` on CollisionSet libraries the test
 //! builds itself, run through the real binary.
 
+use crate::common::sylcol;
 use std::path::Path;
 
-use assert_cmd::Command;
 use sylcol_format::collisionset::{self, CollisionSet, Endian, Record};
 
 const TET: [[f32; 3]; 4] = [
@@ -29,10 +29,6 @@ const NAMES: [&str; 5] = [
     "rob_f002_cmesh",
     "S14_p1_Asteroid_cmesh_05",
 ];
-
-fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
-}
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
     let p = dir.join(name);

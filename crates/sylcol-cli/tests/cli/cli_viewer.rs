@@ -1,18 +1,12 @@
 //! `export` to glTF with layers, the one-file library and its way back,
 //! `serve` (real sockets, Ctrl-C) and `view`, through the real binary.
 
-mod common;
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Command, Stdio};
 
-use common::{path, run, sylcol};
+use crate::common::{path, run, samples, sylcol};
 use serde_json::Value;
-
-fn samples() -> String {
-    format!("{}/../../samples/MiscBin.pak", env!("CARGO_MANIFEST_DIR"))
-}
 
 /// The JSON chunk of a GLB.
 fn glb_json(bytes: &[u8]) -> Value {
@@ -39,7 +33,7 @@ fn a_map_exports_with_named_layers_and_info_extras() {
     let root = &j["nodes"][j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize];
     assert_eq!(root["name"], "$DC4B0896");
     assert_eq!(root["scale"], serde_json::json!([0.001, 0.001, 0.001]));
-    let info = common::run_json(&["info", "--json", &map]);
+    let info = crate::common::run_json(&["info", "--json", &map]);
     assert_eq!(root["extras"]["triangles"], info["triangles"]);
     assert_eq!(root["extras"]["grid"], info["grid"]);
     let kids: Vec<&str> = root["children"]
@@ -188,7 +182,7 @@ fn layers_without_their_marks_are_skipped_by_name_and_a_library_says_its_order()
             .output()
             .unwrap();
         assert!(out.status.success());
-        let err = common::stderr(&out);
+        let err = crate::common::stderr(&out);
         assert_eq!(
             err.contains("records written in the file's node order"),
             warned,

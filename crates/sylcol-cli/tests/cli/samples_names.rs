@@ -2,12 +2,10 @@
 //! exactly the entries a table string names, `names guess` finds the
 //! planted map names, `pairs` pairs every REGN with its MCOL.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::{path, run_json, sylcol};
+use crate::common::{path, run_json, sylcol};
 use serde_json::Value;
 
 fn samples() -> String {

@@ -1,9 +1,7 @@
 //! The real `sylcol` binary answering `query` on the MCOL fixtures (maps
 //! made by an independent script, not by sylcol).
 
-mod common;
-
-use common::{fixture, run_json, sylcol};
+use crate::common::{fixture, run_json, sylcol};
 use serde_json::{Value, json};
 
 /// `sylcol query box.mcol ARGS`.

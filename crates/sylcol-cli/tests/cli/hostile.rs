@@ -2,10 +2,8 @@
 //! cases of the table in docs/reliability.md ("Hostile archives"); the
 //! memory, signal and temporary-file cases are in `limits.rs`.
 
-mod common;
-
-use common::handmade::{RawEntry, write_archive, z1_zeros};
-use common::{files_under, fixture, named_archive, run_os as run, stderr, stdout};
+use crate::common::handmade::{RawEntry, write_archive, z1_zeros};
+use crate::common::{files_under, fixture, named_archive, run_os as run, stderr, stdout};
 use sylcol_format::ipfb::make_entry_id;
 
 #[cfg(unix)]
@@ -379,7 +377,7 @@ fn extract_into_the_archives_own_folder_never_replaces_it() {
         .iter()
         .map(|f| std::fs::read(d.join(f)).unwrap())
         .collect();
-    let o = common::sylcol()
+    let o = crate::common::sylcol()
         .current_dir(d)
         .args(["pak", "extract", "A.pak", "-o", "."])
         .output()

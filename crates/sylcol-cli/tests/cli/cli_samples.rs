@@ -1,18 +1,8 @@
 //! The README's main job on the shipped sample archive: decode every
 //! object, verify it, export it.
 
-mod common;
-
-use assert_cmd::Command;
+use crate::common::{samples, sylcol};
 use serde_json::Value;
-
-fn samples() -> String {
-    format!("{}/../../samples/MiscBin.pak", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
-}
 
 #[test]
 fn every_sample_object_decodes_and_verifies() {
@@ -64,7 +54,7 @@ fn export_writes_every_map_and_the_library_once() {
         "the 18 identical libraries are written once"
     );
     let library = folders[0].as_ref().unwrap().path();
-    assert_eq!(common::count_with_extension(&library, "obj"), 158);
+    assert_eq!(crate::common::count_with_extension(&library, "obj"), 158);
     assert!(library.join("manifest.txt").is_file());
     // --mesh needs one library, not a whole archive.
     sylcol()

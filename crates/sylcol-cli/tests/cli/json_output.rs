@@ -2,16 +2,10 @@
 //! hand-made fixtures, validated against its schema in `docs/json/` (the
 //! schemas are generated from the report types: `crates/sylcol/tests/json_schemas.rs`).
 
-mod common;
-
 use std::path::Path;
 
-use common::{fixture, path, sylcol};
+use crate::common::{fixture, path, samples, sylcol};
 use serde_json::Value;
-
-fn samples() -> String {
-    format!("{}/../../samples/MiscBin.pak", env!("CARGO_MANIFEST_DIR"))
-}
 
 fn validator(stem: &str) -> jsonschema::Validator {
     let file = format!(

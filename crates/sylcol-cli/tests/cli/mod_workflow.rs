@@ -3,9 +3,7 @@
 //! "edit" (the mesh is moved and reshaped here, as Blender would) -> build
 //! mcol --grid-from -> pak build -> read back from the new archive.
 
-mod common;
-
-use common::{path, run, run_json};
+use crate::common::{path, run, run_json};
 
 use glam::Vec3;
 use sylcol::export::gltf::to_gltf;
@@ -20,7 +18,7 @@ fn extract_export_edit_build_pack() {
     // The "game" archive: the 8-vertex outer-wall map under a seed object id.
     let game = d.join("game");
     std::fs::create_dir(&game).unwrap();
-    let fixture = common::fixture("box.mcol");
+    let fixture = crate::common::fixture("box.mcol");
     std::fs::copy(&fixture, game.join(ENTRY)).unwrap();
     let game_pak = d.join("MiscBin.pak");
     run(&["pak", "build", path(&game), "-o", path(&game_pak)]);

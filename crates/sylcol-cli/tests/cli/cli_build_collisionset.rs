@@ -1,9 +1,7 @@
 //! The real `sylcol` binary: `build collisionset` from a folder and a
 //! manifest, and editing a library in place.
 
-mod common;
-
-use common::{path, run_json, sylcol};
+use crate::common::{path, run_json, sylcol};
 
 fn tri_obj(scale: f32) -> String {
     format!(

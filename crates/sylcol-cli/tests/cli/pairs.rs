@@ -1,10 +1,8 @@
 //! `sylcol pairs` on archives built from the hand-made fixtures.
 
-mod common;
-
 use std::path::Path;
 
-use common::{fixture, path, run_json, sylcol};
+use crate::common::{fixture, path, run_json, sylcol};
 use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive};
 
 fn read(name: &str) -> Vec<u8> {

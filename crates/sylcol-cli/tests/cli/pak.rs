@@ -1,12 +1,10 @@
 //! `sylcol pak list / extract / build` run as the real binary on archives
 //! these tests build.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use common::sylcol;
+use crate::common::sylcol;
 use serde_json::Value;
 use sylcol_format::ipfb::{NewEntry, WriteOptions, build_archive, make_entry_id};
 
@@ -335,7 +333,7 @@ fn missing_part_and_truncated_index() {
 }
 
 fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(common::fixture(name)).unwrap()
+    std::fs::read(crate::common::fixture(name)).unwrap()
 }
 
 /// An archive of the MCOL fixtures (one named, one unknown), a table, and
@@ -454,7 +452,7 @@ fn names_that_map_to_one_file_are_all_written() {
         ("c\\", b"FFFF"),
     ];
     let dir = tempfile::tempdir().unwrap();
-    let (pak, names) = common::named_archive(dir.path(), &named);
+    let (pak, names) = crate::common::named_archive(dir.path(), &named);
     let out = dir.path().join("out");
     let o = extract(&pak, &out, &["--names", names.to_str().unwrap()]).success();
     let err = String::from_utf8_lossy(&o.get_output().stderr).into_owned();

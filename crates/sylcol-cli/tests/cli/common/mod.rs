@@ -1,5 +1,4 @@
 //! Helpers shared by the binary tests.
-#![allow(dead_code)]
 
 pub mod handmade;
 
@@ -55,8 +54,12 @@ pub fn run_os(args: &[&std::ffi::OsStr]) -> std::process::Output {
     sylcol().args(args).output().unwrap()
 }
 
+/// The sample archive shipped in the repo (`samples/MiscBin.pak`).
+pub fn samples() -> String {
+    format!("{}/../../samples/MiscBin.pak", env!("CARGO_MANIFEST_DIR"))
+}
+
 /// A slice of command-line arguments of mixed types (`&str`, `&Path`...).
-#[macro_export]
 macro_rules! args {
     ($($a:expr),* $(,)?) => { &[$(std::ffi::OsStr::new($a)),*] };
 }

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::Command;
 
-const README: &str = include_str!("../../../README.md");
+const README: &str = include_str!("../../../../README.md");
 
 /// The ```sh blocks of `text`, each with whether a marker skips it.
 fn sh_blocks(text: &str) -> Vec<(String, bool)> {

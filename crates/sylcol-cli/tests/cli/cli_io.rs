@@ -2,13 +2,7 @@
 //! format an output name says (or `--format`), refusals instead of guesses,
 //! the damaged-library diagnosis, completions and the man page.
 
-mod common;
-
-use common::{fixture, path, sylcol};
-
-fn samples() -> String {
-    format!("{}/../../samples/MiscBin.pak", env!("CARGO_MANIFEST_DIR"))
-}
+use crate::common::{fixture, path, samples, sylcol};
 
 #[test]
 fn dash_reads_standard_input() {
@@ -145,7 +139,7 @@ fn a_library_to_one_obj_file_is_refused_and_to_gltf_is_one_scene() {
         .args(["export", &lib, "-o", path(&folder), "--format", "glb"])
         .assert()
         .success();
-    assert_eq!(common::count_with_extension(&folder, "glb"), 158);
+    assert_eq!(crate::common::count_with_extension(&folder, "glb"), 158);
     assert!(folder.join("rou_e101_bdy_cmesh.glb").is_file());
     // Beside them, the record order for `build collisionset DIR`.
     let manifest = std::fs::read_to_string(folder.join("manifest.txt")).unwrap();

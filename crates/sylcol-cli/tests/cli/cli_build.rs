@@ -1,9 +1,7 @@
 //! The real `sylcol` binary: `build mcol` from OBJ / glTF / PLY, its
 //! summary, its errors, and the export -> build round trip.
 
-mod common;
-
-use common::{path, run_json, sylcol};
+use crate::common::{path, run_json, sylcol};
 
 use std::path::PathBuf;
 
@@ -205,7 +203,7 @@ fn bad_inputs_exit_2_naming_the_file() {
 #[test]
 fn grid_from_an_existing_mcol() {
     let (_dir, obj, out) = walls(1_000.0);
-    let fixture = common::fixture("box.mcol");
+    let fixture = crate::common::fixture("box.mcol");
     let j = run_json(&[
         "build",
         "mcol",

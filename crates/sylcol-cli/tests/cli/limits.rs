@@ -2,12 +2,10 @@
 //! (entries and files larger than the cap), Ctrl-C / SIGTERM during a
 //! write, and what an interrupted run leaves for the next one.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::handmade::{RawEntry, write_archive, z1_zeros};
-use common::{files_under, fixture, named_archive, run_os as run, stderr, stdout};
+use crate::common::handmade::{RawEntry, write_archive, z1_zeros};
+use crate::common::{files_under, fixture, named_archive, run_os as run, stderr, stdout};
 
 /// An archive with a 256 MiB raw entry (a sparse part file) and a 128 MiB
 /// Z1 entry of zeros (0.85 MB stored) beside a small MCOL: big entries of

@@ -2,11 +2,9 @@
 //! messages that name the user's file once, the OS error once, and never
 //! a temporary file.
 
-mod common;
-
 use std::path::Path;
 
-use common::{fixture, sylcol};
+use crate::common::{fixture, sylcol};
 
 fn write_tree(src: &Path, files: &[(&str, &[u8])]) {
     for (name, bytes) in files {

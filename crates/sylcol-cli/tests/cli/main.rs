@@ -1,0 +1,27 @@
+//! sylcol's command-line tests: the real binary, run on files the tests
+//! make, one module per area, in one test binary (ripgrep's layout: one
+//! link instead of one per file), all through [`common`].
+
+#[macro_use]
+mod common;
+
+mod cli_build;
+mod cli_build_collisionset;
+mod cli_io;
+mod cli_mcol;
+mod cli_query;
+mod cli_samples;
+mod cli_verify;
+mod cli_viewer;
+mod collisionset_cli;
+mod hostile;
+mod json_output;
+mod limits;
+mod mod_workflow;
+mod names;
+mod outputs;
+mod pairs;
+mod pak;
+mod readme;
+mod regn_idxd;
+mod samples_names;
