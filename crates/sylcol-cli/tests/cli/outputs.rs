@@ -25,6 +25,13 @@ fn pak_build(src: &Path, pak: &Path, extra: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// 6 000 bytes that do not compress, different for each seed.
+fn noise(seed: u32) -> Vec<u8> {
+    (0..6000u32)
+        .map(|i| (i.wrapping_mul(2_654_435_761) ^ seed).to_be_bytes()[0])
+        .collect()
+}
+
 /// The names in `dir` (files and folders, not below), sorted.
 fn names_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -128,11 +135,6 @@ fn write_failures_are_said_once_without_temporary_names() {
 fn rebuilding_with_fewer_parts_removes_the_stale_parts() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let noise = |seed: u32| -> Vec<u8> {
-        (0..6000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) ^ seed).to_be_bytes()[0])
-            .collect()
-    };
     let (a, b, c) = (noise(1), noise(2), noise(3));
     write_tree(
         &d.join("big"),
@@ -284,11 +286,6 @@ fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
 fn pak_build_that_fails_midway_restores_the_earlier_archive() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let noise = |seed: u32| -> Vec<u8> {
-        (0..6000u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) ^ seed).to_be_bytes()[0])
-            .collect()
-    };
     let three = ["--part-limit", "8192", "--store", "*"];
     let (a, b, c) = (noise(1), noise(2), noise(3));
     write_tree(
