@@ -3,7 +3,9 @@
 //!
 //! `cargo bench -p sylcol --bench build`
 
-#[path = "../tests/common/mod.rs"]
+// The bench uses a few of the tests' helpers.
+#[allow(dead_code)]
+#[path = "../tests/integration/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;

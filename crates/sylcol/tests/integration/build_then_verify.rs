@@ -1,9 +1,7 @@
 //! Every file `sylcol build` writes passes `sylcol verify` — the builder
 //! checked by the seeds' own invariants, not only by its own tests.
 
-mod common;
-
-use common::asteroid;
+use crate::common::asteroid;
 use sylcol::TriMesh;
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::format::mcol;

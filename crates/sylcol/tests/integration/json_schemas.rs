@@ -1,7 +1,7 @@
 //! `docs/json/*.schema.json` are generated from the report types; this
 //! test regenerates them and fails when a file differs. After changing a
 //! report type, rewrite them with
-//! `SYLCOL_BLESS=1 cargo test -p sylcol --test json_schemas` and review the diff.
+//! `SYLCOL_BLESS=1 cargo test -p sylcol --test integration json_schemas` and review the diff.
 
 use std::path::PathBuf;
 
@@ -26,7 +26,7 @@ fn schemas_in_docs_match_the_report_types() {
     }
     assert!(
         stale.is_empty(),
-        "stale schemas (regenerate with SYLCOL_BLESS=1 cargo test -p sylcol --test json_schemas): {stale:?}"
+        "stale schemas (regenerate with SYLCOL_BLESS=1 cargo test -p sylcol --test integration json_schemas): {stale:?}"
     );
 }
 

@@ -1,9 +1,7 @@
 //! Build -> check on awkward geometry: every built MCOL keeps the mesh
 //! exactly, has enclosing spheres and complete cell lists.
 
-mod common;
-
-use common::{
+use crate::common::{
     assert_encodes_faithfully, assert_lists_complete, assert_valid_build, asteroid, random_soup,
 };
 use glam::Vec3;

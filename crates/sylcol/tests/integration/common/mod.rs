@@ -1,5 +1,4 @@
 //! Meshes and checks shared by the build tests and benchmarks.
-#![allow(dead_code)]
 
 use glam::{DVec3, Vec3};
 use rand::{Rng, SeedableRng};

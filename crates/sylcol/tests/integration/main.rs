@@ -1,0 +1,16 @@
+//! sylcol's library tests on meshes and files they make (the ray
+//! queries' watertightness has its own binary, `tests/watertight`): one
+//! module per area in one test binary, linked once, all through
+//! [`common`].
+
+mod common;
+
+mod build_collisionset;
+mod build_mcol;
+mod build_then_verify;
+mod import;
+mod json_schemas;
+mod rebuild_queries;
+mod topology_props;
+mod verify_ids;
+mod verify_mcol;
