@@ -24,11 +24,11 @@
 //!   carry the OS error once.
 
 use std::io::{BufWriter, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::{Component, Path};
 
 use anyhow::bail;
 use sylcol::report::error::OutputError;
-use sylcol_format::atomic::{TempFile, parse_temp_name, sweep_stale};
+use sylcol_format::atomic::{TempFile, folder_of, parse_temp_name, sweep_stale};
 use sylcol_format::text::visible_file_name;
 
 mod dest;
@@ -85,14 +85,6 @@ fn note_swept(dir: &Path, target: &str, pid: u32) {
     );
 }
 
-/// The folder `path` is in (`.` for a bare file name).
-pub fn folder_of(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
 /// Writes `bytes` to `path` (its folder created if missing).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     write_atomic_with(path, |w| w.write_all(bytes))
@@ -106,7 +98,7 @@ pub fn write_atomic_with(
     if path.file_name().is_none() {
         bail!("{}: not a file path", path.display());
     }
-    ensure_folder(&folder_of(path))?;
+    ensure_folder(folder_of(path))?;
     write_file(path, fill)
 }
 

@@ -53,18 +53,22 @@ pub fn temp_name(name: &str) -> String {
     marked_name(name, TEMP_MARK)
 }
 
-/// Flushes the entries of the folder holding `path` to disk, so that a
-/// rename into it survives a crash of the system, not only of sylcol.
+/// The folder `path` is in (`.` for a bare file name).
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Flushes `folder`'s entries to disk, so that a rename into it survives
+/// a crash of the system, not only of sylcol.
 ///
 /// Best effort: the rename has already happened and the data is in the
 /// file, so a folder that cannot be opened or flushed (some file systems
 /// refuse `fsync` on folders) costs only that guarantee, and is not
 /// reported as a failed write.
-pub(crate) fn sync_folder_of(path: &Path) {
-    let folder = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+pub(crate) fn sync_folder(folder: &Path) {
     if let Ok(dir) = File::open(folder) {
         let _ = dir.sync_all();
     }
@@ -212,7 +216,7 @@ impl TempFile {
         let path = self.registration.path().to_path_buf();
         self.registration
             .settle(|| std::fs::rename(&path, target))?;
-        sync_folder_of(target);
+        sync_folder(folder_of(target));
         Ok(())
     }
 }

@@ -4,7 +4,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{LIVE, TempFile, file_name_of, lock, marked_name, step};
+use super::{LIVE, TempFile, file_name_of, folder_of, lock, marked_name, step, sync_folder};
 
 /// What sits between an earlier file's name and the PID in the name it is
 /// moved aside to. Not [`TEMP_MARK`](super::TEMP_MARK): a backup holds a
@@ -309,10 +309,10 @@ fn undo(files: &[(TempFile, PathBuf)], journal: &Journal) -> Vec<Unrestored> {
 fn sync_folders(files: &[(TempFile, PathBuf)]) {
     let mut done: Vec<&Path> = Vec::new();
     for (_, dest) in files {
-        let folder = dest.parent().unwrap_or(Path::new(""));
+        let folder = folder_of(dest);
         if !done.contains(&folder) {
             done.push(folder);
-            super::sync_folder_of(dest);
+            sync_folder(folder);
         }
     }
 }

@@ -37,12 +37,27 @@ pub struct IndexEntryRaw {
 #[derive(Debug, Clone, Copy, FromBytes, IntoBytes, KnownLayout, Immutable, Unaligned)]
 #[repr(C)]
 pub struct Z1HeaderRaw {
-    /// 0x00 magic `Z1`.
+    /// 0x00 magic `Z1` ([`Z1_MAGIC`]).
     pub magic: [u8; 2],
     /// 0x02 uncompressed size.
     pub size: U32,
     /// 0x06 Adler-32 of the uncompressed bytes.
     pub adler: U32,
+}
+
+/// A Z1 entry's magic.
+pub const Z1_MAGIC: [u8; 2] = *b"Z1";
+
+impl Z1HeaderRaw {
+    /// The header of an entry of `size` uncompressed bytes whose Adler-32
+    /// is `adler`.
+    pub fn new(size: u32, adler: u32) -> Self {
+        Z1HeaderRaw {
+            magic: Z1_MAGIC,
+            size: size.into(),
+            adler: adler.into(),
+        }
+    }
 }
 
 const _: () = assert!(size_of::<IndexHeaderRaw>() == 0x10);

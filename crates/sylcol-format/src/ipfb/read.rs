@@ -446,10 +446,7 @@ fn read_index_bytes(path: &Path) -> io::Result<Vec<u8>> {
 
 /// Finds `<stem>.p00` .. `<stem>.p15` in the index's folder, ignoring case.
 fn find_parts(index: &Path, stem: &str) -> io::Result<Vec<Option<Part>>> {
-    let dir = match index.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = crate::atomic::folder_of(index);
     let mut parts = vec![None; MAX_PARTS];
     for item in std::fs::read_dir(dir)? {
         let item = item?;

@@ -399,10 +399,7 @@ struct StaleParts {
 /// once the new archive is in place: a part that cannot be removed (or a
 /// folder that cannot be listed) is left and reported, the rest go.
 fn remove_stale_parts(pak: &Path, stem: &str, used: usize) -> StaleParts {
-    let dir = match pak.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = crate::atomic::folder_of(pak);
     let mut done = StaleParts::default();
     let unlisted = |cause: io::Error| LeftBehind {
         path: dir.to_path_buf(),

@@ -122,19 +122,13 @@ fn write_z1<W: Write + Seek>(
     offset: u64,
     level: u32,
 ) -> io::Result<u64> {
-    let mut header = Z1HeaderRaw {
-        magic: *b"Z1",
-        size: size.into(),
-        adler: 0.into(),
-    };
-    w.write_all(header.as_bytes())?;
+    w.write_all(Z1HeaderRaw::new(size, 0).as_bytes())?;
     let mut encoder = ZlibEncoder::new(&mut *w, Compression::new(level));
     io::copy(data, &mut encoder)?;
     encoder.finish()?;
     let end = w.stream_position()?;
-    header.adler = data.adler.into();
     w.seek(SeekFrom::Start(offset))?;
-    w.write_all(header.as_bytes())?;
+    w.write_all(Z1HeaderRaw::new(size, data.adler).as_bytes())?;
     w.seek(SeekFrom::Start(end))?;
     Ok(end - offset)
 }

@@ -11,7 +11,7 @@ use flate2::{Compression, Decompress, FlushDecompress, Status};
 
 use zerocopy::{FromBytes, IntoBytes};
 
-use super::raw::Z1HeaderRaw;
+use super::raw::{Z1_MAGIC, Z1HeaderRaw};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// Bytes before the zlib stream: `Z1`, size, Adler-32 ([`Z1HeaderRaw`]).
@@ -38,12 +38,13 @@ pub struct Z1Header {
 
 /// Whether stored bytes start a Z1 entry.
 pub fn is_z1(prefix: &[u8]) -> bool {
-    prefix.starts_with(b"Z1")
+    prefix.starts_with(&Z1_MAGIC)
 }
 
 impl Z1Header {
-    /// Parses the first [`Z1_PREFIX_SIZE`] (12) bytes of a Z1 entry of `stored_size` bytes and
-    /// checks them against that size. Offsets in errors are entry-relative.
+    /// Parses the first [`Z1_PREFIX_SIZE`] (12) bytes of a Z1 entry of
+    /// `stored_size` bytes and checks them against that size. Offsets in
+    /// errors are entry-relative.
     pub fn parse(prefix: &[u8], stored_size: u64) -> Result<Z1Header, DecodeError> {
         let fixed = Z1HeaderRaw::ref_from_prefix(prefix).ok();
         let (Some((raw, &[cmf, flg, ..])), true) = (fixed, stored_size >= Z1_MIN_SIZE) else {
@@ -277,12 +278,7 @@ pub fn compress(data: &[u8], level: u32) -> Result<Vec<u8>, EncodeError> {
         limit: u64::from(u32::MAX),
     })?;
     let mut out = Vec::with_capacity(data.len() / 2 + 64);
-    let header = Z1HeaderRaw {
-        magic: *b"Z1",
-        size: size.into(),
-        adler: adler32(data).into(),
-    };
-    out.extend_from_slice(header.as_bytes());
+    out.extend_from_slice(Z1HeaderRaw::new(size, adler32(data)).as_bytes());
     let mut enc = flate2::write::ZlibEncoder::new(out, Compression::new(level.min(9)));
     enc.write_all(data)
         .and_then(|_| enc.finish())

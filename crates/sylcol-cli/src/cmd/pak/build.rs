@@ -5,10 +5,12 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use sylcol::report::error::UsageError;
 use sylcol::report::pak::PakBuilt;
+use sylcol_format::atomic::folder_of;
 use sylcol_format::ipfb::names::parse_dollar_hash;
+use sylcol_format::ipfb::z1::is_z1;
 use sylcol_format::ipfb::{ArchiveWriter, EntryKey, WriteOptions, part_number};
 
-use crate::output::{FileId, ensure_folder, folder_of, refuse_stdout};
+use crate::output::{FileId, ensure_folder, refuse_stdout};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pak build`.
@@ -57,7 +59,7 @@ pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
         part_limit: a.part_limit,
         level: a.level,
     };
-    ensure_folder(&folder_of(&a.output))?;
+    ensure_folder(folder_of(&a.output))?;
     let mut writer = ArchiveWriter::create(&a.output, options);
     let mut compressed = 0usize;
     for (key, path, rel) in &keyed {
@@ -142,7 +144,7 @@ fn add_file(
         .take(2)
         .read_to_end(&mut head)
         .with_context(cannot)?;
-    if !compress && head.starts_with(b"Z1") {
+    if !compress && is_z1(&head) {
         note!("{rel}: starts with \"Z1\", so it is compressed (a raw copy would read back as Z1)");
         compress = true;
     }
