@@ -28,7 +28,8 @@ use std::path::{Component, Path};
 
 use anyhow::bail;
 use sylcol::report::error::OutputError;
-use sylcol_format::atomic::{TempFile, folder_of, parse_temp_name, sweep_stale};
+use sylcol::report::pak::RecoveredReplacement;
+use sylcol_format::atomic::{TempFile, folder_of, parse_temp_name, recover, sweep_stale};
 use sylcol_format::text::visible_file_name;
 
 mod dest;
@@ -47,10 +48,14 @@ pub use portable::FileId;
 #[cfg(unix)]
 pub use unix::FileId;
 
-/// Creates `dir` and its parents if missing, then removes the temporary
-/// files an interrupted sylcol left in it (saying so).
+/// Creates `dir` and its parents if missing, then settles the archive
+/// builds a killed sylcol left half-done in it and removes the temporary
+/// files an interrupted sylcol left (saying so).
 pub fn ensure_folder(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| output_error(dir, "cannot create the folder", e))?;
+    for r in recover(dir) {
+        note!("sylcol: {}", RecoveredReplacement::of(&r).sentence());
+    }
     sweep_by_path(dir);
     Ok(())
 }

@@ -26,10 +26,14 @@ use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
+pub mod journal;
 mod replace;
 
+pub use journal::{
+    Interrupted, Recovered, Settled, interrupted_in, interrupted_replacing, recover,
+};
 pub use replace::{
-    BACKUP_MARK, BackupLeft, ReplaceError, Step, Unrestored, backup_path, replace_all,
+    BACKUP_MARK, Leftover, ReplaceError, Step, Unrestored, backup_path, replace_all,
 };
 
 /// What sits between a target's name and the PID in a temporary name.
@@ -89,9 +93,15 @@ fn marked_name(name: &str, mark: &str) -> String {
 /// Splits a temporary file name into the target's name and the PID that
 /// wrote it; `None` for any other name.
 pub fn parse_temp_name(file_name: &str) -> Option<(&str, u32)> {
+    parse_marked_name(file_name, TEMP_MARK)
+}
+
+/// Splits `.NAME` + `mark` + PID into the name and the PID; `None` for
+/// any other name.
+fn parse_marked_name<'a>(file_name: &'a str, mark: &str) -> Option<(&'a str, u32)> {
     let rest = file_name.strip_prefix('.')?;
-    let at = rest.rfind(TEMP_MARK)?;
-    let (target, pid) = (&rest[..at], &rest[at + TEMP_MARK.len()..]);
+    let at = rest.rfind(mark)?;
+    let (target, pid) = (&rest[..at], &rest[at + mark.len()..]);
     let digits_only = !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit());
     if target.is_empty() || !digits_only || pid.starts_with('0') {
         return None;
@@ -275,6 +285,8 @@ pub(crate) mod fault {
     struct Plan {
         taken: usize,
         fail: Vec<usize>,
+        /// The step at which the process aborts, as a `SIGKILL` would end it.
+        crash: Option<usize>,
     }
 
     thread_local! {
@@ -287,8 +299,19 @@ pub(crate) mod fault {
             *p.borrow_mut() = Plan {
                 taken: 0,
                 fail: fail.to_vec(),
+                crash: None,
             }
         });
+    }
+
+    /// The exit status of a process ended by [`plan_crash`].
+    pub(crate) const KILLED: i32 = 86;
+
+    /// Numbers steps from 0 again; the process exits with [`KILLED`] (no
+    /// unwinding, no destructor: as if killed) before step `at`.
+    pub(crate) fn plan_crash(at: usize) {
+        plan(&[]);
+        PLAN.with(|p| p.borrow_mut().crash = Some(at));
     }
 
     /// The steps taken since the last plan.
@@ -315,6 +338,10 @@ pub(crate) mod fault {
             let mut p = p.borrow_mut();
             let n = p.taken;
             p.taken += 1;
+            if p.crash == Some(n) {
+                // Ends the process with no destructor run: what a kill does.
+                std::process::exit(KILLED);
+            }
             if p.fail.contains(&n) {
                 Err(io::Error::other(format!("injected failure at step {n}")))
             } else {

@@ -1,6 +1,6 @@
 //! Every command's real `--json` output, on the shipped samples and the
 //! hand-made fixtures, validated against its schema in `docs/json/` (the
-//! schemas are generated from the report types: `crates/sylcol/tests/json_schemas.rs`).
+//! schemas are generated from the report types: `crates/sylcol/tests/integration/json_schemas.rs`).
 
 use std::path::Path;
 
@@ -16,7 +16,7 @@ fn validator(stem: &str) -> jsonschema::Validator {
     jsonschema::validator_for(&schema).unwrap()
 }
 
-fn check(stem: &str, doc: &Value) {
+pub(crate) fn check(stem: &str, doc: &Value) {
     let v = validator(stem);
     let errors: Vec<String> = v
         .iter_errors(doc)
@@ -157,6 +157,8 @@ fn writing_commands_report_json_matching_their_schemas() {
         0,
     );
     assert_eq!(b["entries"], 2);
+    let r = validated("pak-recover", &["pak", "recover", path(&d("x"))], 0);
+    assert_eq!(r["recovered"], serde_json::json!([]));
 }
 
 #[test]

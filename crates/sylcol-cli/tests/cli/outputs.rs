@@ -2,6 +2,7 @@
 //! messages that name the user's file once, the OS error once, and never
 //! a temporary file.
 
+use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
 use crate::common::{fixture, sylcol};
@@ -318,4 +319,127 @@ fn pak_build_that_fails_midway_restores_the_earlier_archive() {
     assert!(pak_build(&d.join("new"), &pak, &three).status.success());
     assert_eq!(names_in(&out), ["Mod.p00", "Mod.p01", "Mod.p02", "Mod.pak"]);
     assert_ne!(contents(&out), before);
+}
+
+/// Runs `sylcol ARGS` under strace, killed (`SIGKILL`) as it enters its
+/// `when`-th call of `syscall`; `None` where strace cannot run (missing,
+/// or tracing not permitted).
+fn killed_at(syscall: &str, when: usize, args: &[OsString]) -> Option<std::process::Output> {
+    let traced = |program: &OsStr, extra: &[String], args: &[OsString]| {
+        std::process::Command::new("strace")
+            .args(["-f", "-o", "/dev/null"])
+            .args(extra)
+            .arg(program)
+            .args(args)
+            .output()
+    };
+    if !traced("true".as_ref(), &[], &[]).is_ok_and(|o| o.status.success()) {
+        return None;
+    }
+    let inject = [
+        format!("--trace={syscall}"),
+        format!("--inject={syscall}:signal=SIGKILL:when={when}"),
+    ];
+    Some(traced(env!("CARGO_BIN_EXE_sylcol").as_ref(), &inject, args).unwrap())
+}
+
+/// The arguments of `sylcol pak build SRC -o PAK EXTRA...`.
+fn pak_build_args(src: &Path, pak: &Path, extra: &[&str]) -> Vec<OsString> {
+    let mut args: Vec<OsString> = vec!["pak".into(), "build".into(), src.into(), "-o".into()];
+    args.push(pak.into());
+    args.extend(extra.iter().map(OsString::from));
+    args
+}
+
+/// `pak build` over a three-part archive, killed (`SIGKILL`, as by the
+/// OOM killer; a power cut stops it the same way) before each of its
+/// eight renames and each of its five removals after them: the archive is
+/// then either readable as it was, or `pak list` names the half-replaced
+/// archive and says to run `pak recover`; after `pak recover` the folder
+/// holds the earlier archive (killed before the last rename) or the new
+/// one (after), byte for byte, with no backup, journal or temporary file.
+/// A rebuild settles what a killed one left before it writes. Each state
+/// is reached by the real binary, stopped by the kernel.
+#[test]
+fn pak_build_killed_between_renames_is_recovered() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let three = ["--part-limit", "8192", "--store", "*"];
+    let (a, b, c, x, y, z) = (noise(1), noise(2), noise(3), noise(4), noise(5), noise(6));
+    write_tree(
+        &d.join("old"),
+        &[("a.bin", &a), ("b.bin", &b), ("c.bin", &c)],
+    );
+    write_tree(
+        &d.join("new"),
+        &[("x.bin", &x), ("y.bin", &y), ("z.bin", &z)],
+    );
+    let fresh = |name: &str, src: &str| {
+        let pak = d.join(name).join("Mod.pak");
+        assert!(pak_build(&d.join(src), &pak, &three).status.success());
+        pak
+    };
+    let before = contents(fresh("before", "old").parent().unwrap());
+    let after = contents(fresh("after", "new").parent().unwrap());
+    assert_eq!((before.len(), after.len()), (4, 4));
+    assert_ne!(before, after);
+    // Four files moved aside, four renamed in; then four backups and the
+    // journal removed (the unlinks after the last rename).
+    let kills = (1..=8)
+        .map(|n| ("rename", n))
+        .chain((1..=5).map(|n| ("unlink", n)));
+    for (syscall, when) in kills {
+        let pak = fresh(&format!("{syscall}-{when}"), "old");
+        let out = pak.parent().unwrap();
+        let args = pak_build_args(&d.join("new"), &pak, &three);
+        let Some(o) = killed_at(syscall, when, &args) else {
+            eprintln!("skipped: strace is missing or cannot trace here");
+            return;
+        };
+        let at = format!("killed at {syscall} {when}");
+        assert_ne!(o.status.code(), Some(0), "{at}: it ran to the end");
+        let list = sylcol().args(["pak", "list"]).arg(&pak).output().unwrap();
+        if !list.status.success() {
+            let err = String::from_utf8_lossy(&list.stderr);
+            let recover_cmd = format!("run `sylcol pak recover {}`", out.display());
+            assert!(
+                err.contains("was replacing this archive") && err.contains(&recover_cmd),
+                "{at}: {err}"
+            );
+        }
+        let r = sylcol()
+            .args(["pak", "recover", "--json"])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(
+            r.status.success(),
+            "{at}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+        crate::json_output::check("pak-recover", &report);
+        let [found] = report["recovered"].as_array().unwrap().as_slice() else {
+            panic!("{at}: one interrupted build: {report}");
+        };
+        let (expected, settled) = match syscall {
+            "rename" => (&before, "rolled_back"),
+            _ => (&after, "completed"),
+        };
+        assert_eq!(found["settled"], settled, "{at}: {report}");
+        assert_eq!(&contents(out), expected, "{at}: the folder byte for byte");
+        let list = sylcol().args(["pak", "list"]).arg(&pak).output().unwrap();
+        assert!(list.status.success(), "{at}");
+    }
+    let pak = fresh("rebuilt", "old");
+    let args = pak_build_args(&d.join("new"), &pak, &three);
+    assert!(killed_at("rename", 6, &args).is_some());
+    let o = pak_build(&d.join("new"), &pak, &three);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("was killed") && err.contains("put back the earlier files"),
+        "{err}"
+    );
+    assert_eq!(contents(pak.parent().unwrap()), after);
 }

@@ -4,6 +4,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::journal::{self, FileIdentity, Planned};
 use super::{LIVE, TempFile, file_name_of, folder_of, lock, marked_name, step, sync_folder};
 
 /// What sits between an earlier file's name and the PID in the name it is
@@ -131,27 +132,57 @@ impl std::fmt::Display for ReplaceError {
 
 impl std::error::Error for ReplaceError {}
 
-/// An earlier file, moved aside, that [`replace_all`] could not remove
-/// once every new file was in place: clutter, not a file anything needs.
+/// A file [`replace_all`] could not remove once every new file was in
+/// place: clutter, not a file anything needs.
 #[derive(Debug)]
-pub struct BackupLeft {
-    /// The destination it was the earlier file of.
-    pub path: PathBuf,
-    /// Its backup name, in the same folder.
-    pub backup: PathBuf,
-    /// Why it could not be removed.
-    pub cause: io::Error,
+pub enum Leftover {
+    /// An earlier file, moved aside.
+    Backup {
+        /// The destination it was the earlier file of.
+        path: PathBuf,
+        /// Its backup name, in the same folder.
+        backup: PathBuf,
+        /// Why it could not be removed.
+        cause: io::Error,
+    },
+    /// The journal of the replacement, which is done.
+    Journal {
+        /// The journal.
+        journal: PathBuf,
+        /// Why it could not be removed.
+        cause: io::Error,
+    },
 }
 
-impl std::fmt::Display for BackupLeft {
+impl Leftover {
+    /// The file left.
+    pub fn file(&self) -> &Path {
+        match self {
+            Leftover::Backup { backup, .. } => backup,
+            Leftover::Journal { journal, .. } => journal,
+        }
+    }
+}
+
+impl std::fmt::Display for Leftover {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{}: the earlier copy of {}, replaced, could not be removed ({}); delete it",
-            self.backup.display(),
-            self.path.display(),
-            self.cause
-        )
+        match self {
+            Leftover::Backup {
+                path,
+                backup,
+                cause,
+            } => write!(
+                f,
+                "{}: the earlier copy of {}, replaced, could not be removed ({cause}); delete it",
+                backup.display(),
+                path.display(),
+            ),
+            Leftover::Journal { journal, cause } => write!(
+                f,
+                "{}: the journal of the finished replacement could not be removed ({cause}); delete it",
+                journal.display(),
+            ),
+        }
     }
 }
 
@@ -170,7 +201,15 @@ impl std::fmt::Display for BackupLeft {
 /// bytes when one could not be renamed back. Only once every new file is
 /// in place are their folders' entries flushed to disk (so the new names
 /// outlive a power cut before any backup goes) and the backups removed;
-/// one that cannot be is returned ([`BackupLeft`]), never lost silently.
+/// one that cannot be is returned ([`Leftover`]), never lost silently.
+///
+/// Before the first rename a journal of the plan (every destination, its
+/// temporary name, its backup name, the new file's identity) is written
+/// and flushed beside the last destination (`.NAME.sylcol-journal-PID`,
+/// [`journal`](super::journal)), and it is removed once all is settled: if
+/// the process is killed or the power fails between two renames, a later
+/// run's [`recover`](super::recover) finds the journal and finishes the
+/// replacement (every new file was in place) or undoes it.
 ///
 /// The earlier files are moved aside last to first and the new ones
 /// renamed in first to last, so the last file (an archive's index) is the
@@ -180,64 +219,120 @@ impl std::fmt::Display for BackupLeft {
 /// The renames run under the registry's lock, so a signal's
 /// [`abandon_all`](super::abandon_all) waits until they are done or undone.
 /// Destinations must differ and their folders exist.
-pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<BackupLeft>, ReplaceError> {
+pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<Leftover>, ReplaceError> {
+    let mut plan = Vec::with_capacity(files.len());
     for (file, dest) in &mut files {
-        prepare(file, dest).map_err(|cause| ReplaceError {
+        let planned = prepare(file, dest).map_err(|cause| ReplaceError {
             path: dest.clone(),
             step: Step::Prepare,
             cause,
             undone: 0,
             unrestored: Vec::new(),
         })?;
+        plan.push(planned);
     }
+    let Some(last) = files.last().map(|(_, dest)| dest.clone()) else {
+        return Ok(Vec::new());
+    };
     let mut live = lock(&LIVE);
-    let mut journal = Journal::default();
-    let outcome = match forward(&files, &mut journal) {
+    let journal_file = journal::write(&plan).map_err(|cause| ReplaceError {
+        path: last.clone(),
+        step: Step::Prepare,
+        cause: io::Error::new(
+            cause.kind(),
+            format!(
+                "cannot write the journal {} ({cause})",
+                journal::journal_path(&last).display()
+            ),
+        ),
+        undone: 0,
+        unrestored: Vec::new(),
+    })?;
+    let mut done = Done::default();
+    let outcome = match forward(&files, &plan, &mut done) {
         Ok(()) => {
             for (file, _) in &mut files {
                 file.registration.forget(&mut live);
             }
             sync_folders(&files);
-            Ok(remove_backups(&files, &journal))
+            Ok(remove_backups(&files, &done))
         }
         Err((at, step, cause)) => Err(ReplaceError {
             path: files[at].1.clone(),
             step,
             cause,
-            undone: journal.aside.len() + journal.placed.len(),
-            unrestored: undo(&files, &journal),
+            undone: done.aside.len() + done.placed.len(),
+            unrestored: undo(&files, &done),
         }),
     };
     drop(live);
     // The files not put in place (or put back to their temporary names)
     // are removed as they drop, outside the lock.
     drop(files);
-    outcome
+    // Settled: all new files in place, or all earlier files back. A
+    // journal whose undo left files out of place stays, for a later
+    // recovery to finish the undo.
+    match outcome {
+        Ok(mut left) => {
+            if let Err(cause) = journal::remove(&journal_file) {
+                left.push(Leftover::Journal {
+                    journal: journal_file,
+                    cause,
+                });
+            }
+            Ok(left)
+        }
+        Err(e) => {
+            if e.unrestored.is_empty() {
+                // Best effort, and not a step the tests fail: a journal
+                // left here describes a settled folder, which a later
+                // recovery finds so and removes.
+                let _ = fs::remove_file(&journal_file);
+            }
+            Err(e)
+        }
+    }
 }
 
-/// Refuses a destination a rename cannot replace (a folder) and flushes
-/// the new file to disk.
-fn prepare(file: &mut TempFile, dest: &Path) -> io::Result<()> {
-    if fs::symlink_metadata(dest).is_ok_and(|m| m.is_dir()) {
-        return Err(io::Error::new(
-            io::ErrorKind::IsADirectory,
-            "a folder has that name",
-        ));
-    }
+/// Refuses a destination a rename cannot replace (a folder), flushes the
+/// new file to disk, and plans the destination's part: a free backup
+/// name when an earlier file is there.
+fn prepare(file: &mut TempFile, dest: &Path) -> io::Result<Planned> {
+    let earlier = match fs::symlink_metadata(dest) {
+        Ok(m) if m.is_dir() => {
+            return Err(io::Error::new(
+                io::ErrorKind::IsADirectory,
+                "a folder has that name",
+            ));
+        }
+        Ok(_) => true,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => false,
+        Err(e) => return Err(e),
+    };
     step()?;
-    file.file.sync_all()
+    file.file.sync_all()?;
+    Ok(Planned {
+        dest: dest.to_path_buf(),
+        temp: file.registration.path().to_path_buf(),
+        backup: if earlier {
+            Some(backup_path(dest)?)
+        } else {
+            None
+        },
+        id: FileIdentity::of(&file.file),
+    })
 }
 
 /// The renames done so far, by index into the files.
 #[derive(Default)]
-struct Journal {
+struct Done {
     /// Earlier files moved aside, in order: destination index and backup.
     aside: Vec<(usize, PathBuf)>,
     /// New files renamed into place, in order.
     placed: Vec<usize>,
 }
 
-impl Journal {
+impl Done {
     fn backup_of(&self, i: usize) -> Option<&Path> {
         self.aside
             .iter()
@@ -248,50 +343,47 @@ impl Journal {
 
 type Failed = (usize, Step, io::Error);
 
-/// Moves the earlier files aside (last to first), then renames the new
-/// ones in (first to last), journalling each rename.
-fn forward(files: &[(TempFile, PathBuf)], journal: &mut Journal) -> Result<(), Failed> {
+/// Moves the earlier files aside to their planned backups (last to
+/// first), then renames the new ones in (first to last), noting each
+/// rename in `done`.
+fn forward(files: &[(TempFile, PathBuf)], plan: &[Planned], done: &mut Done) -> Result<(), Failed> {
     for (i, (_, dest)) in files.iter().enumerate().rev() {
-        let fail = |cause| (i, Step::MoveAside, cause);
-        match fs::symlink_metadata(dest) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(fail(e)),
-            Ok(_) => {}
-        }
-        let backup = backup_path(dest).map_err(fail)?;
+        let Some(backup) = &plan[i].backup else {
+            continue;
+        };
         step()
-            .and_then(|()| fs::rename(dest, &backup))
-            .map_err(fail)?;
-        journal.aside.push((i, backup));
+            .and_then(|()| fs::rename(dest, backup))
+            .map_err(|cause| (i, Step::MoveAside, cause))?;
+        done.aside.push((i, backup.clone()));
     }
     for (i, (file, dest)) in files.iter().enumerate() {
         step()
             .and_then(|()| fs::rename(file.registration.path(), dest))
             .map_err(|cause| (i, Step::PutInPlace, cause))?;
-        journal.placed.push(i);
+        done.placed.push(i);
     }
     Ok(())
 }
 
-/// Undoes the journal in reverse: each new file goes back to its
-/// temporary name (or is removed), then each earlier file comes back from
-/// its backup (the first moved aside, last). Returns what could not be
-/// put back.
-fn undo(files: &[(TempFile, PathBuf)], journal: &Journal) -> Vec<Unrestored> {
+/// Undoes `done` in reverse: each new file goes back to its temporary
+/// name (or is removed), then each earlier file comes back from its
+/// backup (the first moved aside, last). Returns what could not be put
+/// back.
+fn undo(files: &[(TempFile, PathBuf)], done: &Done) -> Vec<Unrestored> {
     let mut unrestored = Vec::new();
-    for &i in journal.placed.iter().rev() {
+    for &i in done.placed.iter().rev() {
         let (file, dest) = &files[i];
         let back = step().and_then(|()| fs::rename(dest, file.registration.path()));
         let gone = back.or_else(|_| step().and_then(|()| fs::remove_file(dest)));
         // With a backup, renaming it back replaces the new file anyway.
-        if let (Err(cause), None) = (gone, journal.backup_of(i)) {
+        if let (Err(cause), None) = (gone, done.backup_of(i)) {
             unrestored.push(Unrestored::NewLeft {
                 path: dest.clone(),
                 cause,
             });
         }
     }
-    for (i, backup) in journal.aside.iter().rev() {
+    for (i, backup) in done.aside.iter().rev() {
         let dest = &files[*i].1;
         if let Err(cause) = step().and_then(|()| fs::rename(backup, dest)) {
             unrestored.push(Unrestored::EarlierIn {
@@ -319,11 +411,11 @@ fn sync_folders(files: &[(TempFile, PathBuf)]) {
 
 /// Removes the backups once every new file is in place; returns those
 /// that stay.
-fn remove_backups(files: &[(TempFile, PathBuf)], journal: &Journal) -> Vec<BackupLeft> {
+fn remove_backups(files: &[(TempFile, PathBuf)], done: &Done) -> Vec<Leftover> {
     let mut left = Vec::new();
-    for (i, backup) in &journal.aside {
+    for (i, backup) in &done.aside {
         if let Err(cause) = step().and_then(|()| fs::remove_file(backup)) {
-            left.push(BackupLeft {
+            left.push(Leftover::Backup {
                 path: files[*i].1.clone(),
                 backup: backup.clone(),
                 cause,
@@ -356,14 +448,14 @@ pub fn backup_path(dest: &Path) -> io::Result<PathBuf> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::io::Write;
 
     use super::super::fault::{self, snapshot};
     use super::*;
 
     /// `a` and `b` exist (earlier bytes), `c` does not; new bytes for all three.
-    fn batch(dir: &Path) -> Vec<(TempFile, PathBuf)> {
+    pub(in crate::atomic) fn batch(dir: &Path) -> Vec<(TempFile, PathBuf)> {
         ["a", "b", "c"]
             .iter()
             .map(|n| {
@@ -375,7 +467,7 @@ mod tests {
             .collect()
     }
 
-    fn earlier(dir: &Path) {
+    pub(in crate::atomic) fn earlier(dir: &Path) {
         fs::write(dir.join("a"), b"old a").unwrap();
         fs::write(dir.join("b"), b"old b").unwrap();
     }
@@ -402,11 +494,12 @@ mod tests {
                     assert_eq!(snapshot(dir.path()), before, "step {n}: {e}");
                 }
                 Ok(left) => {
-                    // Only removing a backup can fail after the last rename.
+                    // Only removing a backup or the journal can fail
+                    // after the last rename: the file is reported.
                     assert_eq!(left.len(), 1, "step {n}");
                     let mut got = snapshot(dir.path());
-                    let backup = left[0].backup.file_name().unwrap().to_string_lossy();
-                    assert!(got.remove(backup.as_ref()).is_some());
+                    let file = left[0].file().file_name().unwrap().to_string_lossy();
+                    assert!(got.remove(file.as_ref()).is_some());
                     assert_eq!(got, new, "step {n}");
                 }
             }
@@ -419,10 +512,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         earlier(dir.path());
         let files = batch(dir.path());
-        // Steps: 3 flushes; `b` aside (3), `a` aside (4); `a` in (5),
-        // `b` in (6) fails; undo: `a` back to its temporary name (7),
-        // backup of `a` back (8), backup of `b` back (9) fails.
-        fault::plan(&[6, 9]);
+        // Steps: 3 flushes, the journal (3); `b` aside (4), `a` aside
+        // (5); `a` in (6), `b` in (7) fails; undo: `a` back to its
+        // temporary name (8), backup of `a` back (9), backup of `b` back
+        // (10) fails.
+        fault::plan(&[7, 10]);
         let err = replace_all(files).unwrap_err();
         fault::plan(&[]);
         assert_eq!((err.step, err.undone), (Step::PutInPlace, 3));
@@ -437,7 +531,7 @@ mod tests {
         let msg = err.describe("the previous archive");
         assert!(
             msg.starts_with(&format!(
-                "{}: cannot put the new file in place: injected failure at step 6; \
+                "{}: cannot put the new file in place: injected failure at step 7; \
                  the previous archive could not be fully restored: the earlier {} is in {}",
                 err.path.display(),
                 path.display(),

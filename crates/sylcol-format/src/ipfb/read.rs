@@ -45,6 +45,22 @@ pub enum ArchiveError {
     /// Writing an entry's bytes out failed.
     #[error("entry {entry}: cannot write: {cause}")]
     Write { entry: String, cause: io::Error },
+    /// The index cannot be read because a build of this archive was killed
+    /// between its renames: its journal says where each file is, and
+    /// [`crate::atomic::recover`] (`sylcol pak recover FOLDER`) puts the
+    /// earlier archive back, or finishes the build if every new file was
+    /// in place.
+    #[error(
+        "{}: a sylcol that was killed (pid {pid}) was replacing this archive and left it half-replaced; run `sylcol pak recover {}` to put the earlier archive back (or finish the build if it was done); its journal is {}",
+        path.display(),
+        crate::atomic::folder_of(path).display(),
+        journal.display()
+    )]
+    Interrupted {
+        path: PathBuf,
+        pid: u32,
+        journal: PathBuf,
+    },
 }
 
 /// What probing an entry found: its name, compression and size.
@@ -91,7 +107,16 @@ impl Archive {
             path: path.to_path_buf(),
             cause,
         };
-        let data = read_index_bytes(path).map_err(io_err)?;
+        let data = read_index_bytes(path).map_err(|cause| {
+            match crate::atomic::interrupted_replacing(path) {
+                Some(i) => ArchiveError::Interrupted {
+                    path: path.to_path_buf(),
+                    pid: i.pid,
+                    journal: i.journal,
+                },
+                None => io_err(cause),
+            }
+        })?;
         let index = Index::parse(&data).map_err(|error| ArchiveError::Index {
             path: path.to_path_buf(),
             error,

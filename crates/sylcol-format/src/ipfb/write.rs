@@ -360,7 +360,7 @@ impl ArchiveWriter {
         let mut left_behind: Vec<LeftBehind> = backups_left
             .into_iter()
             .map(|b| LeftBehind {
-                path: b.backup.clone(),
+                path: b.file().to_path_buf(),
                 message: b.to_string(),
             })
             .collect();
@@ -535,6 +535,8 @@ mod tests {
                     .expect("the file reported exists");
                 if name.contains(BACKUP_MARK) {
                     assert!(before.values().any(|b| b == &kept), "an earlier file");
+                } else if name.contains(crate::atomic::journal::JOURNAL_MARK) {
+                    assert!(kept.starts_with(b"SYLJRNL1"), "the journal");
                 } else {
                     assert_eq!(Some(&kept), before.get(name.as_ref()), "a stale part");
                 }
@@ -585,12 +587,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         write(dir.path(), 3, 1).unwrap();
         let before = snapshot(dir.path());
-        // Steps, files [p00, p01, p02, pak]: flushes 0-3; moved aside:
-        // pak 4, p02 5, p01 6, p00 7; renamed in: p00 8, p01 9, p02 10,
-        // pak 11 (fails); undone: p02 12, p01 13, p00 14 back to their
-        // temporary names, then the backups of p00 15 (fails), p01 16,
-        // p02 17, pak 18 (fails).
-        fault::plan(&[11, 15, 18]);
+        // Steps, files [p00, p01, p02, pak]: flushes 0-3; the journal 4;
+        // moved aside: pak 5, p02 6, p01 7, p00 8; renamed in: p00 9,
+        // p01 10, p02 11, pak 12 (fails); undone: p02 13, p01 14, p00 15
+        // back to their temporary names, then the backups of p00 16
+        // (fails), p01 17, p02 18, pak 19 (fails).
+        fault::plan(&[12, 16, 19]);
         let err = write(dir.path(), 3, 2).unwrap_err();
         fault::plan(&[]);
         let WriteError::Replace(r) = &err else {
@@ -613,9 +615,9 @@ mod tests {
         let pak = dir.path().join("Test.pak");
         assert!(
             msg.starts_with(&format!(
-                "{}: cannot put the new file in place: injected failure at step 11; \
+                "{}: cannot put the new file in place: injected failure at step 12; \
                  the previous archive could not be fully restored: the earlier {} is in {} \
-                 (cannot rename it back: injected failure at step 15); the earlier {} is in {}",
+                 (cannot rename it back: injected failure at step 16); the earlier {} is in {}",
                 pak.display(),
                 dir.path().join("Test.p00").display(),
                 held[0].1.display(),
@@ -629,6 +631,14 @@ mod tests {
         }
         let mut after = snapshot(dir.path());
         assert!(!after.keys().any(|n| n.contains(TEMP_MARK)), "no temporary");
+        let journal = crate::atomic::journal::JOURNAL_MARK;
+        let kept: Vec<String> = after
+            .keys()
+            .filter(|n| n.contains(journal))
+            .cloned()
+            .collect();
+        assert_eq!(kept.len(), 1, "the journal stays for a later recovery");
+        after.remove(&kept[0]);
         for (name, backup) in &held {
             let b = backup.file_name().unwrap().to_string_lossy().into_owned();
             let old = after.remove(&b).unwrap();
@@ -637,6 +647,23 @@ mod tests {
         assert_eq!(
             after, before,
             "every old file, under its name or a backup's"
+        );
+        // Once this process is gone, recovery finishes the undo: the
+        // journal, named as a dead process's, is found and settled.
+        let dead = kept[0].replace(&format!("-{}", std::process::id()), "-2147483646");
+        std::fs::rename(dir.path().join(&kept[0]), dir.path().join(dead)).unwrap();
+        let [r] = &crate::atomic::recover(dir.path())[..] else {
+            panic!("one journal");
+        };
+        assert_eq!(
+            r.settled,
+            crate::atomic::Settled::RolledBack,
+            "{:?}",
+            r.problems
+        );
+        assert!(
+            snapshot(dir.path()) == before,
+            "the old archive, byte for byte"
         );
     }
 

@@ -218,6 +218,9 @@ fn archive_fields(e: &ArchiveError) -> (ErrorKind, Option<String>, Option<u64>) 
             (ErrorKind::Archive, Some(file.clone()), Some(error.offset))
         }
         ArchiveError::Write { .. } => (ErrorKind::Io, None, None),
+        ArchiveError::Interrupted { path, .. } => {
+            (ErrorKind::Archive, Some(path.display().to_string()), None)
+        }
     }
 }
 

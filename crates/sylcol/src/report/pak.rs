@@ -238,3 +238,111 @@ impl PakBuilt {
         t
     }
 }
+
+/// How an interrupted replacement was settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SettledAs {
+    /// Every new file was in place: the earlier files' backups were
+    /// removed.
+    Completed,
+    /// The earlier files were put back, the new ones removed.
+    RolledBack,
+    /// Not settled: `problems` says why; the journal is kept.
+    NotSettled,
+}
+
+/// One replacement (an archive's index and parts) that a killed sylcol
+/// left half-done, and what recovery did with it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct RecoveredReplacement {
+    /// The journal the interrupted run wrote (`.NAME.sylcol-journal-PID`).
+    pub journal: String,
+    /// The process that was killed.
+    pub pid: u32,
+    /// The files it was replacing, the archive's index last.
+    pub files: Vec<String>,
+    /// What was done.
+    pub settled: SettledAs,
+    /// Steps that could not be done, one sentence each; empty when the
+    /// folder holds all earlier or all new files.
+    pub problems: Vec<String>,
+}
+
+impl RecoveredReplacement {
+    /// The report of what [`sylcol_format::atomic::recover`] did.
+    pub fn of(r: &sylcol_format::atomic::Recovered) -> Self {
+        use sylcol_format::atomic::Settled;
+        RecoveredReplacement {
+            journal: r.interrupted.journal.display().to_string(),
+            pid: r.interrupted.pid,
+            files: (r.interrupted.files.iter())
+                .map(|f| f.display().to_string())
+                .collect(),
+            settled: match r.settled {
+                Settled::Completed => SettledAs::Completed,
+                Settled::RolledBack => SettledAs::RolledBack,
+                Settled::NotSettled => SettledAs::NotSettled,
+            },
+            problems: r.problems.clone(),
+        }
+    }
+
+    /// One sentence: what was being replaced and what was done, then a
+    /// line per problem.
+    pub fn sentence(&self) -> String {
+        let (what, them) = match &self.files[..] {
+            [] => (self.journal.clone(), "some files"),
+            [one] => (one.clone(), "it"),
+            [.., last] => (
+                format!("{last} and {} other files", self.files.len() - 1),
+                "them",
+            ),
+        };
+        let done = match self.settled {
+            SettledAs::Completed => {
+                "every new file was in place, so the copies of the earlier files were removed"
+            }
+            SettledAs::RolledBack => "put back the earlier files",
+            SettledAs::NotSettled => "could not settle it, so its journal is kept",
+        };
+        let mut t = format!(
+            "{what}: a sylcol was killed (pid {}) while replacing {them}; {done}",
+            self.pid
+        );
+        for p in &self.problems {
+            let _ = write!(t, "\n  {p}");
+        }
+        t
+    }
+}
+
+/// What `pak recover` found and did.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PakRecovered {
+    /// The folder looked in.
+    pub folder: String,
+    /// The interrupted replacements found there, in journal name order.
+    pub recovered: Vec<RecoveredReplacement>,
+}
+
+impl PakRecovered {
+    /// A line per replacement, or one saying there was none.
+    pub fn text(&self) -> String {
+        if self.recovered.is_empty() {
+            return format!("{}: nothing to recover\n", self.folder);
+        }
+        let mut t = String::new();
+        for r in &self.recovered {
+            let _ = writeln!(t, "{}", r.sentence());
+        }
+        t
+    }
+
+    /// Whether every replacement found was settled.
+    pub fn all_settled(&self) -> bool {
+        (self.recovered.iter()).all(|r| r.settled != SettledAs::NotSettled)
+    }
+}

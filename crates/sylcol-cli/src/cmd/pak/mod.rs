@@ -1,8 +1,10 @@
-//! `sylcol pak list | extract | build`: IPFB archives (`.pak` + `.pNN`).
-//! `list` is here; `extract.rs` and `build.rs` hold the other two.
+//! `sylcol pak list | extract | build | recover`: IPFB archives (`.pak` +
+//! `.pNN`). `list` is here; `extract.rs`, `build.rs` and `recover.rs` hold
+//! the others.
 
 mod build;
 pub(crate) mod extract;
+mod recover;
 
 use sylcol::report::ErrorReport;
 use sylcol::report::pak::PakList;
@@ -12,6 +14,7 @@ use crate::{Context, Outcome, print};
 
 use self::build::BuildArgs;
 use self::extract::ExtractArgs;
+use self::recover::RecoverArgs;
 
 /// Arguments of `sylcol pak`.
 #[derive(clap::Args)]
@@ -28,6 +31,8 @@ enum Action {
     Extract(ExtractArgs),
     /// Build an archive from a folder: the inverse of extract.
     Build(BuildArgs),
+    /// Finish or undo an archive build that was killed half-way.
+    Recover(RecoverArgs),
 }
 
 #[derive(clap::Args)]
@@ -45,6 +50,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         Action::List(a) => list(a, ctx),
         Action::Extract(a) => extract::extract(a, ctx),
         Action::Build(a) => build::build(a, ctx),
+        Action::Recover(a) => recover::recover_folder(a, ctx),
     }
 }
 
