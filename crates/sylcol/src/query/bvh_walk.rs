@@ -357,8 +357,8 @@ impl Bvh {
     /// root's slab test and the order of its children, not before: the
     /// root's loads and chain then start without waiting behind the
     /// frame's hundred-odd instructions, which overlap them instead (on
-    /// the maps and the spheres 2-4 % faster a ray; "sylcol's own
-    /// acceleration: the BVH" in docs/queries.md).
+    /// the maps and the spheres 2-4 % faster a ray; "The frame after the
+    /// walk's start" in docs/queries-log.md).
     #[inline(always)]
     pub(super) fn walk<'a, K: BoxKernel>(
         &self,

@@ -476,7 +476,7 @@ fn checked_sphere(c: &[Vec3; 3], s: [f32; 4], replaced: &mut usize) -> [f32; 4] 
 
 /// Cells a triangle of a derived grid: one cell per two triangles over
 /// the mesh's box. Measured on the sample maps and the spheres
-/// (docs/queries.md, "A coarser derived grid"): rays 1-6 % faster than
+/// (docs/queries-log.md, "A coarser derived grid"): rays 1-6 % faster than
 /// with the two cells a triangle used before on six of the eight maps
 /// that walk a grid and 2-12 % on the 4 k-65 k spheres, within the noise
 /// on the rest (db066592 1-2 % slower); sphere sweeps, `inside` and
