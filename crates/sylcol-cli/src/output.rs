@@ -29,7 +29,7 @@ use std::path::{Component, Path};
 use anyhow::bail;
 use sylcol::report::error::OutputError;
 use sylcol::report::pak::RecoveredReplacement;
-use sylcol_format::atomic::{TempFile, folder_of, parse_temp_name, recover, sweep_stale};
+use sylcol_format::atomic::{TempFile, folder_of, parse_temp_name, tidy};
 use sylcol_format::text::visible_file_name;
 
 mod dest;
@@ -53,9 +53,6 @@ pub use unix::FileId;
 /// files an interrupted sylcol left (saying so).
 pub fn ensure_folder(dir: &Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| output_error(dir, "cannot create the folder", e))?;
-    for r in recover(dir) {
-        note!("sylcol: {}", RecoveredReplacement::of(&r).sentence());
-    }
     sweep_by_path(dir);
     Ok(())
 }
@@ -70,10 +67,17 @@ pub fn output_error(path: &Path, what: &str, error: std::io::Error) -> anyhow::E
     })
 }
 
-/// Removes (once per run) the temporary files an interrupted sylcol left
-/// in `dir`, found and removed by path, saying so.
+/// Once per run, settles the archive builds a killed sylcol left
+/// half-done in `dir` and removes the temporary files an interrupted one
+/// left, found and removed by path, saying so.
 fn sweep_by_path(dir: &Path) {
-    for stale in sweep_stale(dir) {
+    let Some(tidied) = tidy(dir) else {
+        return;
+    };
+    for r in &tidied.recovered {
+        note!("sylcol: {}", RecoveredReplacement::of(r).sentence());
+    }
+    for stale in tidied.removed {
         let name = stale.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if let Some((target, pid)) = parse_temp_name(name) {
             note_swept(dir, target, pid);

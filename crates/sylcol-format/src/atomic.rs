@@ -389,6 +389,33 @@ pub fn sweep_stale(dir: &Path) -> Vec<PathBuf> {
     if !claim_sweep(dir) {
         return Vec::new();
     }
+    remove_stale_temps(dir)
+}
+
+/// What [`tidy`] did in a folder.
+#[derive(Debug, Default)]
+pub struct Tidied {
+    /// The interrupted replacements settled ([`recover`]).
+    pub recovered: Vec<Recovered>,
+    /// The stale temporary files removed ([`sweep_stale`]).
+    pub removed: Vec<PathBuf>,
+}
+
+/// Once per folder and run (the claim of [`sweep_stale`]), cleans up
+/// what killed runs left in `dir`: settles their interrupted replacements
+/// ([`recover`]) first, then removes their temporary files. `None` when
+/// the folder was already tidied in this run.
+pub fn tidy(dir: &Path) -> Option<Tidied> {
+    if !claim_sweep(dir) {
+        return None;
+    }
+    let recovered = recover(dir);
+    let removed = remove_stale_temps(dir);
+    Some(Tidied { recovered, removed })
+}
+
+/// Removes the stale temporary files in `dir` (see [`sweep_stale`]).
+fn remove_stale_temps(dir: &Path) -> Vec<PathBuf> {
     let Ok(items) = std::fs::read_dir(dir) else {
         return Vec::new();
     };
