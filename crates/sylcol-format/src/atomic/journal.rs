@@ -320,10 +320,11 @@ pub fn interrupted_in(dir: &Path) -> Vec<Interrupted> {
 /// The interrupted replacement in `path`'s folder that was replacing
 /// `path`, if any.
 pub fn interrupted_replacing(path: &Path) -> Option<Interrupted> {
-    let name = path.file_name()?;
-    interrupted_in(folder_of(path))
+    let dir = folder_of(path);
+    let wanted = dir.join(path.file_name()?);
+    interrupted_in(dir)
         .into_iter()
-        .find(|i| i.files.iter().any(|f| f.file_name() == Some(name)))
+        .find(|i| i.files.contains(&wanted))
 }
 
 fn read_interrupted(journal: &Path, pid: u32) -> Interrupted {
