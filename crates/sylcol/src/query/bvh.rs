@@ -14,8 +14,10 @@
 //!   up to eight are always a leaf (fewer, fuller packets: less to fetch).
 //!   Where the bins cannot separate the centroids, or the tree is deeper
 //!   than [`MEDIAN_DEPTH`], a larger set is split at the object median.
-//!   The binary tree is then collapsed into [`WIDTH`]-wide nodes (each
-//!   node opens its largest child until it has eight).
+//!   The binary tree is then collapsed into [`WIDTH`]-wide nodes by the
+//!   SAH (`bvh_collapse`: the cheapest cut of the binary tree below each
+//!   node, found for the whole tree at once; a small subtree may become
+//!   one leaf).
 //! - **Nodes** ([`Node`], 256 bytes, cache-line aligned): the eight child
 //!   boxes in structure-of-arrays f32 (one AVX register a row), the exact
 //!   min / max of the f32 corners below them (no rounding in space), and
@@ -30,8 +32,9 @@
 
 use glam::Vec3;
 
-use super::bvh_build::{BinNode, binary_tree};
-use super::ray_triangle::{LANES, Packet, pack_into};
+use super::bvh_build::binary_tree;
+use super::bvh_collapse::collapse;
+use super::ray_triangle::{LANES, Packet};
 use crate::mesh::TriMesh;
 
 /// Children per node.
@@ -87,7 +90,7 @@ pub struct Node {
 
 impl Node {
     /// A node with every slot unused.
-    fn empty() -> Self {
+    pub(super) fn empty() -> Self {
         let mut bounds = [[f32::INFINITY; WIDTH]; 6];
         bounds[3..].fill([f32::NEG_INFINITY; WIDTH]);
         Node {
@@ -136,7 +139,7 @@ impl Aabb {
     }
 
     /// Half the surface area (the SAH weight); 0 for an empty box.
-    fn half_area(&self) -> f32 {
+    pub(super) fn half_area(&self) -> f32 {
         let e = (self.hi - self.lo).max(Vec3::ZERO);
         e.x * e.y + e.y * e.z + e.z * e.x
     }
@@ -148,7 +151,7 @@ pub struct Bvh {
     pub(crate) nodes: Vec<Node>,
     pub(crate) packets: Vec<Packet>,
     /// Levels of nodes from the root to the deepest leaf.
-    depth: usize,
+    pub(crate) depth: usize,
     /// Whether the traversal asks the cache for the children it will
     /// visit: the nodes and packets take more than [`PREFETCH_BYTES`].
     pub(crate) prefetch: bool,
@@ -227,103 +230,6 @@ impl Bvh {
     /// Node levels from the root to the deepest leaf.
     pub fn depth(&self) -> usize {
         self.depth
-    }
-}
-
-/// The eight-wide hierarchy from the binary tree.
-fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
-    let pad = mesh.triangles.len() as u32;
-    let mut bvh = Bvh {
-        nodes: Vec::with_capacity(tree.len() / 4 + 1),
-        packets: Vec::with_capacity(tree.len() / 2 + 1),
-        depth: 0,
-        prefetch: false,
-        stream: false,
-    };
-    if tree.is_empty() {
-        return bvh;
-    }
-    bvh.nodes.push(Node::empty());
-    let mut todo = vec![(0usize, 0usize, 1usize)]; // binary node, wide node, level
-    while let Some((bin, wide, level)) = todo.pop() {
-        bvh.depth = bvh.depth.max(level);
-        let kids = open_children(tree, bin);
-        let mut node = Node::empty();
-        for (slot, &k) in kids.as_slice().iter().enumerate() {
-            let b = tree[k].bounds;
-            for axis in 0..3 {
-                node.bounds[axis][slot] = b.lo[axis];
-                node.bounds[3 + axis][slot] = b.hi[axis];
-            }
-            node.child[slot] = if tree[k].count > 0 {
-                let (first, count) = (tree[k].first as usize, tree[k].count as usize);
-                let start = bvh.packets.len();
-                pack_into(&mut bvh.packets, &ids[first..first + count], pad, |t| {
-                    mesh.corners(t as usize)
-                });
-                let more = ((bvh.packets.len() - start) as u32 - 1) << COUNT_SHIFT;
-                LEAF | more | start as u32
-            } else {
-                bvh.nodes.push(Node::empty());
-                let index = bvh.nodes.len() - 1;
-                todo.push((k, index, level + 1));
-                index as u32
-            };
-        }
-        bvh.nodes[wide] = node;
-    }
-    let bytes = bvh.nodes.len() * size_of::<Node>() + bvh.packets.len() * size_of::<Packet>();
-    bvh.prefetch = bytes > PREFETCH_BYTES;
-    bvh.stream = bytes > STREAM_BYTES;
-    bvh
-}
-
-/// The children of binary node `at` for one wide node: a leaf root is its
-/// own only child; otherwise its two children, opening the inner child of
-/// largest area until there are [`WIDTH`].
-fn open_children(tree: &[BinNode], at: usize) -> Kids {
-    let mut kids = Kids {
-        slots: [at; WIDTH],
-        len: 1,
-    };
-    if tree[at].count > 0 {
-        return kids;
-    }
-    let first = tree[at].first as usize;
-    kids.slots[..2].copy_from_slice(&[first, first + 1]);
-    kids.len = 2;
-    while kids.len < WIDTH {
-        let widest = kids
-            .as_slice()
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| tree[**k].count == 0)
-            .max_by(|a, b| {
-                let (x, y) = (tree[*a.1].bounds, tree[*b.1].bounds);
-                x.half_area().total_cmp(&y.half_area())
-            })
-            .map(|(i, _)| i);
-        let Some(i) = widest else { break };
-        // Swap-remove slot i, then append the opened node's two children.
-        let k = kids.slots[i];
-        kids.slots[i] = kids.slots[kids.len - 1];
-        let first = tree[k].first as usize;
-        kids.slots[kids.len - 1] = first;
-        kids.slots[kids.len] = first + 1;
-        kids.len += 1;
-    }
-    kids
-}
-
-/// Up to [`WIDTH`] binary nodes of one wide node (no allocation).
-struct Kids {
-    slots: [usize; WIDTH],
-    len: usize,
-}
-
-impl Kids {
-    fn as_slice(&self) -> &[usize] {
-        &self.slots[..self.len]
     }
 }
 

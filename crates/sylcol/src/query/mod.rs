@@ -30,6 +30,7 @@ mod bvh;
 mod bvh_avx;
 mod bvh_build;
 mod bvh_check;
+mod bvh_collapse;
 mod bvh_stream;
 mod bvh_walk;
 mod closest_index;
