@@ -7,7 +7,8 @@
 //! [`replace_all`](super::replace_all) writes it, flushed to disk, beside the last destination
 //! (an archive's index) as `.NAME.sylcol-journal-PID` before its first
 //! rename, and removes it when it is done (put in place, or undone). A
-//! journal whose process is gone is an interrupted replacement:
+//! journal whose process is gone (or is this one, outside a replacement:
+//! an earlier process had the same PID) is an interrupted replacement:
 //! [`interrupted_in`] finds them, [`recover`] settles them.
 //!
 //! | offset | size | meaning |
@@ -42,7 +43,8 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use super::{
-    file_name_of, folder_of, marked_name, parse_marked_name, process_alive, step, sync_folder,
+    LIVE, file_name_of, folder_of, lock, marked_name, parse_marked_name, process_alive, step,
+    sync_folder,
 };
 
 /// What sits between the last destination's name and the PID in a
@@ -298,8 +300,20 @@ pub fn parse_journal_name(file_name: &str) -> Option<(&str, u32)> {
 }
 
 /// The interrupted replacements in `dir`: journals whose process is gone
-/// (never this one's), in name order.
+/// (or is this one, outside a replacement: an earlier process had the
+/// same PID), in name order.
 pub fn interrupted_in(dir: &Path) -> Vec<Interrupted> {
+    let _live = lock(&LIVE);
+    interrupted_listed(dir)
+}
+
+/// [`interrupted_in`], the registry's lock held by the caller. A journal
+/// exists only while [`replace_all`](super::replace_all) holds that lock
+/// (it writes and removes its journal under it), so one found now that
+/// names this process's PID is not this process's: an earlier process
+/// had the same PID (as every run does that is a container's first
+/// process) and was killed.
+fn interrupted_listed(dir: &Path) -> Vec<Interrupted> {
     let Ok(items) = fs::read_dir(dir) else {
         return Vec::new();
     };
@@ -309,7 +323,7 @@ pub fn interrupted_in(dir: &Path) -> Vec<Interrupted> {
         .filter_map(|i| {
             let name = i.file_name().into_string().ok()?;
             let (_, pid) = parse_journal_name(&name)?;
-            let gone = pid != std::process::id() && !process_alive(pid);
+            let gone = pid == std::process::id() || !process_alive(pid);
             gone.then(|| read_interrupted(&dir.join(&name), pid))
         })
         .collect();
@@ -372,10 +386,17 @@ pub struct Recovered {
 /// Settles every interrupted replacement in `dir` (see the module's
 /// docs): all new files in place, or all earlier files back.
 pub fn recover(dir: &Path) -> Vec<Recovered> {
-    interrupted_in(dir).into_iter().map(settle).collect()
+    // Under the registry's lock: no replacement of this process runs
+    // meanwhile, and none of its temporary files is removed.
+    let live = lock(&LIVE);
+    let found = interrupted_listed(dir);
+    found.into_iter().map(|i| settle(i, &live)).collect()
 }
 
-fn settle(interrupted: Interrupted) -> Recovered {
+/// Settles one interrupted replacement; `live` is the registry of this
+/// process's temporary files (whose names an earlier process of the same
+/// PID may have used: those are never removed).
+fn settle(interrupted: Interrupted, live: &[PathBuf]) -> Recovered {
     let plan = match read_plan(&interrupted.journal) {
         Ok(plan) => plan,
         Err(why) => {
@@ -400,7 +421,7 @@ fn settle(interrupted: Interrupted) -> Recovered {
             roll_back(p, &mut problems);
         }
     }
-    for p in &plan {
+    for p in plan.iter().filter(|p| !live.contains(&p.temp)) {
         remove_if_present(&p.temp, &mut problems);
     }
     let mut folders: Vec<&Path> = plan.iter().map(|p| folder_of(&p.dest)).collect();
@@ -556,6 +577,30 @@ mod tests {
         // Killed before the journal (4 steps): nothing to recover; then
         // 5 rename steps rolled back and 3 clean-up steps completed.
         assert_eq!((rolled_back, completed), (5, 3));
+    }
+
+    /// A killed run whose PID this process now has (every run that is a
+    /// container's first process has PID 1): its journal names this PID,
+    /// and is still found and settled, since a journal exists only while
+    /// a replacement holds the registry's lock.
+    #[test]
+    fn a_journal_of_a_killed_run_with_this_pid_is_settled() {
+        let dir = tempfile::tempdir().unwrap();
+        earlier(dir.path());
+        let before = snapshot(dir.path());
+        assert_eq!(kill_at(dir.path(), 6).code(), Some(KILLED));
+        let [found] = &interrupted_in(dir.path())[..] else {
+            panic!("one journal");
+        };
+        let ours = journal_path(&dir.path().join("c"));
+        fs::rename(&found.journal, &ours).unwrap();
+        let [r] = &recover(dir.path())[..] else {
+            panic!("the journal, now named with this PID, is found");
+        };
+        assert_eq!(r.interrupted.pid, std::process::id());
+        assert_eq!((r.settled, r.problems.len()), (Settled::RolledBack, 0));
+        sweep_stale(dir.path());
+        assert_eq!(snapshot(dir.path()), before);
     }
 
     fn planned(dir: &Path) -> Vec<Planned> {

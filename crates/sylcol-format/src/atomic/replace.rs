@@ -265,14 +265,12 @@ pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<Leftover>,
             unrestored: undo(&files, &done),
         }),
     };
-    drop(live);
-    // The files not put in place (or put back to their temporary names)
-    // are removed as they drop, outside the lock.
-    drop(files);
-    // Settled: all new files in place, or all earlier files back. A
-    // journal whose undo left files out of place stays, for a later
-    // recovery to finish the undo.
-    match outcome {
+    // Settled: all new files in place, or all earlier files back; the
+    // journal goes while the lock is held (a journal found under the lock
+    // is never a running replacement's, `journal::interrupted_in`). One
+    // whose undo left files out of place stays, for a later recovery to
+    // finish the undo.
+    let outcome = match outcome {
         Ok(mut left) => {
             if let Err(cause) = journal::remove(&journal_file) {
                 left.push(Leftover::Journal {
@@ -291,7 +289,12 @@ pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<Leftover>,
             }
             Err(e)
         }
-    }
+    };
+    drop(live);
+    // The files not put in place (or put back to their temporary names)
+    // are removed as they drop, outside the lock.
+    drop(files);
+    outcome
 }
 
 /// Refuses a destination a rename cannot replace (a folder), flushes the
