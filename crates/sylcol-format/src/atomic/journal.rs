@@ -119,7 +119,17 @@ pub(super) fn write(plan: &[Planned]) -> io::Result<PathBuf> {
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(&path)?;
+        .open(&path)
+        .map_err(|e| match e.kind() {
+            // Under the lock no journal of this process exists: this is
+            // an earlier run's that had the same PID, and settling it now,
+            // after the plan was made, could undo what the plan relies on.
+            io::ErrorKind::AlreadyExists => io::Error::new(
+                e.kind(),
+                "a journal of an earlier run that had this PID is in the way; settle it first (`sylcol pak recover FOLDER`, or `atomic::recover`)",
+            ),
+            _ => e,
+        })?;
     let written = file.write_all(&bytes).and_then(|()| file.sync_all());
     if let Err(e) = written {
         let _ = fs::remove_file(&path);
