@@ -77,7 +77,13 @@ fn sweep_by_path(dir: &Path) {
     for r in &tidied.recovered {
         note!("sylcol: {}", RecoveredReplacement::of(r).sentence());
     }
-    for stale in tidied.removed {
+    note_removed(dir, &tidied.removed);
+}
+
+/// Says, for each stale temporary file removed from `dir`, whose
+/// unfinished copy it was.
+pub fn note_removed(dir: &Path, removed: &[std::path::PathBuf]) {
+    for stale in removed {
         let name = stale.file_name().and_then(|n| n.to_str()).unwrap_or("");
         if let Some((target, pid)) = parse_temp_name(name) {
             note_swept(dir, target, pid);

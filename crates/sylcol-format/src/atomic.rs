@@ -78,6 +78,17 @@ pub(crate) fn sync_folder(folder: &Path) {
     }
 }
 
+/// Flushes the folder of each of `paths` once ([`sync_folder`]).
+pub(crate) fn sync_folders_of<'a>(paths: impl IntoIterator<Item = &'a Path>) {
+    let mut done: Vec<&Path> = Vec::new();
+    for folder in paths.into_iter().map(folder_of) {
+        if !done.contains(&folder) {
+            done.push(folder);
+            sync_folder(folder);
+        }
+    }
+}
+
 /// `target`'s file name, lossily as text ("" for none).
 fn file_name_of(target: &Path) -> String {
     target

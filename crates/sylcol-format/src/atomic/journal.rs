@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 
 use super::{
     LIVE, file_name_of, folder_of, lock, marked_name, parse_marked_name, process_alive, step,
-    sync_folder,
+    sync_folder, sync_folders_of,
 };
 
 /// What sits between the last destination's name and the PID in a
@@ -109,17 +109,16 @@ pub(super) fn journal_path(last: &Path) -> PathBuf {
     last.with_file_name(marked_name(&file_name_of(last), JOURNAL_MARK))
 }
 
-/// Writes the journal of `plan` beside its last destination, flushed to
-/// disk with its folder's entries, before anything is renamed.
-pub(super) fn write(plan: &[Planned]) -> io::Result<PathBuf> {
-    let last = &plan.last().expect("a replacement has files").dest;
-    let path = journal_path(last);
-    let bytes = encode(plan, folder_of(&path));
+/// Writes the journal of `plan` to `path` ([`journal_path`] of its last
+/// destination), flushed to disk with its folder's entries, before
+/// anything is renamed.
+pub(super) fn write(plan: &[Planned], path: &Path) -> io::Result<()> {
+    let bytes = encode(plan, folder_of(path));
     step()?;
     let mut file = OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(&path)
+        .open(path)
         .map_err(|e| match e.kind() {
             // Under the lock no journal of this process exists: this is
             // an earlier run's that had the same PID, and settling it now,
@@ -132,11 +131,11 @@ pub(super) fn write(plan: &[Planned]) -> io::Result<PathBuf> {
         })?;
     let written = file.write_all(&bytes).and_then(|()| file.sync_all());
     if let Err(e) = written {
-        let _ = fs::remove_file(&path);
+        let _ = fs::remove_file(path);
         return Err(e);
     }
-    sync_folder(folder_of(&path));
-    Ok(path)
+    sync_folder(folder_of(path));
+    Ok(())
 }
 
 /// Removes a settled journal.
@@ -296,11 +295,21 @@ pub struct Interrupted {
     pub journal: PathBuf,
     /// The process that wrote it (no longer running).
     pub pid: u32,
-    /// The destinations it was replacing (empty when the journal cannot
-    /// be read: `unreadable` says why).
-    pub files: Vec<PathBuf>,
+    /// The journal as read when it was found, or why it cannot be read.
+    plan: Result<Vec<Planned>, String>,
+}
+
+impl Interrupted {
+    /// The destinations it was replacing, the last (an archive's index)
+    /// last; none when the journal cannot be read.
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.plan.iter().flatten().map(|p| p.dest.as_path())
+    }
+
     /// Why the journal cannot be read, if it cannot.
-    pub unreadable: Option<String>,
+    pub fn unreadable(&self) -> Option<&str> {
+        self.plan.as_ref().err().map(String::as_str)
+    }
 }
 
 /// The last destination's name and the PID when `file_name` is a
@@ -348,19 +357,14 @@ pub fn interrupted_replacing(path: &Path) -> Option<Interrupted> {
     let wanted = dir.join(path.file_name()?);
     interrupted_in(dir)
         .into_iter()
-        .find(|i| i.files.contains(&wanted))
+        .find(|i| i.files().any(|f| f == wanted))
 }
 
 fn read_interrupted(journal: &Path, pid: u32) -> Interrupted {
-    let plan = read_plan(journal);
     Interrupted {
         journal: journal.to_path_buf(),
         pid,
-        files: plan
-            .as_ref()
-            .map(|p| p.iter().map(|f| f.dest.clone()).collect())
-            .unwrap_or_default(),
-        unreadable: plan.err(),
+        plan: read_plan(journal),
     }
 }
 
@@ -407,7 +411,7 @@ pub fn recover(dir: &Path) -> Vec<Recovered> {
 /// process's temporary files (whose names an earlier process of the same
 /// PID may have used: those are never removed).
 fn settle(interrupted: Interrupted, live: &[PathBuf]) -> Recovered {
-    let plan = match read_plan(&interrupted.journal) {
+    let plan = match &interrupted.plan {
         Ok(plan) => plan,
         Err(why) => {
             let problem = format!("{}: {why}; left as it is", interrupted.journal.display());
@@ -421,7 +425,7 @@ fn settle(interrupted: Interrupted, live: &[PathBuf]) -> Recovered {
     let all_new = plan.iter().all(holds_new_file);
     let mut problems = Vec::new();
     if all_new {
-        for p in &plan {
+        for p in plan {
             if let Some(backup) = &p.backup {
                 remove_if_present(backup, &mut problems);
             }
@@ -434,9 +438,7 @@ fn settle(interrupted: Interrupted, live: &[PathBuf]) -> Recovered {
     for p in plan.iter().filter(|p| !live.contains(&p.temp)) {
         remove_if_present(&p.temp, &mut problems);
     }
-    let mut folders: Vec<&Path> = plan.iter().map(|p| folder_of(&p.dest)).collect();
-    folders.dedup();
-    folders.iter().for_each(|f| sync_folder(f));
+    sync_folders_of(plan.iter().map(|p| p.dest.as_path()));
     let settled = if !problems.is_empty() {
         Settled::NotSettled
     } else if let Err(e) = remove(&interrupted.journal) {
@@ -573,7 +575,7 @@ mod tests {
             assert_eq!(recovered.len(), found.len(), "step {n}");
             for r in &recovered {
                 assert!(r.problems.is_empty(), "step {n}: {:?}", r.problems);
-                assert_eq!(r.interrupted.files.len(), 3, "step {n}");
+                assert_eq!(r.interrupted.files().count(), 3, "step {n}");
                 match r.settled {
                     Settled::RolledBack => rolled_back += 1,
                     Settled::Completed => completed += 1,

@@ -5,7 +5,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::journal::{self, FileIdentity, Planned};
-use super::{LIVE, TempFile, file_name_of, folder_of, lock, marked_name, step, sync_folder};
+use super::{LIVE, TempFile, file_name_of, lock, marked_name, step, sync_folders_of};
 
 /// What sits between an earlier file's name and the PID in the name it is
 /// moved aside to. Not [`TEMP_MARK`](super::TEMP_MARK): a backup holds a
@@ -234,15 +234,16 @@ pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<Leftover>,
     let Some(last) = files.last().map(|(_, dest)| dest.clone()) else {
         return Ok(Vec::new());
     };
+    let journal_file = journal::journal_path(&last);
     let mut live = lock(&LIVE);
-    let journal_file = journal::write(&plan).map_err(|cause| ReplaceError {
-        path: last.clone(),
+    journal::write(&plan, &journal_file).map_err(|cause| ReplaceError {
+        path: last,
         step: Step::Prepare,
         cause: io::Error::new(
             cause.kind(),
             format!(
                 "cannot write the journal {} ({cause})",
-                journal::journal_path(&last).display()
+                journal_file.display()
             ),
         ),
         undone: 0,
@@ -254,15 +255,15 @@ pub fn replace_all(mut files: Vec<(TempFile, PathBuf)>) -> Result<Vec<Leftover>,
             for (file, _) in &mut files {
                 file.registration.forget(&mut live);
             }
-            sync_folders(&files);
-            Ok(remove_backups(&files, &done))
+            sync_folders_of(files.iter().map(|(_, dest)| dest.as_path()));
+            Ok(remove_backups(&files, &plan, &done))
         }
         Err((at, step, cause)) => Err(ReplaceError {
             path: files[at].1.clone(),
             step,
             cause,
             undone: done.aside.len() + done.placed.len(),
-            unrestored: undo(&files, &done),
+            unrestored: undo(&files, &plan, &done),
         }),
     };
     // Settled: all new files in place, or all earlier files back; the
@@ -326,22 +327,14 @@ fn prepare(file: &mut TempFile, dest: &Path) -> io::Result<Planned> {
     })
 }
 
-/// The renames done so far, by index into the files.
+/// The renames done so far, by index into the files (and the plan,
+/// which names each one's backup).
 #[derive(Default)]
 struct Done {
-    /// Earlier files moved aside, in order: destination index and backup.
-    aside: Vec<(usize, PathBuf)>,
+    /// Earlier files moved aside to their planned backups, in order.
+    aside: Vec<usize>,
     /// New files renamed into place, in order.
     placed: Vec<usize>,
-}
-
-impl Done {
-    fn backup_of(&self, i: usize) -> Option<&Path> {
-        self.aside
-            .iter()
-            .find(|(k, _)| *k == i)
-            .map(|(_, b)| b.as_path())
-    }
 }
 
 type Failed = (usize, Step, io::Error);
@@ -357,7 +350,7 @@ fn forward(files: &[(TempFile, PathBuf)], plan: &[Planned], done: &mut Done) -> 
         step()
             .and_then(|()| fs::rename(dest, backup))
             .map_err(|cause| (i, Step::MoveAside, cause))?;
-        done.aside.push((i, backup.clone()));
+        done.aside.push(i);
     }
     for (i, (file, dest)) in files.iter().enumerate() {
         step()
@@ -372,22 +365,26 @@ fn forward(files: &[(TempFile, PathBuf)], plan: &[Planned], done: &mut Done) -> 
 /// name (or is removed), then each earlier file comes back from its
 /// backup (the first moved aside, last). Returns what could not be put
 /// back.
-fn undo(files: &[(TempFile, PathBuf)], done: &Done) -> Vec<Unrestored> {
+fn undo(files: &[(TempFile, PathBuf)], plan: &[Planned], done: &Done) -> Vec<Unrestored> {
     let mut unrestored = Vec::new();
     for &i in done.placed.iter().rev() {
         let (file, dest) = &files[i];
         let back = step().and_then(|()| fs::rename(dest, file.registration.path()));
         let gone = back.or_else(|_| step().and_then(|()| fs::remove_file(dest)));
         // With a backup, renaming it back replaces the new file anyway.
-        if let (Err(cause), None) = (gone, done.backup_of(i)) {
+        if let (Err(cause), false) = (gone, done.aside.contains(&i)) {
             unrestored.push(Unrestored::NewLeft {
                 path: dest.clone(),
                 cause,
             });
         }
     }
-    for (i, backup) in done.aside.iter().rev() {
-        let dest = &files[*i].1;
+    // Only a file with a planned backup is moved aside.
+    for &i in done.aside.iter().rev() {
+        let Some(backup) = &plan[i].backup else {
+            continue;
+        };
+        let dest = &files[i].1;
         if let Err(cause) = step().and_then(|()| fs::rename(backup, dest)) {
             unrestored.push(Unrestored::EarlierIn {
                 path: dest.clone(),
@@ -399,27 +396,17 @@ fn undo(files: &[(TempFile, PathBuf)], done: &Done) -> Vec<Unrestored> {
     unrestored
 }
 
-/// Flushes each destination folder's entries once (best effort, as in
-/// [`TempFile::persist`]).
-fn sync_folders(files: &[(TempFile, PathBuf)]) {
-    let mut done: Vec<&Path> = Vec::new();
-    for (_, dest) in files {
-        let folder = folder_of(dest);
-        if !done.contains(&folder) {
-            done.push(folder);
-            sync_folder(folder);
-        }
-    }
-}
-
 /// Removes the backups once every new file is in place; returns those
 /// that stay.
-fn remove_backups(files: &[(TempFile, PathBuf)], done: &Done) -> Vec<Leftover> {
+fn remove_backups(files: &[(TempFile, PathBuf)], plan: &[Planned], done: &Done) -> Vec<Leftover> {
     let mut left = Vec::new();
-    for (i, backup) in &done.aside {
+    for &i in &done.aside {
+        let Some(backup) = &plan[i].backup else {
+            continue;
+        };
         if let Err(cause) = step().and_then(|()| fs::remove_file(backup)) {
             left.push(Leftover::Backup {
-                path: files[*i].1.clone(),
+                path: files[i].1.clone(),
                 backup: backup.clone(),
                 cause,
             });

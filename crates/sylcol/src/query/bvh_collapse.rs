@@ -30,10 +30,10 @@ use crate::mesh::TriMesh;
 /// 1 091.
 const COLLAPSE_NODE_COST: f32 = 0.5;
 
-/// The collapse's choices for every binary node.
-struct Plan {
-    /// The first child of each inner node (as in the tree).
-    first: Vec<u32>,
+/// The collapse's choices for every binary node of `tree`.
+struct Plan<'t> {
+    /// The binary tree it collapses.
+    tree: &'t [BinNode],
     /// The triangle ids under each node: `ids[start..start + count]`.
     range: Vec<(u32, u32)>,
     /// Whether a node standing alone is best a leaf.
@@ -48,12 +48,12 @@ struct Plan {
     cost: f32,
 }
 
-impl Plan {
+impl Plan<'_> {
     /// Prices every binary node, children before parents.
-    fn new(tree: &[BinNode]) -> Plan {
+    fn new(tree: &[BinNode]) -> Plan<'_> {
         let n = tree.len();
         let mut plan = Plan {
-            first: tree.iter().map(|t| t.first).collect(),
+            tree,
             range: vec![(0, 0); n],
             leaf: vec![false; n],
             roots_left: vec![[0; WIDTH]; n],
@@ -128,7 +128,7 @@ impl Plan {
             kids.len = 1;
             return kids;
         }
-        let (left, l) = (self.node_left[at] as usize, self.first[at] as usize);
+        let (left, l) = (self.node_left[at] as usize, self.tree[at].first as usize);
         self.roots(l, left, &mut kids);
         self.roots(l + 1, WIDTH - left, &mut kids);
         kids
@@ -142,7 +142,7 @@ impl Plan {
                 kids.len += 1;
             }
             left => {
-                let l = self.first[at] as usize;
+                let l = self.tree[at].first as usize;
                 self.roots(l, left, kids);
                 self.roots(l + 1, i - left, kids);
             }

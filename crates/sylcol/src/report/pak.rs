@@ -277,7 +277,7 @@ impl RecoveredReplacement {
         RecoveredReplacement {
             journal: r.interrupted.journal.display().to_string(),
             pid: r.interrupted.pid,
-            files: (r.interrupted.files.iter())
+            files: (r.interrupted.files())
                 .map(|f| f.display().to_string())
                 .collect(),
             settled: match r.settled {
