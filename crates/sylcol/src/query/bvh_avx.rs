@@ -10,28 +10,24 @@
 use std::arch::x86_64::*;
 
 use super::bvh::{Node, WIDTH};
-use super::bvh_walk::{BoxRay, ENTERED, LANE_BITS, TINY};
+use super::bvh_walk::{BoxRay, ENTERED, LANE_BITS, SLACK_ULPS, TINY};
 
 /// The slab test of node `n`'s eight children against `r` for t in
 /// [0, `reach`] (the best hit's t grown by `EPS`): each child's sort key (`bvh_walk::keys`: entered ones
 /// `ENTERED | t bits above | lane`, the others 0) and the mask of those
-/// entered.
+/// entered. `BITS` (a `BoxRay::finite` ray only): the values compared as
+/// integers (`bvh_walk`'s module notes).
 #[inline(always)]
-pub fn node_keys(r: &BoxRay, n: &Node, reach: f32) -> (__m256i, u32) {
-    // SAFETY: AVX and AVX2 are there (module notes); the rows are 32-byte
-    // aligned (a node is cache-line aligned and each row 32 bytes).
+pub fn node_keys<const BITS: bool>(r: &BoxRay, n: &Node, reach: f32) -> (__m256i, u32) {
+    if BITS {
+        return node_keys_bits(r, n, reach);
+    }
+    // SAFETY: AVX and AVX2 are there (module notes).
     unsafe {
         let mut near = _mm256_setzero_ps();
         let mut far = _mm256_set1_ps(reach);
         for k in 0..3 {
-            let o = _mm256_set1_ps(r.o[k]);
-            let near_inv = _mm256_set1_ps(r.near_inv[k]);
-            let far_inv = _mm256_set1_ps(r.far_inv[k]);
-            let neg = r.neg[k] & 1;
-            let lo = n.bounds.get_unchecked(k + 3 * neg).as_ptr();
-            let hi = n.bounds.get_unchecked(k + 3 * (neg ^ 1)).as_ptr();
-            let t0 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(lo), o), near_inv);
-            let t1 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(hi), o), far_inv);
+            let (t0, t1) = slab(r, n, k);
             // vmaxps / vminps return their second operand where either is
             // NaN: the accumulator (`BoxLanes` in `bvh_walk`).
             near = _mm256_max_ps(t0, near);
@@ -39,18 +35,65 @@ pub fn node_keys(r: &BoxRay, n: &Node, reach: f32) -> (__m256i, u32) {
         }
         let far = _mm256_add_ps(far, _mm256_set1_ps(TINY));
         let entered = _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LE_OQ>(near, far));
-        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-        let keys = _mm256_or_si256(
-            _mm256_and_si256(
-                _mm256_castps_si256(near),
-                _mm256_set1_epi32(!LANE_BITS as i32),
-            ),
-            _mm256_or_si256(lanes, _mm256_set1_epi32(ENTERED as i32)),
-        );
-        let keys = _mm256_and_si256(keys, entered);
+        let keys = _mm256_and_si256(keys_of_entries(_mm256_castps_si256(near)), entered);
         (
             keys,
             _mm256_movemask_ps(_mm256_castsi256_ps(entered)) as u32,
+        )
+    }
+}
+
+/// The ray's parameters at the near and the far planes of axis `k` of
+/// node `n`'s eight children (`bvh_walk`'s module notes).
+#[inline(always)]
+fn slab(r: &BoxRay, n: &Node, k: usize) -> (__m256, __m256) {
+    // SAFETY: AVX (module notes); `k` < 3 and `neg` is 0 or 1, so both
+    // rows exist; they are 32-byte aligned (a node is cache-line aligned
+    // and each row 32 bytes).
+    unsafe {
+        let o = _mm256_set1_ps(r.o[k]);
+        let near_inv = _mm256_set1_ps(r.near_inv[k]);
+        let far_inv = _mm256_set1_ps(r.far_inv[k]);
+        let neg = r.neg[k] & 1;
+        let lo = n.bounds.get_unchecked(k + 3 * neg).as_ptr();
+        let hi = n.bounds.get_unchecked(k + 3 * (neg ^ 1)).as_ptr();
+        let t0 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(lo), o), near_inv);
+        let t1 = _mm256_mul_ps(_mm256_sub_ps(_mm256_load_ps(hi), o), far_inv);
+        (t0, t1)
+    }
+}
+
+/// [`node_keys`] with the values compared as signed integers (one cycle
+/// each where the float maximum, minimum and comparison take four).
+#[inline(always)]
+fn node_keys_bits(r: &BoxRay, n: &Node, reach: f32) -> (__m256i, u32) {
+    // SAFETY: as in `node_keys`.
+    unsafe {
+        let mut near = _mm256_setzero_si256();
+        let mut far = _mm256_castps_si256(_mm256_set1_ps(reach));
+        for k in 0..3 {
+            let (t0, t1) = slab(r, n, k);
+            near = _mm256_max_epi32(_mm256_castps_si256(t0), near);
+            far = _mm256_min_epi32(_mm256_castps_si256(t1), far);
+        }
+        let far = _mm256_add_epi32(far, _mm256_set1_epi32(SLACK_ULPS));
+        let missed = _mm256_cmpgt_epi32(near, far);
+        let keys = _mm256_andnot_si256(missed, keys_of_entries(near));
+        let missed = _mm256_movemask_ps(_mm256_castsi256_ps(missed)) as u32;
+        (keys, !missed & 0xff)
+    }
+}
+
+/// The sort keys of eight entries (>= +0, as bits) were every child
+/// entered: `ENTERED | t bits above | lane`.
+#[inline(always)]
+fn keys_of_entries(near: __m256i) -> __m256i {
+    // SAFETY: AVX2 (module notes).
+    unsafe {
+        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        _mm256_or_si256(
+            _mm256_and_si256(near, _mm256_set1_epi32(!LANE_BITS as i32)),
+            _mm256_or_si256(lanes, _mm256_set1_epi32(ENTERED as i32)),
         )
     }
 }

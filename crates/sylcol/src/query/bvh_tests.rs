@@ -227,15 +227,26 @@ fn one_box(b: Aabb) -> Node {
     n
 }
 
-/// The slab test's mask with each kernel (they must agree, and give the
-/// same sort keys). The walk passes the best t grown by `EPS`; `t_far`
-/// goes in as it is, which asks more of the test.
+/// The slab test's mask with each kernel and each comparison (they must
+/// agree, and give the same sort keys; the integer comparison only where
+/// the walk uses it, a [`BoxRay::finite`] ray). The walk passes the best t
+/// grown by `EPS`; `t_far` goes in as it is, which asks more of the test.
 fn entered(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
-    let (keys, portable) = Portable::node(r, n, t_far);
+    let floats = entered_with::<false>(r, n, t_far);
+    if !r.finite {
+        return floats;
+    }
+    let bits = entered_with::<true>(r, n, t_far);
+    assert_eq!(bits, floats, "integer and float comparison: {r:?}");
+    bits
+}
+
+fn entered_with<const BITS: bool>(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
+    let (keys, portable) = Portable::node::<BITS>(r, n, t_far);
     #[cfg(target_arch = "x86_64")]
     if super::ray_triangle::avx_available() {
         // SAFETY: AVX and AVX2 are there.
-        let avx = unsafe { avx_node(r, n, t_far) };
+        let avx = unsafe { avx_node::<BITS>(r, n, t_far) };
         assert_eq!(avx, (keys, portable), "{r:?}");
     }
     portable
@@ -243,9 +254,9 @@ fn entered(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx,avx2")]
-fn avx_node(r: &BoxRay, n: &Node, t_far: f32) -> ([u32; WIDTH], u32) {
+fn avx_node<const BITS: bool>(r: &BoxRay, n: &Node, t_far: f32) -> ([u32; WIDTH], u32) {
     use std::arch::x86_64::_mm256_storeu_si256;
-    let (v, mask) = <super::ray_triangle::Avx as BoxKernel>::node(r, n, t_far);
+    let (v, mask) = <super::ray_triangle::Avx as BoxKernel>::node::<BITS>(r, n, t_far);
     let mut keys = [0u32; WIDTH];
     // SAFETY: AVX is there; `keys` holds eight u32.
     unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), v) };
@@ -289,6 +300,61 @@ fn rays_touching_a_box_at_a_point_an_edge_or_a_face_enter_it() {
         count += 1;
     }
     assert!(count > 100_000);
+}
+
+#[test]
+fn touching_rays_enter_where_the_slab_values_underflow() {
+    // Boxes and origins at integer multiples of 2^-140 (subnormal), rays
+    // of integer directions aimed at a point of the box's surface: the
+    // touch is at t = 2^-140 and every slab value is a product that
+    // underflows, rounded to within half a subnormal ulp. Both
+    // comparisons must still enter the box, also with the limit at the
+    // touch.
+    let s = f32::from_bits(1 << 9); // 2^-140
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut count = 0;
+    for _ in 0..100_000 {
+        let int = |rng: &mut ChaCha8Rng, a: i32, b: i32| rng.random_range(a..=b) as f32;
+        let lo = Vec3::from_array(std::array::from_fn(|_| int(&mut rng, -50, 40)));
+        let hi = lo + Vec3::from_array(std::array::from_fn(|_| int(&mut rng, 0, 10)));
+        let mut p: [f32; 3] = std::array::from_fn(|k| int(&mut rng, lo[k] as i32, hi[k] as i32));
+        let k = rng.random_range(0..3);
+        p[k] = if rng.random() { lo[k] } else { hi[k] };
+        let p = Vec3::from_array(p);
+        let o = Vec3::from_array(std::array::from_fn(|_| int(&mut rng, -60, 60)));
+        let d = p - o;
+        if d.cmpeq(Vec3::ZERO).any() {
+            continue;
+        }
+        let n = one_box(Aabb {
+            lo: lo * s,
+            hi: hi * s,
+        });
+        let r = BoxRay::new(o * s, d);
+        assert!(r.finite);
+        assert_eq!(entered(&r, &n, f32::INFINITY), 1, "{lo} {hi} {o} {d}");
+        assert_eq!(entered(&r, &n, s), 1, "{lo} {hi} {o} {d} at 2^-140");
+        count += 1;
+    }
+    assert!(count > 50_000);
+}
+
+#[test]
+fn boxes_only_touched_at_the_start_may_be_skipped() {
+    // A ray leaving a box through the face it starts on: the exit is -0
+    // or +0 (the exact exit is 0). The integer comparison reads a -0
+    // exit as behind and skips the box; no crossing at t > 0 lies in it.
+    let n = one_box(Aabb {
+        lo: Vec3::splat(1.0),
+        hi: Vec3::splat(2.0),
+    });
+    let outward = BoxRay::new(Vec3::new(1.0, 1.5, 1.5), Vec3::new(-1.0, 0.25, 0.5));
+    assert!(outward.finite);
+    assert_eq!(entered_with::<true>(&outward, &n, f32::INFINITY), 0);
+    assert_eq!(entered_with::<false>(&outward, &n, f32::INFINITY), 1);
+    // Entering through that face: both enter.
+    let inward = BoxRay::new(Vec3::new(1.0, 1.5, 1.5), Vec3::new(1.0, 0.25, 0.5));
+    assert_eq!(entered(&inward, &n, f32::INFINITY), 1);
 }
 
 #[test]
