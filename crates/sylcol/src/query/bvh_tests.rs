@@ -263,6 +263,35 @@ fn avx_node<const BITS: bool>(r: &BoxRay, n: &Node, t_far: f32) -> ([u32; WIDTH]
     (keys, mask)
 }
 
+/// An integer box, a point `p` of its surface (on a face of axis `k`:
+/// a corner, an edge or a face point) and an integer origin `o`.
+struct Touch {
+    lo: Vec3,
+    hi: Vec3,
+    p: Vec3,
+    k: usize,
+    o: Vec3,
+}
+
+impl Touch {
+    fn random(rng: &mut ChaCha8Rng) -> Self {
+        let int = |rng: &mut ChaCha8Rng, a: i32, b: i32| rng.random_range(a..=b) as f32;
+        let lo = Vec3::from_array(std::array::from_fn(|_| int(rng, -50, 40)));
+        let hi = lo + Vec3::from_array(std::array::from_fn(|_| int(rng, 0, 10)));
+        let mut p: [f32; 3] = std::array::from_fn(|k| int(rng, lo[k] as i32, hi[k] as i32));
+        let k = rng.random_range(0..3);
+        p[k] = if rng.random() { lo[k] } else { hi[k] };
+        let o = Vec3::from_array(std::array::from_fn(|_| int(rng, -60, 60)));
+        Touch {
+            lo,
+            hi,
+            p: Vec3::from_array(p),
+            k,
+            o,
+        }
+    }
+}
+
 #[test]
 fn rays_touching_a_box_at_a_point_an_edge_or_a_face_enter_it() {
     // Integer boxes and rays aimed exactly at points of their surface
@@ -273,14 +302,8 @@ fn rays_touching_a_box_at_a_point_an_edge_or_a_face_enter_it() {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let mut count = 0;
     for _ in 0..200_000 {
-        let int = |rng: &mut ChaCha8Rng, a: i32, b: i32| rng.random_range(a..=b) as f32;
-        let lo = Vec3::from_array(std::array::from_fn(|_| int(&mut rng, -50, 40)));
-        let hi = lo + Vec3::from_array(std::array::from_fn(|_| int(&mut rng, 0, 10)));
-        let mut p: [f32; 3] = std::array::from_fn(|k| int(&mut rng, lo[k] as i32, hi[k] as i32));
-        let k = rng.random_range(0..3);
-        p[k] = if rng.random() { lo[k] } else { hi[k] };
-        let p = Vec3::from_array(p);
-        let mut o = Vec3::from_array(std::array::from_fn(|_| int(&mut rng, -60, 60)));
+        let Touch { lo, hi, p, k, o } = Touch::random(&mut rng);
+        let mut o = o;
         if rng.random_range(0..4) == 0 {
             o[k] = p[k]; // in the face's plane
         }
@@ -314,14 +337,7 @@ fn touching_rays_enter_where_the_slab_values_underflow() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut count = 0;
     for _ in 0..100_000 {
-        let int = |rng: &mut ChaCha8Rng, a: i32, b: i32| rng.random_range(a..=b) as f32;
-        let lo = Vec3::from_array(std::array::from_fn(|_| int(&mut rng, -50, 40)));
-        let hi = lo + Vec3::from_array(std::array::from_fn(|_| int(&mut rng, 0, 10)));
-        let mut p: [f32; 3] = std::array::from_fn(|k| int(&mut rng, lo[k] as i32, hi[k] as i32));
-        let k = rng.random_range(0..3);
-        p[k] = if rng.random() { lo[k] } else { hi[k] };
-        let p = Vec3::from_array(p);
-        let o = Vec3::from_array(std::array::from_fn(|_| int(&mut rng, -60, 60)));
+        let Touch { lo, hi, p, o, .. } = Touch::random(&mut rng);
         let d = p - o;
         if d.cmpeq(Vec3::ZERO).any() {
             continue;
