@@ -76,11 +76,16 @@ fn node_keys_bits(r: &BoxRay, n: &Node, reach: f32) -> (__m256i, u32) {
             near = _mm256_max_epi32(_mm256_castps_si256(t0), near);
             far = _mm256_min_epi32(_mm256_castps_si256(t1), far);
         }
-        let far = _mm256_add_epi32(far, _mm256_set1_epi32(SLACK_ULPS));
-        let missed = _mm256_cmpgt_epi32(near, far);
-        let keys = _mm256_andnot_si256(missed, keys_of_entries(near));
-        let missed = _mm256_movemask_ps(_mm256_castsi256_ps(missed)) as u32;
-        (keys, !missed & 0xff)
+        // Entered: near <= far + SLACK_ULPS, that is far + SLACK_ULPS + 1
+        // > near (no overflow: far is at most +inf's bits), so the mask
+        // comes out as it is used, with no inversion on the chain.
+        let far = _mm256_add_epi32(far, _mm256_set1_epi32(SLACK_ULPS + 1));
+        let entered = _mm256_cmpgt_epi32(far, near);
+        let keys = _mm256_and_si256(entered, keys_of_entries(near));
+        (
+            keys,
+            _mm256_movemask_ps(_mm256_castsi256_ps(entered)) as u32,
+        )
     }
 }
 
