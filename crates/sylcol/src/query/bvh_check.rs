@@ -77,6 +77,21 @@ impl Check<'_> {
             return fail(format!("node {i} is reached twice"));
         }
         self.depth = self.depth.max(level);
+        let inner = node.inner as usize;
+        for slot in 0..WIDTH {
+            let link = node.child[slot];
+            let ok = if slot < inner {
+                link & LEAF == 0 && link == node.first.wrapping_add(slot as u32)
+            } else {
+                link == NO_CHILD || link & LEAF != 0
+            };
+            if !ok {
+                return fail(format!(
+                    "node {i} slot {slot}: link {link:#x} against inner {inner} from node {}",
+                    node.first
+                ));
+            }
+        }
         let mut used = 0;
         for slot in 0..WIDTH {
             let b = node.child_box(slot);

@@ -177,8 +177,8 @@ struct Kids {
 }
 
 impl Kids {
-    fn as_slice(&self) -> &[usize] {
-        &self.slots[..self.len]
+    fn as_mut_slice(&mut self) -> &mut [usize] {
+        &mut self.slots[..self.len]
     }
 }
 
@@ -202,7 +202,14 @@ pub(super) fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
     while let Some((bin, wide, level)) = todo.pop() {
         bvh.depth = bvh.depth.max(level);
         let mut node = Node::empty();
-        for (slot, &k) in plan.children(bin).as_slice().iter().enumerate() {
+        // Inner children first, in the nodes pushed next, in slot order
+        // (`Node::inner`); a stable sort of at most eight.
+        let mut kids = plan.children(bin);
+        let kids = kids.as_mut_slice();
+        kids.sort_by_key(|&k| plan.leaf[k]);
+        node.inner = kids.iter().filter(|&&k| !plan.leaf[k]).count() as u32;
+        node.first = bvh.nodes.len() as u32;
+        for (slot, &k) in kids.iter().enumerate() {
             let b = tree[k].bounds;
             for axis in 0..3 {
                 node.bounds[axis][slot] = b.lo[axis];

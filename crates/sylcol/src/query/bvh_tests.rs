@@ -194,12 +194,23 @@ fn validate_finds_broken_trees() {
     b.nodes[n].bounds[0][s] = b.nodes[n].bounds[0][s].next_up();
     assert!(b.validate(&m).is_err());
     // A node reached twice.
-    let mut b = good;
+    let mut b = good.clone();
     let inner: Vec<usize> = (0..WIDTH)
         .filter(|&s| b.nodes[0].child[s] & LEAF == 0)
         .collect();
     b.nodes[0].child[inner[1]] = b.nodes[0].child[inner[0]];
     assert!(b.validate(&m).is_err());
+    // Inner children first, side by side: the root's are slots 0.., and
+    // a count or a first node that disagrees with the links is caught.
+    let root = &good.nodes[0];
+    assert!(root.inner >= 2);
+    assert!((0..root.inner as usize).all(|s| root.child[s] == root.first + s as u32));
+    let mut b = good.clone();
+    b.nodes[0].inner -= 1;
+    assert!(b.validate(&m).unwrap_err().0.contains("against inner"));
+    let mut b = good;
+    b.nodes[0].first += 1;
+    assert!(b.validate(&m).unwrap_err().0.contains("against inner"));
 }
 
 /// Some (node, slot) holding a leaf.
@@ -217,6 +228,8 @@ fn one_box(b: Aabb) -> Node {
     let mut n = Node {
         bounds: [[f32::INFINITY; WIDTH]; 6],
         child: [u32::MAX; WIDTH],
+        inner: 1,
+        first: 0,
     };
     n.bounds[3..].fill([f32::NEG_INFINITY; WIDTH]);
     for k in 0..3 {

@@ -565,7 +565,7 @@ impl Bvh {
         let first = mask.trailing_zeros() as usize;
         let rest = mask & (mask - 1);
         if rest == 0 {
-            return node.child[first];
+            return link_of(node, first);
         }
         self.prefetch(node, rest);
         let len = *top;
@@ -581,7 +581,7 @@ impl Bvh {
                 stack.links.get_unchecked_mut(len).write(far_link);
             }
             *top = len + 1;
-            return node.child[(near & LANE_BITS) as usize];
+            return link_of(node, (near & LANE_BITS) as usize);
         }
         // Three or more: all eight keys sorted (those not entered last)
         // and written, the top advanced over all but the nearest. The
@@ -595,6 +595,18 @@ impl Bvh {
             K::push_sorted(keys, &node.child, keys_out, links_out);
         }
         *top = len + n - 1;
-        node.child[(K::nearest(keys) & LANE_BITS) as usize]
+        link_of(node, (K::nearest(keys) & LANE_BITS) as usize)
+    }
+}
+
+/// The link of `node`'s child in `slot`: an inner child's computed from
+/// its slot ([`Node::inner`]: no load between the slab test's mask and the
+/// next node's rows), any other read from `child`.
+#[inline(always)]
+fn link_of(node: &Node, slot: usize) -> u32 {
+    if (slot as u32) < node.inner {
+        node.first + slot as u32
+    } else {
+        node.child[slot & (WIDTH - 1)]
     }
 }
