@@ -13,7 +13,7 @@
 //! Rays go wherever [`Collider::cast_ray`] sends them: through the BVH
 //! when the collider has one ([`Collider::with_bvh`]), else the grid; a
 //! run of rays is answered in one loop compiled with the kernel (no call
-//! a ray). A BVH larger than [`super::bvh::STREAM_BYTES`] is walked two
+//! a ray). A BVH larger than [`super::bvh::stream_bytes`] is walked two
 //! rays at a time on each thread (`bvh_stream`), so that one ray's waits
 //! on memory overlap the other's work. Each answer is still the single
 //! ray's.

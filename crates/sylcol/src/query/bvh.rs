@@ -170,7 +170,7 @@ pub struct Bvh {
     pub(crate) prefetch: bool,
     /// Whether a batch of rays walks it two rays at a time
     /// (`bvh_stream`): the nodes and packets take more than
-    /// [`STREAM_BYTES`].
+    /// [`stream_bytes`].
     pub(crate) stream: bool,
 }
 
@@ -182,15 +182,45 @@ pub struct Bvh {
 pub const PREFETCH_BYTES: usize = 128 * 1024;
 
 /// A hierarchy larger than this is walked two rays at a time by a batch
-/// (`bvh_stream`): its rays wait on memory, and the other ray's steps
-/// fill the wait. Measured with `sylcol-bench batch` (rays/s against
-/// Embree's `rtcIntersect1`, three runs each): the 65 k sphere's 3.4 MiB
-/// hierarchy 0.80-0.89x one ray at a time, 1.00-1.15x two; the 16 k
-/// sphere's 886 KiB level on one thread and 0.74-0.89x -> 0.93-0.94x on
-/// two; the maps (at most 86 KiB) and the 1 k / 4 k spheres are slower
-/// streamed (the second ray's bookkeeping costs more than the overlap
-/// gains where everything is in the core's caches).
+/// (`bvh_stream`) where the core's L2 size is unknown; otherwise the
+/// threshold is half the L2 ([`stream_bytes`]). Its rays wait on memory,
+/// and the other ray's steps fill the wait. Measured with `sylcol-bench
+/// batch` (rays/s against Embree's `rtcIntersect1`, three runs each) on a
+/// core with 1 MiB of L2: the 65 k sphere's 3.4 MiB hierarchy 0.80-0.89x
+/// one ray at a time, 1.00-1.15x two; the 16 k sphere's 886 KiB level on
+/// one thread and 0.74-0.89x -> 0.93-0.94x on two; the maps (at most 86
+/// KiB) and the 1 k / 4 k spheres are slower streamed (the second ray's
+/// bookkeeping costs more than the overlap gains where everything is in
+/// the core's caches). On a core with 2 MiB of L2 the 16 k sphere is
+/// 22-25 % faster one ray at a time (its hierarchy stays in the L2), the
+/// 65 k level either way.
 pub const STREAM_BYTES: usize = 512 * 1024;
+
+/// The size above which a batch streams a hierarchy ([`STREAM_BYTES`]):
+/// half this core's L2 (CPUID leaf 0x8000_0006, which Intel and AMD
+/// both report), or [`STREAM_BYTES`] where it is not known. Read once.
+pub fn stream_bytes() -> usize {
+    static BYTES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *BYTES.get_or_init(|| l2_bytes().map_or(STREAM_BYTES, |l2| l2 / 2))
+}
+
+/// The L2 cache of the core this runs on, in bytes, if the CPU says.
+fn l2_bytes() -> Option<usize> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        // Leaf 0x8000_0006 is read only when the highest extended leaf
+        // reaches it (ECX bits 31..16: the L2's size in KiB).
+        let top = __cpuid(0x8000_0000).eax;
+        if top >= 0x8000_0006 {
+            let kib = (__cpuid(0x8000_0006).ecx >> 16) as usize;
+            if kib > 0 {
+                return Some(kib * 1024);
+            }
+        }
+    }
+    None
+}
 
 /// What [`Bvh::stats`] reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

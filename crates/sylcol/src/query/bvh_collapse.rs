@@ -16,7 +16,7 @@
 //! 4 k sphere and never merged small subtrees back into leaves.
 
 use super::bvh::{
-    Bvh, COUNT_SHIFT, LEAF, LEAF_PACKETS, LEAF_SIZE, Node, PREFETCH_BYTES, STREAM_BYTES, WIDTH,
+    Bvh, COUNT_SHIFT, LEAF, LEAF_PACKETS, LEAF_SIZE, Node, PREFETCH_BYTES, WIDTH, stream_bytes,
 };
 use super::bvh_build::BinNode;
 use super::ray_triangle::{Packet, pack_into};
@@ -234,7 +234,7 @@ pub(super) fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
     }
     let bytes = bvh.nodes.len() * size_of::<Node>() + bvh.packets.len() * size_of::<Packet>();
     bvh.prefetch = bytes > PREFETCH_BYTES;
-    bvh.stream = bytes > STREAM_BYTES;
+    bvh.stream = bytes > stream_bytes();
     bvh
 }
 

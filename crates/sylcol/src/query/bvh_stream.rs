@@ -6,7 +6,7 @@
 //! step each ([`Walker::step`]), so that the core works on one while the
 //! other's loads are under way; when one ends, the next ray of the batch
 //! takes its place. Only a hierarchy larger than
-//! [`super::bvh::STREAM_BYTES`] is walked so (the BVH's `stream` flag):
+//! [`super::bvh::stream_bytes`] is walked so (the BVH's `stream` flag):
 //! on one that stays in the caches the second ray's bookkeeping costs
 //! more than the overlap gains, and a batch's rays go one at a time
 //! through [`super::Collider::cast_run`], as through the grid.
