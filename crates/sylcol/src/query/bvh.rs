@@ -23,7 +23,8 @@
 //!   min / max of the f32 corners below them (no rounding in space), and
 //!   eight child links; inner children first, stored side by side, so
 //!   that the walk computes an inner child's index from its slot
-//!   ([`Node::inner`], [`Node::first`]).
+//!   ([`Node::inner`], [`Node::first`]), and a node's single-packet
+//!   leaves likewise ([`Node::leaf0`]).
 //! - **Leaves**: one or two [`Packet`]s of up to eight triangles, tested by
 //!   the watertight kernel (`ray_triangle`). Every triangle is in exactly
 //!   one leaf, so no mailbox is needed.
@@ -97,6 +98,12 @@ pub struct Node {
     pub inner: u32,
     /// The index of slot 0's node (meaningful when `inner` > 0).
     pub first: u32,
+    /// When every leaf of this node is one packet (the collapse packs a
+    /// node's leaves one after another in slot order): slot `inner`'s
+    /// link less `inner`, so that leaf slot `s`'s link is `leaf0 + s`
+    /// (wrapping), found like an inner child's without a load; else 0
+    /// (the walk then reads `child`).
+    pub leaf0: u32,
 }
 
 impl Node {
@@ -109,6 +116,7 @@ impl Node {
             child: [NO_CHILD; WIDTH],
             inner: 0,
             first: 0,
+            leaf0: 0,
         }
     }
 

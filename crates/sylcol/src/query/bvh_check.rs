@@ -83,12 +83,15 @@ impl Check<'_> {
             let ok = if slot < inner {
                 link & LEAF == 0 && link == node.first.wrapping_add(slot as u32)
             } else {
-                link == NO_CHILD || link & LEAF != 0
+                link == NO_CHILD
+                    || link & LEAF != 0
+                        && (node.leaf0 == 0 || link == node.leaf0.wrapping_add(slot as u32))
             };
             if !ok {
                 return fail(format!(
-                    "node {i} slot {slot}: link {link:#x} against inner {inner} from node {}",
-                    node.first
+                    "node {i} slot {slot}: link {link:#x} against inner {inner} from node {} \
+                     and leaves from {:#x}",
+                    node.first, node.leaf0
                 ));
             }
         }

@@ -230,12 +230,28 @@ pub(super) fn collapse(tree: &[BinNode], ids: &[u32], mesh: &TriMesh) -> Bvh {
                 index as u32
             };
         }
+        node.leaf0 = single_leaves(&node, kids.len());
         bvh.nodes[wide] = node;
     }
     let bytes = bvh.nodes.len() * size_of::<Node>() + bvh.packets.len() * size_of::<Packet>();
     bvh.prefetch = bytes > PREFETCH_BYTES;
     bvh.stream = bytes > stream_bytes();
     bvh
+}
+
+/// [`Node::leaf0`] for a node whose slots `inner..used` hold its leaves:
+/// the link of slot 0 were it a leaf, when every leaf is one packet and
+/// they follow each other in slot order (the collapse packs them so);
+/// else 0.
+fn single_leaves(node: &Node, used: usize) -> u32 {
+    let inner = node.inner as usize;
+    if inner >= used {
+        return 0;
+    }
+    let leaf0 = node.child[inner].wrapping_sub(node.inner);
+    let single = |s: usize| node.child[s] >> COUNT_SHIFT == LEAF >> COUNT_SHIFT;
+    let in_turn = (inner..used).all(|s| single(s) && node.child[s] == leaf0.wrapping_add(s as u32));
+    if in_turn { leaf0 } else { 0 }
 }
 
 #[cfg(test)]

@@ -208,9 +208,19 @@ fn validate_finds_broken_trees() {
     let mut b = good.clone();
     b.nodes[0].inner -= 1;
     assert!(b.validate(&m).unwrap_err().0.contains("against inner"));
-    let mut b = good;
+    let mut b = good.clone();
     b.nodes[0].first += 1;
     assert!(b.validate(&m).unwrap_err().0.contains("against inner"));
+    // Single-packet leaves found from their slot: some node has them, and
+    // a `leaf0` one packet off is caught.
+    let (n, _) = leaf_slot(&good);
+    let mut b = good;
+    assert_ne!(
+        b.nodes[n].leaf0, 0,
+        "the icosphere's leaves are single packets"
+    );
+    b.nodes[n].leaf0 += 1;
+    assert!(b.validate(&m).unwrap_err().0.contains("leaves from"));
 }
 
 /// Some (node, slot) holding a leaf.
@@ -230,6 +240,7 @@ fn one_box(b: Aabb) -> Node {
         child: [u32::MAX; WIDTH],
         inner: 1,
         first: 0,
+        leaf0: 0,
     };
     n.bounds[3..].fill([f32::NEG_INFINITY; WIDTH]);
     for k in 0..3 {

@@ -601,11 +601,14 @@ impl Bvh {
 
 /// The link of `node`'s child in `slot`: an inner child's computed from
 /// its slot ([`Node::inner`]: no load between the slab test's mask and the
-/// next node's rows), any other read from `child`.
+/// next node's rows), a leaf's too where the node's leaves are single
+/// packets in turn ([`Node::leaf0`]), any other read from `child`.
 #[inline(always)]
 fn link_of(node: &Node, slot: usize) -> u32 {
     if (slot as u32) < node.inner {
         node.first + slot as u32
+    } else if node.leaf0 != 0 {
+        node.leaf0.wrapping_add(slot as u32)
     } else {
         node.child[slot & (WIDTH - 1)]
     }
