@@ -1,7 +1,7 @@
 //! [`Bvh::validate`]: the structural invariants the traversal relies on,
 //! checked the way parry checks its own tree.
 
-use super::bvh::{Aabb, Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, LEAF_PACKETS, NO_CHILD, WIDTH};
+use super::bvh::{Aabb, Bvh, COUNT_SHIFT, INDEX_MASK, LEAF, LEAF_PACKETS, NO_CHILD, Node, WIDTH};
 use super::bvh_walk::STACK;
 use super::ray_triangle::LANES;
 use crate::mesh::TriMesh;
@@ -77,28 +77,17 @@ impl Check<'_> {
             return fail(format!("node {i} is reached twice"));
         }
         self.depth = self.depth.max(level);
-        let inner = node.inner as usize;
-        for slot in 0..WIDTH {
-            let link = node.child[slot];
-            let ok = if slot < inner {
-                link & LEAF == 0 && link == node.first.wrapping_add(slot as u32)
-            } else {
-                link == NO_CHILD
-                    || link & LEAF != 0
-                        && (node.leaf0 == 0 || link == node.leaf0.wrapping_add(slot as u32))
-            };
-            if !ok {
-                return fail(format!(
-                    "node {i} slot {slot}: link {link:#x} against inner {inner} from node {} \
-                     and leaves from {:#x}",
-                    node.first, node.leaf0
-                ));
-            }
-        }
         let mut used = 0;
         for slot in 0..WIDTH {
             let b = node.child_box(slot);
             let link = node.child[slot];
+            if !links_agree(node, slot) {
+                return fail(format!(
+                    "node {i} slot {slot}: link {link:#x} against inner {} from node {} \
+                     and leaves from {:#x}",
+                    node.inner, node.first, node.leaf0
+                ));
+            }
             if link == NO_CHILD {
                 if b != Aabb::EMPTY {
                     return fail(format!("node {i} slot {slot}: unused but not empty"));
@@ -163,5 +152,19 @@ impl Check<'_> {
             self.seen_tri[id] += 1;
         }
         Ok(())
+    }
+}
+
+/// Whether slot `slot`'s link is what the walk computes without reading
+/// it: an inner node `first + slot` below [`Node::inner`], a leaf or
+/// nothing from there on (a leaf `leaf0 + slot` where [`Node::leaf0`] is
+/// set).
+fn links_agree(node: &Node, slot: usize) -> bool {
+    let link = node.child[slot];
+    if slot < node.inner as usize {
+        link & LEAF == 0 && link == node.first.wrapping_add(slot as u32)
+    } else {
+        link == NO_CHILD
+            || link & LEAF != 0 && (node.leaf0 == 0 || link == node.leaf0.wrapping_add(slot as u32))
     }
 }

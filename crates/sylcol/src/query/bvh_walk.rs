@@ -365,6 +365,8 @@ impl<'a, K: BoxKernel> Walker<'a, K> {
     pub(super) fn step(&mut self, bvh: &Bvh) -> bool {
         let (f, r) = (&self.f, &self.r);
         let (best, at, stack) = (&mut self.best, &mut self.at, &mut self.stack);
+        // The slab comparison is chosen at each step here (two rays take
+        // turns, each with its own flag), not once a ray as in `walk`.
         if r.finite {
             bvh.step::<K, true>(f, r, best, at, stack)
         } else {
