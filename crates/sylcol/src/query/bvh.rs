@@ -154,6 +154,14 @@ impl Aabb {
         }
     }
 
+    /// The smallest box holding this one and `b`.
+    pub fn union(&self, b: &Aabb) -> Aabb {
+        Aabb {
+            lo: self.lo.min(b.lo),
+            hi: self.hi.max(b.hi),
+        }
+    }
+
     /// Whether `b` lies inside this box.
     pub fn contains(&self, b: &Aabb) -> bool {
         self.lo.cmple(b.lo).all() && b.hi.cmple(self.hi).all()
@@ -282,6 +290,53 @@ impl Bvh {
     pub fn depth(&self) -> usize {
         self.depth
     }
+
+    /// The tree's expected cost by the surface area heuristic, in the
+    /// convention Embree's statistics print (`verbose=2`): each node and
+    /// each packet counts once, weighted by its box's half area over the
+    /// root's (the chance that a random line through the root's box
+    /// crosses it). The root counts 1. Zero for an empty tree.
+    pub fn sah(&self) -> BvhSah {
+        let Some(root) = self.nodes.first() else {
+            return BvhSah::default();
+        };
+        let whole = used_slots(root).fold(Aabb::EMPTY, |b, s| b.union(&root.child_box(s)));
+        let scale = f64::from(whole.half_area());
+        if scale <= 0.0 {
+            return BvhSah::default();
+        }
+        let mut sah = BvhSah {
+            nodes: 1.0,
+            packets: 0.0,
+        };
+        for n in &self.nodes {
+            for s in used_slots(n) {
+                let weight = f64::from(n.child_box(s).half_area()) / scale;
+                let link = n.child[s];
+                if link & LEAF == 0 {
+                    sah.nodes += weight;
+                } else {
+                    sah.packets += weight * f64::from(((link & !LEAF) >> COUNT_SHIFT) + 1);
+                }
+            }
+        }
+        sah
+    }
+}
+
+/// The slots of `n` that hold a child.
+fn used_slots(n: &Node) -> impl Iterator<Item = usize> + '_ {
+    (0..WIDTH).filter(|&s| n.child[s] != NO_CHILD)
+}
+
+/// What [`Bvh::sah`] reports: the expected node tests and packet tests
+/// of a random line through the root's box.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct BvhSah {
+    /// Nodes (eight-wide slab tests), the root's 1 included.
+    pub nodes: f64,
+    /// Packets (eight-lane triangle tests).
+    pub packets: f64,
 }
 
 impl super::Collider {

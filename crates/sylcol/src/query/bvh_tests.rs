@@ -173,6 +173,54 @@ fn a_large_mesh_has_full_leaves_and_a_shallow_tree() {
 }
 
 #[test]
+fn the_sah_weighs_each_test_by_its_box() {
+    let tri = [Vec3::ZERO, Vec3::X, Vec3::Y];
+    // Every box is the root's: one node, one test per packet.
+    let same = Bvh::build(&TriMesh::new(tri.to_vec(), vec![[0, 1, 2]; 20]));
+    let packets = same.stats().packets as f64;
+    assert_eq!(
+        same.sah(),
+        BvhSah {
+            nodes: 1.0,
+            packets
+        }
+    );
+    assert_eq!(
+        Bvh::build(&TriMesh::new(Vec::new(), Vec::new())).sah(),
+        BvhSah::default()
+    );
+    // Two unit squares' worth of triangles 99 apart along x: the root's
+    // box is 100 x 1 x 0 (half area 100), each leaf's 1 x 1 x 0 (1).
+    let mut v = Vec::new();
+    let mut t = Vec::new();
+    for (i, x) in [0.0f32, 99.0].into_iter().enumerate() {
+        for k in 0..10u32 {
+            v.extend(tri.map(|c| c + Vec3::X * x));
+            let first = 3 * (10 * i as u32 + k);
+            t.push([first, first + 1, first + 2]);
+        }
+    }
+    let far = Bvh::build(&TriMesh::new(v, t));
+    assert_eq!(far.stats().packets, 4);
+    let sah = far.sah();
+    assert_eq!(sah.nodes, 1.0);
+    assert!((sah.packets - 4.0 / 100.0).abs() < 1e-12, "{sah:?}");
+    // On real meshes: at most one test per node and per packet.
+    for (name, m) in meshes() {
+        let bvh = Bvh::build(&m);
+        let (sah, s) = (bvh.sah(), bvh.stats());
+        assert!(
+            sah.nodes >= 1.0 && sah.nodes <= s.nodes as f64,
+            "{name}: {sah:?}"
+        );
+        assert!(
+            sah.packets > 0.0 && sah.packets <= s.packets as f64,
+            "{name}: {sah:?}"
+        );
+    }
+}
+
+#[test]
 fn validate_finds_broken_trees() {
     let m = icosphere(Vec3::ZERO, 1.0, 2);
     let good = Bvh::build(&m);

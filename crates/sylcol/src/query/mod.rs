@@ -66,7 +66,7 @@ mod point_index_tests;
 mod tests;
 
 pub use batch::{BatchError, CHUNK, SERIAL_BATCH};
-pub use bvh::{Bvh, BvhStats};
+pub use bvh::{Bvh, BvhSah, BvhStats};
 pub use bvh_check::BvhError;
 pub use collider::{COARSE_MEAN_LIST, Collider, GridSource, GridStats, MAX_DERIVED_CELLS};
 pub use error::{ColliderError, QueryError};
