@@ -2,7 +2,7 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (docs/queries.md).
 #
-#   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|all]   (default: all)
+#   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|all]   (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # setup  the same table on rays from outside the box pointing away from it
@@ -27,9 +27,15 @@
 #        indicative, not the CPU's own), on d84a95fb, db066592 and the 4 k
 #        sphere (not part of `all`)
 # sweep  the grid sweep of `build mcol` (no Embree needed)
+# tree   per scene the BVH's nodes, leaves, packets, depth and expected cost
+#        (SAH, Embree's convention), each row followed by Embree's own
+#        statistics for the same mesh (its tree type and kernel, nodes and
+#        leaves with their SAH) (not part of `all`)
 #
 # Environment: RAYS (default 1000000 a scene), ROUNDS (default 3), SCENE
-# (substring of the scene names), COUNT_RAYS (default 100000).
+# (substring of the scene names), COUNT_RAYS (default 100000),
+# EMBREE_CONFIG (appended to Embree's device configuration: `max_isa=avx2`
+# holds Embree to its AVX2 kernels on a CPU with AVX-512).
 # Installs libembree-dev (and valgrind for `count`) when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -90,6 +96,15 @@ branches() {
     each_profile branch_row $'map d84a95fb\nmap db066592\nsphere 4k' --branch-sim=yes
 }
 
+# The BVH rows of `sylcol-bench tree`, each followed by what Embree's
+# verbose build says about its tree for the same mesh (and, once, which
+# single-ray kernel it selected).
+tree() {
+    RAYS=1 EMBREE_CONFIG="${EMBREE_CONFIG:+$EMBREE_CONFIG,}verbose=2" "$bin" tree |
+        grep -E '^\||^\(|^building|^ +(total|getAABBNodes|leaves) +: sah|^  intersector1 ' |
+        awk '!/intersector1/ || !seen[$0]++'
+}
+
 case $mode in
     rays) "$bin" rays ;;
     setup) "$bin" setup ;;
@@ -100,6 +115,7 @@ case $mode in
     count) count ;;
     branches) branches ;;
     sweep) "$bin" sweep ;;
+    tree) tree ;;
     all)
         "$bin" rays
         echo
@@ -115,5 +131,5 @@ case $mode in
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|all]" >&2; exit 2 ;;
 esac

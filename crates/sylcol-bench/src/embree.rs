@@ -1,9 +1,11 @@
 //! Embree 3 through the C shim (`embree_shim.c`): one scene per mesh,
 //! built with `RTC_BUILD_QUALITY_HIGH` on a device of one build thread,
 //! robust flag off or on; runs of rays through `rtcIntersect1` or
-//! `rtcIntersect8`.
+//! `rtcIntersect8`. `EMBREE_CONFIG` in the environment is appended to the
+//! device's configuration (`max_isa=avx2` holds Embree to its AVX2
+//! kernels; `verbose=2` prints each tree's statistics).
 
-use std::ffi::c_void;
+use std::ffi::{CString, c_void};
 
 use sylcol::TriMesh;
 
@@ -14,6 +16,7 @@ unsafe extern "C" {
         tris: *const u32,
         nt: usize,
         robust: i32,
+        config: *const std::ffi::c_char,
     ) -> *mut c_void;
     fn sylcol_embree_free(scene: *mut c_void);
     fn sylcol_embree_intersect1(
@@ -49,8 +52,10 @@ impl EmbreeScene {
     pub fn new(mesh: &TriMesh, robust: bool) -> Self {
         let verts: Vec<f32> = mesh.vertices.iter().flat_map(|v| v.to_array()).collect();
         let tris: Vec<u32> = mesh.triangles.iter().flatten().copied().collect();
+        let config = CString::new(config()).expect("EMBREE_CONFIG holds no NUL byte");
         // SAFETY: the pointers and counts describe the two vectors above,
-        // which outlive the call (the shim copies them).
+        // which outlive the call (the shim copies them); `config` is a C
+        // string that outlives it too.
         let ptr = unsafe {
             sylcol_embree_new(
                 verts.as_ptr(),
@@ -58,6 +63,7 @@ impl EmbreeScene {
                 tris.as_ptr(),
                 mesh.triangles.len(),
                 i32::from(robust),
+                config.as_ptr(),
             )
         };
         assert!(!ptr.is_null(), "Embree could not build the scene");
@@ -98,4 +104,16 @@ impl Drop for EmbreeScene {
         // SAFETY: `ptr` came from `sylcol_embree_new` and is freed once.
         unsafe { sylcol_embree_free(self.ptr) }
     }
+}
+
+/// What `EMBREE_CONFIG` adds to the device's configuration (empty when
+/// unset).
+pub fn config() -> String {
+    let config = std::env::var("EMBREE_CONFIG").unwrap_or_default();
+    // The shim's buffer holds 512 bytes with the harness's own settings.
+    assert!(
+        config.len() <= 400,
+        "EMBREE_CONFIG is longer than 400 bytes"
+    );
+    config
 }

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <immintrin.h>
@@ -26,10 +27,15 @@ typedef struct {
 
 /* A scene over `nt` triangles (`tris`, 3 u32 each) of `nv` vertices
  * (`verts`, 3 f32 each), built with RTC_BUILD_QUALITY_HIGH on a device of
- * one build thread; `robust` sets RTC_SCENE_FLAG_ROBUST. NULL on failure. */
+ * one build thread; `robust` sets RTC_SCENE_FLAG_ROBUST; `config` (may be
+ * empty) is appended to the device's configuration string (Embree's
+ * `max_isa=avx2`, `verbose=2`, ...). NULL on failure. */
 void *sylcol_embree_new(const float *verts, size_t nv, const uint32_t *tris,
-                        size_t nt, int robust) {
-  RTCDevice device = rtcNewDevice("threads=1,set_affinity=0");
+                        size_t nt, int robust, const char *config) {
+  char settings[512];
+  snprintf(settings, sizeof settings, "threads=1,set_affinity=0%s%s",
+           config[0] ? "," : "", config);
+  RTCDevice device = rtcNewDevice(settings);
   if (!device) return NULL;
   RTCScene scene = rtcNewScene(device);
   rtcSetSceneBuildQuality(scene, RTC_BUILD_QUALITY_HIGH);

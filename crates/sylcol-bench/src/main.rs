@@ -12,11 +12,14 @@
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
 //! sylcol-bench prep          preparation cost (construction and the first ray): colliders and
 //!                            the BVH against parry3d's BVH build (`build` is the same table)
+//! sylcol-bench tree          the BVH's shape and expected cost (SAH) per scene; with Embree and
+//!                            `EMBREE_CONFIG=verbose=2`, Embree's tree statistics below each row
 //! ```
 //!
 //! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;
 //! each figure is the fastest of its interleaved rounds), `SCENE` (keep
-//! the scenes whose name contains it). Embree's methods exist only with the
+//! the scenes whose name contains it), `EMBREE_CONFIG` (appended to Embree's
+//! device configuration, e.g. `max_isa=avx2`). Embree's methods exist only with the
 //! `embree` feature (`benches/embree.sh` installs Debian's libembree-dev
 //! and turns it on). See `docs/queries.md` for the figures.
 
@@ -28,6 +31,7 @@ mod prep;
 mod scenes;
 mod sweep;
 mod timing;
+mod tree;
 
 use std::hint::black_box;
 
@@ -44,8 +48,8 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// The modes, for the usage line.
-const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep] \
-                     (environment: RAYS, ROUNDS, SCENE; see the crate's notes)";
+const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree] \
+                     (environment: RAYS, ROUNDS, SCENE, EMBREE_CONFIG; see the crate's notes)";
 
 /// Prints `why` and the usage line and exits with 2 (a usage error).
 fn usage_error(why: &str) -> ! {
@@ -65,7 +69,7 @@ fn main() {
     }
     if !matches!(
         mode,
-        "rays" | "setup" | "made" | "batch" | "prep" | "build" | "count" | "sweep"
+        "rays" | "setup" | "made" | "batch" | "prep" | "build" | "count" | "sweep" | "tree"
     ) {
         usage_error(&format!("unknown mode {mode}"));
     }
@@ -84,12 +88,17 @@ fn main() {
         RaySet::Issue
     };
     let scenes = scenes::load(filter.as_deref(), rays, set);
+    #[cfg(feature = "embree")]
+    if !embree::config().is_empty() {
+        println!("(Embree's device configuration adds: {})", embree::config());
+    }
     match mode {
         "rays" | "setup" => rays_table(&scenes, rounds, false),
         "made" => rays_table(&scenes, rounds, true),
         "batch" => batch_table(&scenes, rounds),
         "prep" => prep::run(&scenes, rounds.max(5)),
         "build" => prep::run(&scenes, rounds.max(5)),
+        "tree" => tree::run(&scenes),
         "count" => {
             let m = count.expect("parsed above");
             for s in &scenes {
