@@ -89,8 +89,11 @@ fn main() {
     };
     let scenes = scenes::load(filter.as_deref(), rays, set);
     #[cfg(feature = "embree")]
-    if !embree::config().is_empty() {
-        println!("(Embree's device configuration adds: {})", embree::config());
+    {
+        let config = embree::config();
+        if !config.is_empty() {
+            println!("(Embree's device configuration adds: {config})");
+        }
     }
     match mode {
         "rays" | "setup" => rays_table(&scenes, rounds, false),

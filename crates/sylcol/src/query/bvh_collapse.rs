@@ -258,32 +258,18 @@ fn single_leaves(node: &Node, used: usize) -> u32 {
 mod tests {
     use glam::Vec3;
 
-    use super::super::bvh::{COUNT_SHIFT, INDEX_MASK, NO_CHILD};
     use super::super::bvh_build::binary_tree;
     use super::super::fixtures::{cuboid, icosphere, merged, uv_sphere};
     use super::*;
 
     /// The SAH cost of a built hierarchy, in the plan's terms: a wide
-    /// node's box test per node below the root (weighted by its slot's
-    /// area), a packet test per packet of a leaf; the root's own test
-    /// weighted by the whole mesh's area.
+    /// node's box test per node (weighted by its box's area, the root's
+    /// by the whole mesh's), a packet test per packet of a leaf.
+    /// [`Bvh::sah`] counts the same tests relative to the root's area.
     fn built_cost(bvh: &Bvh, root_area: f32) -> f32 {
-        fn below(bvh: &Bvh, node: usize) -> f32 {
-            let n = &bvh.nodes[node];
-            (0..WIDTH)
-                .filter(|&s| n.child[s] != NO_CHILD)
-                .map(|s| {
-                    let (link, area) = (n.child[s], n.child_box(s).half_area());
-                    if link & LEAF != 0 {
-                        area * (((link & !LEAF) >> COUNT_SHIFT) + 1) as f32
-                    } else {
-                        debug_assert!(link & INDEX_MASK == link);
-                        COLLAPSE_NODE_COST * area + below(bvh, link as usize)
-                    }
-                })
-                .sum()
-        }
-        COLLAPSE_NODE_COST * root_area + below(bvh, 0)
+        let sah = bvh.sah();
+        let cost = f64::from(COLLAPSE_NODE_COST) * sah.nodes + sah.packets;
+        (f64::from(root_area) * cost) as f32
     }
 
     /// The hierarchy built is the one the plan priced (the same cost, up
