@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Peak resident memory of each sylcol command, on the samples and on a
-synthetic archive with 1 GiB entries (docs/reliability.md, "Memory").
+synthetic archive with 1 GiB entries (benches/README.md, "Peak memory";
+docs/reliability.md, "Memory", says why it stays flat).
 
     cargo build --release -p sylcol-cli
     python3 benches/peak_memory.py [path/to/sylcol]
