@@ -15,6 +15,7 @@ mod cli_verify;
 mod cli_viewer;
 mod collisionset_cli;
 mod hostile;
+mod journals;
 mod json_output;
 mod limits;
 mod mod_workflow;

@@ -125,3 +125,72 @@ pub fn z1_zeros(declared: u32, n: u64) -> Vec<u8> {
     out.extend(adler.to_be_bytes());
     out
 }
+
+/// One record of a journal written by hand, as an attacker plants it
+/// (the layout is in `sylcol_format::atomic::journal`).
+pub struct JournalRecord<'a> {
+    /// Where the new file goes.
+    pub dest: &'a str,
+    /// Its temporary name.
+    pub temp: &'a str,
+    /// The earlier file's backup (`None`: no earlier file).
+    pub backup: Option<&'a str>,
+    /// The new file's device, inode, size and modification time in
+    /// nanoseconds (`None`: unknown).
+    pub id: Option<[u64; 4]>,
+}
+
+/// The records' bytes after the magic: the count, then each record.
+fn journal_body(records: &[JournalRecord]) -> Vec<u8> {
+    let mut out = (records.len() as u32).to_le_bytes().to_vec();
+    for r in records {
+        let flags = u8::from(r.backup.is_some()) | u8::from(r.id.is_some()) << 1;
+        out.push(flags);
+        for word in r.id.unwrap_or_default() {
+            out.extend(word.to_le_bytes());
+        }
+        for name in [r.dest, r.temp, r.backup.unwrap_or("")] {
+            out.extend((name.len() as u32).to_le_bytes());
+            out.extend(name.as_bytes());
+        }
+    }
+    out
+}
+
+/// A journal in the first format (`SYLJRNL1`, no checksum), which sylcol
+/// before issue 33 read and acted on whatever paths it named.
+pub fn journal_v1(records: &[JournalRecord]) -> Vec<u8> {
+    let mut out = b"SYLJRNL1".to_vec();
+    out.extend(journal_body(records));
+    out
+}
+
+/// A journal in the current format (`SYLJRNL2`, then a CRC-32 of every
+/// byte before it), its checksum computed here, independently of sylcol.
+pub fn journal_v2(records: &[JournalRecord]) -> Vec<u8> {
+    let mut out = b"SYLJRNL2".to_vec();
+    out.extend(journal_body(records));
+    out.extend(crc32(&out).to_le_bytes());
+    out
+}
+
+/// CRC-32 (IEEE 802.3, reflected, as zlib computes it), bit by bit.
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                crc >> 1 ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn crc32_is_the_standard_one() {
+    assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+}
