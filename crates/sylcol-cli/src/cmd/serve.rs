@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::bail;
-use sylcol_serve::{Catalog, Source, serve};
+use sylcol_serve::{Catalog, Limits, Source, serve};
 
 use crate::Outcome;
 use crate::input::{Item, inputs};
@@ -33,14 +33,31 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let catalog = catalog(&args.paths)?;
     stop_on_signals();
     let addr = SocketAddr::new(args.host, args.port);
+    if !args.host.to_canonical().is_loopback() {
+        note!("{}", network_warning(args.host));
+    }
     let count = catalog.objects().len();
-    serve(std::sync::Arc::new(catalog), addr, &STOP, |bound| {
+    let limits = Limits::default();
+    serve(std::sync::Arc::new(catalog), addr, limits, &STOP, |bound| {
         println!("serving {count} objects at http://{bound}/ (Ctrl-C stops)");
         use std::io::Write;
         let _ = std::io::stdout().flush();
     })?;
     eprintln!("stopped");
     Ok(Outcome::Ok)
+}
+
+/// What `--host` with an address other than the loopback opens up.
+fn network_warning(host: IpAddr) -> String {
+    let reach = if host.is_unspecified() {
+        "from every network this machine is on".to_string()
+    } else {
+        format!("by anyone who can reach {host}")
+    };
+    format!(
+        "sylcol: warning: serving on {host}: the viewer, its API and every object given are reachable {reach}; \
+         the default --host 127.0.0.1 serves this machine only"
+    )
 }
 
 /// The objects of `paths` (every entry of an archive). Entries of other formats are skipped; a path

@@ -26,3 +26,4 @@ mod pak;
 mod readme;
 mod regn_idxd;
 mod samples_names;
+mod serve_limits;
