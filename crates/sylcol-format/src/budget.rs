@@ -10,7 +10,7 @@
 //! | 1 | the first [`SNIFF_LEN`] bytes show a format sylcol decodes ([`sniff`]) | what decoding would say; the rest is never held |
 //! | 2 | an MCOL declares no more bytes than its header allows ([`mcol::max_size`]) | [`AnyError::TooLarge`] ([`SizeLimit::Header`]) |
 //! | 3 | no object declares more than [`MAX_OBJECT`] bytes | [`AnyError::TooLarge`] ([`SizeLimit::Budget`]) |
-//! | 4 | its bytes are reserved with `try_reserve`, and [`HEADROOM`] times as many more can be had for decoding it | [`OutOfMemory`] |
+//! | 4 | its bytes are reserved with `try_reserve`, and [`headroom`] times as many more can be had for the work on it (reserved, then freed) | [`OutOfMemory`] |
 //! | 5 | the rest is read into that reservation, which never grows | |
 //!
 //! Steps 1 to 3 happen before anything past the first bytes is inflated,
@@ -21,6 +21,7 @@
 //! an index entry's, a file's length.
 
 use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::any::{AnyError, Kind, SizeLimit};
 use crate::{SNIFF_LEN, mcol, sniff};
@@ -33,9 +34,25 @@ use crate::{SNIFF_LEN, mcol, sniff};
 pub const MAX_OBJECT: u64 = 64 << 20;
 
 /// How many times an object's size must be free beyond its bytes before
-/// it is read: what decoding it and checking it may take (measured in
+/// it is read, unless a front says otherwise ([`set_headroom`]): what
+/// decoding it and checking it take, with room to spare (`info`,
+/// `verify`, `query`: once more, `rewrite` twice, measured in
 /// `docs/reliability.md`, "Memory bombs").
 pub const HEADROOM: u64 = 4;
+
+static HEADROOM_NOW: AtomicU64 = AtomicU64::new(HEADROOM);
+
+/// Sets the headroom [`object_buffer`] asks for, for a process whose work
+/// on an object takes more than decoding it (the viewer's page takes 17
+/// times the object).
+pub fn set_headroom(times: u64) {
+    HEADROOM_NOW.store(times, Ordering::Relaxed);
+}
+
+/// The headroom [`object_buffer`] asks for, as a multiple of the size.
+pub fn headroom() -> u64 {
+    HEADROOM_NOW.load(Ordering::Relaxed)
+}
 
 /// Memory that could not be had: the reservation failed instead of
 /// aborting the process.
@@ -51,7 +68,7 @@ impl std::fmt::Display for OutOfMemory {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "cannot hold its {} bytes in memory", self.bytes)?;
         if self.headroom > 0 {
-            write!(f, " with the {} more decoding takes", self.headroom)?;
+            write!(f, " and {} more to work on it", self.headroom)?;
         }
         f.write_str(": out of memory")
     }
@@ -124,11 +141,11 @@ pub fn buffer(size: u64) -> Result<Vec<u8>, OutOfMemory> {
 }
 
 /// [`buffer`] for an object to be decoded: also checks that
-/// [`HEADROOM`] times `size` more can be had (reserved, then freed), so
+/// [`headroom`] times `size` more can be had (reserved, then freed), so
 /// that decoding it does not run out where it cannot fail cleanly.
 pub fn object_buffer(size: u64) -> Result<Vec<u8>, OutOfMemory> {
     let bytes = buffer(size)?;
-    let headroom = size.saturating_mul(HEADROOM);
+    let headroom = size.saturating_mul(headroom());
     buffer(headroom).map_err(|_| OutOfMemory {
         bytes: size,
         headroom,
@@ -275,9 +292,9 @@ mod tests {
         let io: io::Error = e.into();
         assert_eq!(io.kind(), io::ErrorKind::OutOfMemory);
         assert_eq!(OutOfMemory::in_io(&io), Some(e));
-        assert!(
-            io.to_string().ends_with("decoding takes: out of memory"),
-            "{io}"
+        assert_eq!(
+            io.to_string(),
+            "cannot hold its 10 bytes in memory and 40 more to work on it: out of memory"
         );
         let mut v = Vec::new();
         Filling(&mut v).write_all(b"abc").unwrap();

@@ -226,3 +226,32 @@ fn memory_that_cannot_be_had_is_an_error_naming_the_entry() {
         stdout(&o)
     );
 }
+
+/// A valid 60.7 MiB library (38 copies of the sample's records, within
+/// the 64 MiB budget) under 600 MiB of address space: `info` has room
+/// for it (its work takes about twice the object); `view`, whose page
+/// takes about 17 times the object, finds it cannot have that much and
+/// says so, where it once aborted half-way through building the page.
+#[cfg(unix)]
+#[test]
+fn each_command_reserves_what_its_work_on_an_object_takes() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = crate::common::samples();
+    let to = path(dir.path());
+    crate::common::run(&["pak", "extract", &samples, "-o", to, "CollisionSet_S01.bin"]);
+    let one = std::fs::read(dir.path().join("CollisionSet_S01.bin")).unwrap();
+    let big = dir.path().join("big.bin");
+    std::fs::write(&big, one.repeat(38)).unwrap();
+    let o = run_capped(CAP_MIB, &["info", path(&big)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("6004"), "{}", stdout(&o));
+    let html = dir.path().join("view.html");
+    let o = run_capped(CAP_MIB, &["view", path(&big), "-o", path(&html)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("big.bin: cannot read: cannot hold its 63655624 bytes in memory and"),
+        "{err}"
+    );
+    assert!(err.contains("nothing to show"), "{err}");
+}
