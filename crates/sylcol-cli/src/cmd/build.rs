@@ -12,7 +12,7 @@ use sylcol::report::build::McolBuilt;
 use sylcol::report::error::{ErrorKind, ErrorReport, Unsupported, UsageError};
 use sylcol_format::Object;
 
-use crate::input::read_input;
+use crate::input::read_object;
 use crate::output::{is_stdout, write_output};
 use crate::{Context, Outcome, print};
 
@@ -197,7 +197,7 @@ fn screen_hull(
 
 /// The bbox and cell size of an existing MCOL.
 fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
-    let input = read_input(file)?;
+    let input = read_object(file)?.whole()?;
     let Object::Mcol(m) = input.decode()? else {
         anyhow::bail!(Unsupported {
             path: input.name.clone(),

@@ -60,25 +60,25 @@ fn network_warning(host: IpAddr) -> String {
     )
 }
 
-/// The objects of `paths` (every entry of an archive). Entries of other formats are skipped; a path
-/// that cannot be read at all is an error.
+/// The objects of `paths` (every entry of an archive), each decoded as it
+/// is read, so that no more is held than the catalog keeps (rows of an
+/// archive that point at one stored stream share one read of it).
+/// Entries of other formats, too large, or past what a catalog holds are
+/// skipped with a note; a path that cannot be read at all is an error.
 pub fn catalog(paths: &[String]) -> anyhow::Result<Catalog> {
-    let mut sources = Vec::new();
+    let mut catalog = Catalog::default();
     for path in paths {
         for item in inputs(path)? {
             match item.map(Item::whole) {
-                Ok(Ok(input)) => sources.push(Source {
-                    path: input.name,
-                    bytes: input.bytes,
-                }),
+                Ok(Ok(input)) => {
+                    if let Err(s) = catalog.add(Source::new(input.name, input.bytes)) {
+                        note!("{}: skipped, {}", s.path, s.reason);
+                    }
+                }
                 Ok(Err(e)) => note!("{}: skipped, {}", e.path, e.error),
                 Err(e) => note!("sylcol: skipped: {}", crate::print::message(&e)),
             }
         }
-    }
-    let (catalog, skipped) = Catalog::new(sources);
-    for s in &skipped {
-        note!("{}: skipped, {}", s.path, s.reason);
     }
     if catalog.objects().is_empty() {
         bail!(

@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod bombs;
 mod cli_build;
 mod cli_build_collisionset;
 mod cli_io;

@@ -17,7 +17,7 @@ use sylcol_format::Object;
 use sylcol_format::collisionset::{self, CollisionSet, Endian};
 
 use super::{HullOptions, print_built, refuse_two_stdouts, screen_hull};
-use crate::input::read_input;
+use crate::input::read_object;
 use crate::output::write_output;
 use crate::{Context, Outcome};
 
@@ -199,7 +199,7 @@ fn is_scene(path: &Path) -> bool {
 }
 
 fn edited(from: &str, a: &Args, import: &Parts) -> anyhow::Result<CollisionSet> {
-    let input = read_input(from)?;
+    let input = read_object(from)?.whole()?;
     let Object::CollisionSet(mut set) = input.decode()? else {
         bail!(Unsupported {
             path: input.name.clone(),
