@@ -228,7 +228,14 @@ fn weld_option_applies_after_reading() {
     let dir = tempfile::tempdir().unwrap();
     let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 4 5 6\n";
     let p = write(dir.path(), "split.obj", text);
-    let welded = import_file(&p, &ImportOptions { weld: true }).unwrap();
+    let welded = import_file(
+        &p,
+        &ImportOptions {
+            weld: true,
+            ..opts()
+        },
+    )
+    .unwrap();
     assert_eq!(welded.vertices.len(), 4);
     assert_eq!(welded.triangles, vec![[0, 1, 2], [1, 3, 2]]);
 }
