@@ -14,6 +14,7 @@ mod cli_samples;
 mod cli_verify;
 mod cli_viewer;
 mod collisionset_cli;
+mod costly;
 mod hostile;
 mod json_output;
 mod limits;
