@@ -26,9 +26,10 @@ use super::polygon::Triangulator;
 use super::{ImportErrorKind, ImportOptions, MeshFormat, Tally};
 use crate::mesh::TriMesh;
 
-/// The longest statement read (a line, or lines joined by `\\`): 4 MiB.
-/// A face of 200 000 corners written `v/vt/vn` takes about 3.6 MB; a
-/// longer line is refused at its line number, never held whole.
+/// The longest statement read (a line, or lines joined by `\`): 4 MiB.
+/// A face of 200 000 corners written `v/vt/vn` takes about 3.9 MB (an
+/// MCOL holds faces of at most 65 537); a longer line is refused at its
+/// line number, never held whole.
 pub const MAX_STATEMENT: usize = 4 << 20;
 
 /// One `f` statement: its line and its corners in `corners`.
