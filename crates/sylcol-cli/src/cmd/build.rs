@@ -117,7 +117,11 @@ pub fn print_built<T: serde::Serialize>(
 
 fn run_mcol(a: McolArgs, ctx: Context) -> anyhow::Result<Outcome> {
     refuse_two_stdouts(&a.output, ctx)?;
-    let mesh = import_file(&a.mesh, &ImportOptions { weld: a.weld })?;
+    let import = ImportOptions {
+        weld: a.weld,
+        limit: Some(sylcol::build::mcol::COUNT_LIMIT),
+    };
+    let mesh = import_file(&a.mesh, &import)?;
     let options = match &a.grid_from {
         Some(file) => grid_of(file)?,
         None => McolBuildOptions {

@@ -15,6 +15,7 @@ mod cli_samples;
 mod cli_verify;
 mod cli_viewer;
 mod collisionset_cli;
+mod costly;
 mod hostile;
 mod journals;
 mod json_output;

@@ -68,7 +68,10 @@ pub fn run(a: Args, ctx: Context) -> anyhow::Result<Outcome> {
         ));
     }
     let import = Parts {
-        options: ImportOptions { weld: a.weld },
+        options: ImportOptions {
+            weld: a.weld,
+            ..Default::default()
+        },
         hull: HullOptions {
             allow_open: a.allow_open,
             welded: a.weld,
