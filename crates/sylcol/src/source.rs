@@ -178,10 +178,12 @@ impl Opener {
                 path: name.clone(),
                 error,
             })?;
-            let bytes = archive.read_entry(&info).map_err(|error| SourceError::Archive {
-                pak: pak.to_string(),
-                error,
-            })?;
+            let bytes = archive
+                .read_entry(&info)
+                .map_err(|error| SourceError::Archive {
+                    pak: pak.to_string(),
+                    error,
+                })?;
             return Ok(Input {
                 name,
                 bytes: Arc::new(bytes),

@@ -284,7 +284,9 @@ mod tests {
             let e = bad.parse::<Grid>().unwrap_err();
             assert_eq!(
                 e.to_string(),
-                format!("grid {bad:?}: expected \"file\", \"derived\" or a cell count (an int >= 1)")
+                format!(
+                    "grid {bad:?}: expected \"file\", \"derived\" or a cell count (an int >= 1)"
+                )
             );
         }
         assert_eq!("bvh".parse(), Ok(Accel::Bvh));

@@ -106,9 +106,19 @@ fn names_come_from_beside_the_archive_and_from_the_caller() {
             })
             .collect()
     };
-    let titled = |open: &Opener| names(open).iter().any(|n| n.ends_with("+eng\\GP_TITLE.tbl"));
-    assert!(names(&Opener::default()).iter().any(|n| n.ends_with("+$5EE70E0A.titl")));
-    assert!(titled(&Opener::new(NameList::with_names(["eng/GP_TITLE.tbl"]))));
+    let titled = |open: &Opener| {
+        names(open)
+            .iter()
+            .any(|n| n.ends_with("+eng\\GP_TITLE.tbl"))
+    };
+    assert!(
+        names(&Opener::default())
+            .iter()
+            .any(|n| n.ends_with("+$5EE70E0A.titl"))
+    );
+    assert!(titled(&Opener::new(NameList::with_names([
+        "eng/GP_TITLE.tbl"
+    ]))));
     // A list beside the archive names its own entries, not another's.
     let beside = dir.path().join(NAMES_BESIDE);
     std::fs::write(&beside, "other.pak+eng\\GP_TITLE.tbl\n").unwrap();
@@ -117,7 +127,11 @@ fn names_come_from_beside_the_archive_and_from_the_caller() {
     assert!(titled(&Opener::default()));
     let open = Opener::new(NameList::with_file(Some(dir.path().join("given.txt"))));
     let e = open.archive(&pak).unwrap_err();
-    assert!(e.to_string().ends_with("given.txt: cannot read the name list"), "{e}");
+    assert!(
+        e.to_string()
+            .ends_with("given.txt: cannot read the name list"),
+        "{e}"
+    );
     let files = Opener::default().archive_files(&pak, &Opener::default().archive(&pak).unwrap());
     assert!(files.contains(&beside));
 }
