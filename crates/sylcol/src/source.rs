@@ -182,7 +182,7 @@ impl Opener {
                 .read_entry(&info)
                 .map_err(|error| SourceError::Archive {
                     pak: pak.to_string(),
-                    error,
+                    error: Box::new(error),
                 })?;
             return Ok(Input {
                 name,
@@ -249,7 +249,7 @@ fn probe(
 ) -> Result<(EntryInfo, String), SourceError> {
     let info = archive.probe(entry).map_err(|error| SourceError::Archive {
         pak: pak.to_string(),
-        error,
+        error: Box::new(error),
     })?;
     let name = format!("{pak}+{}", info.display);
     Ok((info, name))
@@ -270,7 +270,7 @@ fn read_entry_object(
         .read_object(info, check_rest)
         .map_err(|error| SourceError::Archive {
             pak: pak.to_string(),
-            error,
+            error: Box::new(error),
         })?;
     Ok(Item::of(name, read))
 }

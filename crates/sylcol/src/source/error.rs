@@ -30,7 +30,7 @@ pub enum SourceError {
     Unsupported(#[from] Unsupported),
     /// The archive could not be opened (its index, its parts).
     #[error(transparent)]
-    Open(#[from] ArchiveError),
+    Open(Box<ArchiveError>),
     /// An entry of archive `pak` could not be read.
     #[error("{pak}: cannot read")]
     Archive {
@@ -38,7 +38,7 @@ pub enum SourceError {
         pak: String,
         /// What failed.
         #[source]
-        error: ArchiveError,
+        error: Box<ArchiveError>,
     },
     /// A name list could not be read.
     #[error("{}: cannot read the name list", path.display())]
@@ -49,6 +49,12 @@ pub enum SourceError {
         #[source]
         error: std::io::Error,
     },
+}
+
+impl From<ArchiveError> for SourceError {
+    fn from(e: ArchiveError) -> SourceError {
+        SourceError::Open(Box::new(e))
+    }
 }
 
 impl SourceError {
@@ -62,7 +68,7 @@ impl SourceError {
             SourceError::NotFound(e) => Some(e),
             SourceError::Usage(e) => Some(e),
             SourceError::Unsupported(e) => Some(e),
-            SourceError::Open(e) => Some(e),
+            SourceError::Open(e) => Some(&**e),
             SourceError::Archive { .. } | SourceError::Names { .. } => None,
         }
     }
