@@ -87,9 +87,11 @@ pub enum Outcome {
 
 /// What every command is told besides its own arguments.
 #[derive(Clone, Copy)]
-pub struct Context {
+pub struct Context<'a> {
     /// `--json`: reports as JSON, errors as JSON lines on standard error.
     pub json: bool,
+    /// How FILE arguments are opened (with the `--names` list).
+    pub open: &'a input::Opener,
 }
 
 fn main() -> ExitCode {
@@ -102,9 +104,12 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve(_)) {
         signals::clean_up_on_signals();
     }
-    input::set_names_file(cli.names);
     sylcol_format::budget::set_headroom(headroom(&cli.command));
-    let ctx = Context { json: cli.json };
+    let open = input::Opener::new(sylcol::source::NameList::with_file(cli.names));
+    let ctx = Context {
+        json: cli.json,
+        open: &open,
+    };
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a, ctx),
         Command::Build(a) => cmd::build::run(a, ctx),
@@ -114,8 +119,8 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a, ctx),
         Command::Pak(a) => cmd::pak::run(a, ctx),
         Command::Query(a) => cmd::query::run(a, ctx),
-        Command::Serve(a) => cmd::serve::run(a),
-        Command::View(a) => cmd::view::run(a),
+        Command::Serve(a) => cmd::serve::run(a, ctx),
+        Command::View(a) => cmd::view::run(a, ctx),
         Command::Completions(a) => cmd::meta::completions(a, Cli::command()),
         Command::Man => cmd::meta::man(Cli::command()),
         Command::Names(a) => cmd::names::run(a, ctx),

@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::bail;
 use sylcol_serve::{Catalog, Limits, Source, serve};
 
-use crate::Outcome;
-use crate::input::{Item, inputs};
+use crate::input::{Item, Opener, inputs};
+use crate::{Context, Outcome};
 
 /// Arguments of `sylcol serve`.
 #[derive(clap::Args)]
@@ -29,8 +29,8 @@ pub struct Args {
 static STOP: AtomicBool = AtomicBool::new(false);
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let catalog = catalog(&args.paths)?;
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    let catalog = catalog(&args.paths, ctx.open)?;
     stop_on_signals();
     let addr = SocketAddr::new(args.host, args.port);
     if !args.host.to_canonical().is_loopback() {
@@ -65,10 +65,10 @@ fn network_warning(host: IpAddr) -> String {
 /// archive that point at one stored stream share one read of it).
 /// Entries of other formats, too large, or past what a catalog holds are
 /// skipped with a note; a path that cannot be read at all is an error.
-pub fn catalog(paths: &[String]) -> anyhow::Result<Catalog> {
+pub fn catalog(paths: &[String], open: &Opener) -> anyhow::Result<Catalog> {
     let mut catalog = Catalog::default();
     for path in paths {
-        for item in inputs(path)? {
+        for item in inputs(open, path)? {
             match item.map(Item::whole) {
                 Ok(Ok(input)) => {
                     if let Err(s) = catalog.add(Source::new(input.name, input.bytes)) {

@@ -331,8 +331,9 @@ _Object = Union[Mcol, CollisionSet, Regn, StringTable]
 def open_archive(path: _Path, names: Union[None, _Path, Iterable[str]] = ...) -> Archive:
     """Opens an IPFB archive."""
 
-def load(source: Union[_Path, bytes, bytearray, memoryview], path: Optional[str] = ...) -> _Object:
-    """Loads a path, ``ARCHIVE.pak+ENTRY`` or bytes."""
+def load(source: Union[_Path, bytes, bytearray, memoryview], path: Optional[str] = ..., names: Union[None, _Path, Iterable[str]] = ...) -> Union[_Object, Archive]:
+    """Loads a path, ``ARCHIVE.pak+ENTRY`` or bytes (one object), or a
+    whole ``.pak`` (its ``Archive``, named as ``sylcol info`` names it)."""
 
 def build_mcol(vertices: npt.ArrayLike, triangles: npt.ArrayLike, bbox: Optional[npt.ArrayLike] = ..., cell: Optional[float] = ..., *, allow_open: bool = ...) -> bytes:
     """A valid MCOL from a closed, consistently oriented mesh; any other

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use sylcol::report::error::ObjectError;
+use crate::report::error::ObjectError;
 use sylcol_format::AnyError;
 use sylcol_format::budget::MAX_OBJECT;
 use sylcol_format::ipfb::IndexEntry;
