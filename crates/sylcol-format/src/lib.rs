@@ -25,6 +25,8 @@
 //! safely), and [`sniff`] (whether an object's first bytes show a
 //! format sylcol decodes, so other objects are never held whole).
 
+#![forbid(unsafe_code)]
+
 pub mod any;
 pub mod atomic;
 pub mod bytes;

@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 use sylcol::TriMesh;
+use sylcol::prelude::*;
 use sylcol::query::{self, BatchError, GridSource, Ray, RayHit};
 use sylcol::report::error::{ErrorKind, ErrorReport};
 use sylcol::report::query::grid_fit;

@@ -5,6 +5,7 @@ use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use sylcol::TriMesh;
+use sylcol::prelude::*;
 use sylcol::report::info::{Info, collisionset_info};
 use sylcol_format::collisionset;
 

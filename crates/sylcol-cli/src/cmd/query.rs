@@ -6,6 +6,7 @@ use std::io::{BufRead, Read, Write};
 use anyhow::{Context as _, bail};
 use glam::Vec3;
 use sylcol::TriMesh;
+use sylcol::prelude::*;
 use sylcol::query::script::parse_vec3;
 use sylcol::query::{Collider, Query, Ray};
 use sylcol::report::error::{ErrorKind, ErrorReport, NotFound, ReadError, Unsupported, UsageError};

@@ -419,12 +419,6 @@ fn f32_nearest(x: f64) -> f32 {
     x as f32
 }
 
-/// The smallest f32 not below `x`.
-pub(crate) fn f32_at_least(x: f64) -> f32 {
-    let f = x as f32;
-    if f64::from(f) < x { f.next_up() } else { f }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
