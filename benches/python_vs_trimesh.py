@@ -21,7 +21,7 @@ Per map (the file's own grid, as the game walks it):
 Times are the best of --rounds rounds, the two sides interleaved in each
 round (the machine is shared, so ratios from one run are what to read).
 sylcol uses every core (rayon); embreex's ``intersects_first`` runs on
-one thread. Prints a Markdown table (docs/python.md keeps the last one).
+one thread. Prints a Markdown table (benches/README.md keeps the last one).
 """
 
 import argparse

@@ -1,5 +1,5 @@
 // Frame times of the viewer in headless Chromium (software GL), for
-// docs/viewer.md: the largest sample map with each set of layers, and the
+// benches/README.md: the largest sample map with each set of layers, and the
 // 158-part library, each orbiting at 1280 x 800, at full resolution and as
 // while dragging (half resolution on a software renderer). Interleaved
 // rounds of 3 s per case; per case the best and the median round of:

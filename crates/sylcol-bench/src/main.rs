@@ -21,7 +21,7 @@
 //! the scenes whose name contains it), `EMBREE_CONFIG` (appended to Embree's
 //! device configuration, e.g. `max_isa=avx2`). Embree's methods exist only with the
 //! `embree` feature (`benches/embree.sh` installs Debian's libembree-dev
-//! and turns it on). See `docs/queries.md` for the figures.
+//! and turns it on). See `benches/README.md` for the figures.
 //!
 //! `unsafe` here is the one exception outside the query engine: Embree
 //! has no Rust binding that builds with Debian's Embree 3, so `embree`

@@ -9,6 +9,8 @@
 //! - Files named by data (archive entries, mesh names) go through an
 //!   [`OutputDir`]: names that would leave the folder (`..`, absolute, drive
 //!   letters) are refused, control characters are mapped to visible `%XX`,
+//!   a name of sylcol's own temporary, backup or journal files gets its
+//!   leading `.` as `%2E` (a later run would act on such a file),
 //!   and no symbolic link below the folder is followed: one found on the
 //!   way, or as the file's name, is refused (one planted as the file's name
 //!   after that check is replaced by the rename, never written through).
@@ -29,7 +31,7 @@ use std::path::{Component, Path};
 use anyhow::bail;
 use sylcol::report::error::OutputError;
 use sylcol::report::pak::RecoveredReplacement;
-use sylcol_format::atomic::{TempFile, folder_of, parse_temp_name, tidy};
+use sylcol_format::atomic::{TempFile, folder_of, is_own_file_name, parse_temp_name, tidy};
 use sylcol_format::text::visible_file_name;
 
 mod dest;
@@ -160,8 +162,8 @@ pub(crate) fn write_file(
 }
 
 /// The components of a relative `name` from an archive or a model (`\` or
-/// `/` separated), each with control characters mapped to `%XX`; refuses
-/// names that would leave `root`: `..`, absolute paths, drive letters.
+/// `/` separated), each as [`file_component`] writes it; refuses names
+/// that would leave `root`: `..`, absolute paths, drive letters.
 pub fn safe_components(name: &str, root: &Path) -> anyhow::Result<Vec<String>> {
     let normalised = name.replace('\\', "/");
     if normalised.starts_with('/') || normalised.as_bytes().get(1) == Some(&b':') {
@@ -173,9 +175,7 @@ pub fn safe_components(name: &str, root: &Path) -> anyhow::Result<Vec<String>> {
     let mut parts = Vec::new();
     for part in Path::new(&normalised).components() {
         match part {
-            Component::Normal(p) => {
-                parts.push(visible_file_name(&p.to_string_lossy()).into_owned());
-            }
+            Component::Normal(p) => parts.push(file_component(&p.to_string_lossy())),
             Component::CurDir => {}
             _ => bail!("refused, the name would write outside {}", root.display()),
         }
@@ -184,6 +184,19 @@ pub fn safe_components(name: &str, root: &Path) -> anyhow::Result<Vec<String>> {
         bail!("refused, an empty name");
     }
     Ok(parts)
+}
+
+/// One component of a name from data as the file it is written to:
+/// control characters mapped to `%XX`, and a name of sylcol's own
+/// temporary, backup or journal files (`.NAME.sylcol-journal-PID`...,
+/// [`is_own_file_name`]) with its leading `.` as `%2E`, so that no later
+/// run takes an archive's entry for a file of its own and acts on it.
+pub fn file_component(part: &str) -> String {
+    let visible = visible_file_name(part);
+    match visible.strip_prefix('.') {
+        Some(rest) if is_own_file_name(&visible) => format!("%2E{rest}"),
+        _ => visible.into_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -197,6 +210,15 @@ mod tests {
         assert_eq!(join("a\\b.bin").unwrap(), "a/b.bin");
         assert_eq!(join("./a/./b.bin").unwrap(), "a/b.bin");
         assert_eq!(join("a\x1b[2J/b\r.bin").unwrap(), "a%1B[2J/b%0D.bin");
+        assert_eq!(
+            join("d\\.x.pak.sylcol-journal-7").unwrap(),
+            "d/%2Ex.pak.sylcol-journal-7"
+        );
+        assert_eq!(
+            join(".a.sylcol-tmp-1/.b.sylcol-old-2-1").unwrap(),
+            "%2Ea.sylcol-tmp-1/%2Eb.sylcol-old-2-1"
+        );
+        assert_eq!(join(".hidden/.x.sylcol").unwrap(), ".hidden/.x.sylcol");
         for bad in [
             "../x",
             "a/../../x",

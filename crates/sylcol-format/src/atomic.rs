@@ -27,11 +27,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 pub mod journal;
+mod recover;
 mod replace;
 
-pub use journal::{
-    Interrupted, Recovered, Settled, interrupted_in, interrupted_replacing, recover,
-};
+pub use journal::{Interrupted, JOURNAL_MARK, interrupted_in, interrupted_replacing};
+pub use recover::{Action, Recovered, Settled, preview, recover};
 pub use replace::{
     BACKUP_MARK, Leftover, ReplaceError, Step, Unrestored, backup_path, replace_all,
 };
@@ -99,6 +99,20 @@ fn file_name_of(target: &Path) -> String {
 /// `.NAME` + `mark` + this process's PID: a temporary or backup name.
 fn marked_name(name: &str, mark: &str) -> String {
     format!(".{name}{mark}{}", std::process::id())
+}
+
+/// Whether `file_name` looks like one of sylcol's own files: a temporary
+/// file, an earlier file's backup or a journal (`.NAME` then
+/// [`TEMP_MARK`], [`BACKUP_MARK`] or [`JOURNAL_MARK`]), which a later run
+/// may remove or act on. Letter case is ignored (a case-blind disk
+/// takes `.X.SYLCOL-TMP-1` for `.x.sylcol-tmp-1`). A writer of names
+/// from data (an archive's entries) must not create such a name.
+pub fn is_own_file_name(file_name: &str) -> bool {
+    let lower = file_name.to_ascii_lowercase();
+    lower.starts_with('.')
+        && [TEMP_MARK, BACKUP_MARK, JOURNAL_MARK]
+            .iter()
+            .any(|mark| lower.contains(mark))
 }
 
 /// Splits a temporary file name into the target's name and the PID that
@@ -488,6 +502,22 @@ mod tests {
             "a.sylcol-tmp-12",
         ] {
             assert_eq!(parse_temp_name(other), None, "{other}");
+        }
+    }
+
+    #[test]
+    fn own_file_names_are_recognised() {
+        for own in [
+            ".a.bin.sylcol-tmp-5",
+            ".a.bin.sylcol-old-5-2",
+            ".x.pak.sylcol-journal-2147483647",
+            ".x.sylcol-tmp-",
+            ".X.SYLCOL-Journal-1",
+        ] {
+            assert!(is_own_file_name(own), "{own}");
+        }
+        for other in ["a.bin.sylcol-tmp-5", "%2Ex.pak.sylcol-journal-1", ".a.bin"] {
+            assert!(!is_own_file_name(other), "{other}");
         }
     }
 

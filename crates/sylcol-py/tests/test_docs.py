@@ -11,7 +11,9 @@ from conftest import ROOT
 
 def notebook_block():
     text = (ROOT / "docs" / "python.md").read_text()
-    section = text[text.index("## A notebook"):text.index("## Benchmark")]
+    start = text.index("## A notebook")
+    end = text.find("\n## ", start + 1)
+    section = text[start:] if end < 0 else text[start:end]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1), section
 
 

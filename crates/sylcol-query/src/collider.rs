@@ -110,8 +110,8 @@ impl Collider {
     /// its two packets, which is all a tree's root would do after a box
     /// test. Above that the tree wins even where the grid path scans every
     /// packet ([`SMALL_MESH`]): on the 60-triangle map 2cf7eb47, 84 ns a ray
-    /// against the scan's 91 (`docs/queries-log.md`, "A BVH from 17
-    /// triangles"). Other queries still use
+    /// against the scan's 91 (`git show 1eb508f:docs/queries-log.md`,
+    /// "A BVH from 17 triangles"). Other queries still use
     /// the grid. The answers have the same exactness as the grid's (the
     /// same kernels, the same first-hit rule; "Exactness" in
     /// `docs/queries.md`).

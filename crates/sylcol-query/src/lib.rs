@@ -48,8 +48,8 @@
 //! 5. [`Collider`] (with its batches and the text queries of
 //!    [`Query`]): the indexes composed, each query by its fastest route.
 //!
-//! See `docs/queries.md` in the repository for the algorithms, their
-//! exactness and the benchmarks.
+//! See `docs/queries.md` in the repository for what each query answers
+//! and its exactness, `benches/README.md` for the benchmarks.
 
 #![deny(unsafe_code)]
 

@@ -7,7 +7,7 @@
 //! (default 3) interleaved rounds, and the first call's time (which pays
 //! for any index built lazily on first use). `SCENE=text` keeps only the
 //! maps whose names contain it. No criterion here: the table is the
-//! figure `docs/queries.md` keeps.
+//! figure `benches/README.md` keeps.
 
 mod common;
 

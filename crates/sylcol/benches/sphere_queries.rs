@@ -9,7 +9,7 @@
 //! box, its radius up to half a cell, its motion up to a fifth of the
 //! box's diagonal in a uniform direction. `SCENE=text` keeps only the
 //! maps whose names contain it. No criterion here: the table is the
-//! figure `docs/queries.md` keeps.
+//! figure `benches/README.md` keeps.
 
 mod common;
 

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::common::{fixture, sylcol};
 
-fn write_tree(src: &Path, files: &[(&str, &[u8])]) {
+pub(crate) fn write_tree(src: &Path, files: &[(&str, &[u8])]) {
     for (name, bytes) in files {
         let path = src.join(name);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -15,7 +15,7 @@ fn write_tree(src: &Path, files: &[(&str, &[u8])]) {
     }
 }
 
-fn pak_build(src: &Path, pak: &Path, extra: &[&str]) -> std::process::Output {
+pub(crate) fn pak_build(src: &Path, pak: &Path, extra: &[&str]) -> std::process::Output {
     sylcol()
         .args(["pak", "build"])
         .arg(src)
@@ -27,7 +27,7 @@ fn pak_build(src: &Path, pak: &Path, extra: &[&str]) -> std::process::Output {
 }
 
 /// 6 000 bytes that do not compress, different for each seed.
-fn noise(seed: u32) -> Vec<u8> {
+pub(crate) fn noise(seed: u32) -> Vec<u8> {
     (0..6000u32)
         .map(|i| (i.wrapping_mul(2_654_435_761) ^ seed).to_be_bytes()[0])
         .collect()
@@ -266,7 +266,7 @@ impl Drop for Immutable {
 }
 
 /// The names and bytes of the files in `dir` (not below).
-fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+pub(crate) fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     names_in(dir)
         .into_iter()
         .map(|n| {
@@ -324,7 +324,11 @@ fn pak_build_that_fails_midway_restores_the_earlier_archive() {
 /// Runs `sylcol ARGS` under strace, killed (`SIGKILL`) as it enters its
 /// `when`-th call of `syscall`; `None` where strace cannot run (missing,
 /// or tracing not permitted).
-fn killed_at(syscall: &str, when: usize, args: &[OsString]) -> Option<std::process::Output> {
+pub(crate) fn killed_at(
+    syscall: &str,
+    when: usize,
+    args: &[OsString],
+) -> Option<std::process::Output> {
     let traced = |program: &OsStr, extra: &[String], args: &[OsString]| {
         std::process::Command::new("strace")
             .args(["-f", "-o", "/dev/null"])
@@ -344,7 +348,7 @@ fn killed_at(syscall: &str, when: usize, args: &[OsString]) -> Option<std::proce
 }
 
 /// The arguments of `sylcol pak build SRC -o PAK EXTRA...`.
-fn pak_build_args(src: &Path, pak: &Path, extra: &[&str]) -> Vec<OsString> {
+pub(crate) fn pak_build_args(src: &Path, pak: &Path, extra: &[&str]) -> Vec<OsString> {
     let mut args: Vec<OsString> = vec!["pak".into(), "build".into(), src.into(), "-o".into()];
     args.push(pak.into());
     args.extend(extra.iter().map(OsString::from));

@@ -323,7 +323,7 @@ fn prepare(file: &mut TempFile, dest: &Path) -> io::Result<Planned> {
         } else {
             None
         },
-        id: FileIdentity::of(&file.file),
+        id: FileIdentity::of(&file.file)?,
     })
 }
 

@@ -549,7 +549,7 @@ mod tests {
                 if name.contains(BACKUP_MARK) {
                     assert!(before.values().any(|b| b == &kept), "an earlier file");
                 } else if name.contains(crate::atomic::journal::JOURNAL_MARK) {
-                    assert!(kept.starts_with(b"SYLJRNL1"), "the journal");
+                    assert!(kept.starts_with(b"SYLJRNL2"), "the journal");
                 } else {
                     assert_eq!(Some(&kept), before.get(name.as_ref()), "a stale part");
                 }

@@ -18,7 +18,7 @@
 //! that one ray's waits on memory overlap the other's work. Each answer is
 //! still the single ray's.
 //!
-//! Ray packets do not pay here (measured, `docs/queries.md`): the rays of
+//! Ray packets do not pay here (measured: `benches/README.md#batches`): the rays of
 //! a batch are as incoherent as the game's, and a packet of eight rays
 //! through a uniform grid visits the union of their cells.
 

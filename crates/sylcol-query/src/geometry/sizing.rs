@@ -11,7 +11,7 @@ pub const MAX_DERIVED_CELLS: usize = 1 << 24;
 
 /// Cells a triangle of a derived grid: one cell per two triangles over
 /// the mesh's box. Measured on the sample maps and the spheres
-/// (docs/queries-log.md, "A coarser derived grid"): rays 1-6 % faster than
+/// (`git show 1eb508f:docs/queries-log.md`, "A coarser derived grid"): rays 1-6 % faster than
 /// with the two cells a triangle used before on six of the eight maps
 /// that walk a grid and 2-12 % on the 4 k-65 k spheres, within the noise
 /// on the rest (db066592 1-2 % slower); sphere sweeps, `inside` and

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use glam::{DVec3, Vec3, Vec4};
 
-use crate::error::ColliderError;
+use crate::error::{ColliderError, QueryError};
 use crate::geometry::closest::closest_on_triangle;
 use crate::geometry::mesh::TriMesh;
 use crate::geometry::primitives::{enclosing_radius, triangle_sphere};
@@ -162,13 +162,22 @@ impl Surface {
     }
 }
 
-/// The answer from a search's best (squared distance, triangle, point).
-pub(crate) fn closest_answer(best: (f64, u32, DVec3)) -> Option<ClosestPoint> {
-    (best.1 != u32::MAX).then(|| ClosestPoint {
+/// The answer from a search's best (squared distance, triangle, point):
+/// none when no triangle was found, an error when the distance is beyond
+/// f32's range.
+pub(crate) fn closest_answer(best: (f64, u32, DVec3)) -> Result<Option<ClosestPoint>, QueryError> {
+    if best.1 == u32::MAX {
+        return Ok(None);
+    }
+    let distance = best.0.sqrt() as f32;
+    if !distance.is_finite() {
+        return Err(QueryError::DistanceOverflow);
+    }
+    Ok(Some(ClosestPoint {
         point: best.2.as_vec3(),
-        distance: best.0.sqrt() as f32,
+        distance,
         triangle: best.1,
-    })
+    }))
 }
 
 /// Indices in range and coordinates finite.

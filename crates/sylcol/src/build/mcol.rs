@@ -27,7 +27,7 @@ use super::BuildError;
 use super::plan::{GridPlan, MeshStats, plan_grid};
 use crate::geom::{Aabb, enclosing_f32_radius, sphere_reaches_box};
 use crate::grid::{GridSpec, SpecFromHeader, build_cell_lists};
-use crate::import::check_mesh;
+use crate::import::{CountLimit, check_mesh};
 use crate::mesh::TriMesh;
 
 pub use super::plan::{MAX_CELLS, MAX_DEFAULT_CELLS};
@@ -35,6 +35,13 @@ pub use crate::geom::{SPHERE_SCALE, triangle_sphere};
 
 /// MCOL stores vertex and triangle counts as u16.
 pub const MAX_COUNT: usize = u16::MAX as usize;
+/// [`MAX_COUNT`] for the importer ([`crate::import::ImportOptions::limit`]):
+/// a mesh file over it is refused before its polygons are triangulated,
+/// in the words of [`BuildError::TooMany`].
+pub const COUNT_LIMIT: CountLimit = CountLimit {
+    max: MAX_COUNT,
+    why: "MCOL stores the count as u16",
+};
 /// The list margin as a fraction of the cell size.
 pub const MARGIN_FRACTION: f64 = 1e-4;
 

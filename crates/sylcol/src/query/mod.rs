@@ -25,8 +25,8 @@
 //!
 //! The hull is a surface: rays and segments report the first crossing with
 //! t > 0 even from inside a solid; containment is `contains_point`'s answer.
-//! See `docs/queries.md` for the algorithms, their exactness and the
-//! benchmark.
+//! See `docs/queries.md` for what each query answers and its exactness,
+//! `benches/README.md` for the benchmarks.
 
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;

@@ -250,6 +250,11 @@ pub enum SettledAs {
     RolledBack,
     /// Not settled: `problems` says why; the journal is kept.
     NotSettled,
+    /// The journal cannot be trusted (`problems` says why: another
+    /// user's, writable by others, damaged, an older format, or naming a
+    /// file outside its folder or not sylcol's own): no file was changed,
+    /// the journal is kept.
+    Refused,
 }
 
 /// One replacement (an archive's index and parts) that a killed sylcol
@@ -261,17 +266,23 @@ pub struct RecoveredReplacement {
     pub journal: String,
     /// The process that was killed.
     pub pid: u32,
-    /// The files it was replacing, the archive's index last.
+    /// The files it was replacing, the archive's index last (none when
+    /// the journal is refused).
     pub files: Vec<String>,
-    /// What was done.
+    /// What was done (with `--dry-run`: what would be).
     pub settled: SettledAs,
-    /// Steps that could not be done, one sentence each; empty when the
-    /// folder holds all earlier or all new files.
+    /// The renames and removals taken (with `--dry-run`: to take), in
+    /// order, one sentence each naming the files.
+    pub steps: Vec<String>,
+    /// Steps that could not be done, or why the journal is refused, one
+    /// sentence each; empty when the folder holds all earlier or all new
+    /// files.
     pub problems: Vec<String>,
 }
 
 impl RecoveredReplacement {
-    /// The report of what [`sylcol_format::atomic::recover`] did.
+    /// The report of what [`sylcol_format::atomic::recover`] did (or
+    /// [`sylcol_format::atomic::preview`] would do).
     pub fn of(r: &sylcol_format::atomic::Recovered) -> Self {
         use sylcol_format::atomic::Settled;
         RecoveredReplacement {
@@ -284,14 +295,27 @@ impl RecoveredReplacement {
                 Settled::Completed => SettledAs::Completed,
                 Settled::RolledBack => SettledAs::RolledBack,
                 Settled::NotSettled => SettledAs::NotSettled,
+                Settled::Refused => SettledAs::Refused,
             },
+            steps: r.actions.iter().map(ToString::to_string).collect(),
             problems: r.problems.clone(),
         }
     }
 
-    /// One sentence: what was being replaced and what was done, then a
-    /// line per problem.
+    /// What was done: one sentence, then a line per step and per problem.
     pub fn sentence(&self) -> String {
+        self.lines(true, true)
+    }
+
+    /// What will be done, before it is: one sentence, then a line per
+    /// step and per problem.
+    pub fn intent(&self) -> String {
+        self.lines(false, true)
+    }
+
+    /// One sentence, in the past tense when `done`, then a line per step
+    /// (when `with_steps`) and per problem.
+    fn lines(&self, done: bool, with_steps: bool) -> String {
         let (what, them) = match &self.files[..] {
             [] => (self.journal.clone(), "some files"),
             [one] => (one.clone(), "it"),
@@ -300,19 +324,39 @@ impl RecoveredReplacement {
                 "them",
             ),
         };
-        let done = match self.settled {
-            SettledAs::Completed => {
+        let outcome = match (self.settled, done) {
+            (SettledAs::Completed, true) => {
                 "every new file was in place, so the copies of the earlier files were removed"
             }
-            SettledAs::RolledBack => "put back the earlier files",
-            SettledAs::NotSettled => "could not settle it, so its journal is kept",
+            (SettledAs::Completed, false) => {
+                "every new file is in place, so the copies of the earlier files will be removed"
+            }
+            (SettledAs::RolledBack, true) => "put back the earlier files",
+            (SettledAs::RolledBack, false) => "the earlier files will be put back",
+            (SettledAs::NotSettled, true) => "could not settle it, so its journal is kept",
+            (SettledAs::NotSettled, false) => {
+                "it cannot be fully settled, so its journal will be kept"
+            }
+            (SettledAs::Refused, true) => {
+                "the journal cannot be trusted, so no file was changed and it is left (delete it if no sylcol was killed while writing in this folder)"
+            }
+            (SettledAs::Refused, false) => {
+                "the journal cannot be trusted, so no file will be changed and it will be left (delete it if no sylcol was killed while writing in this folder)"
+            }
         };
-        let mut t = format!(
-            "{what}: a sylcol was killed (pid {}) while replacing {them}; {done}",
-            self.pid
-        );
-        for p in &self.problems {
-            let _ = write!(t, "\n  {p}");
+        let mut t = match self.settled {
+            SettledAs::Refused => format!(
+                "{}: a sylcol that is no longer running (pid {}) left this journal; {outcome}",
+                self.journal, self.pid
+            ),
+            _ => format!(
+                "{what}: a sylcol was killed (pid {}) while replacing {them}; {outcome}",
+                self.pid
+            ),
+        };
+        let steps = self.steps.iter().filter(|_| with_steps);
+        for line in steps.chain(&self.problems) {
+            let _ = write!(t, "\n  {line}");
         }
         t
     }
@@ -324,25 +368,37 @@ impl RecoveredReplacement {
 pub struct PakRecovered {
     /// The folder looked in.
     pub folder: String,
+    /// `--dry-run`: nothing was changed; each replacement's `settled` and
+    /// `steps` say what would be done.
+    pub dry_run: bool,
     /// The interrupted replacements found there, in journal name order.
     pub recovered: Vec<RecoveredReplacement>,
 }
 
 impl PakRecovered {
-    /// A line per replacement, or one saying there was none.
+    /// A line per replacement, or one saying there was none. After a
+    /// real run, the steps are left out: `pak recover` prints them (each
+    /// replacement's [`RecoveredReplacement::intent`]) before it takes
+    /// them.
     pub fn text(&self) -> String {
         if self.recovered.is_empty() {
             return format!("{}: nothing to recover\n", self.folder);
         }
         let mut t = String::new();
         for r in &self.recovered {
-            let _ = writeln!(t, "{}", r.sentence());
+            let line = match self.dry_run {
+                true => r.intent(),
+                false => r.lines(true, false),
+            };
+            let _ = writeln!(t, "{line}");
         }
         t
     }
 
-    /// Whether every replacement found was settled.
+    /// Whether every replacement found was (or, with `--dry-run`, would
+    /// be) settled.
     pub fn all_settled(&self) -> bool {
-        (self.recovered.iter()).all(|r| r.settled != SettledAs::NotSettled)
+        (self.recovered.iter())
+            .all(|r| !matches!(r.settled, SettledAs::NotSettled | SettledAs::Refused))
     }
 }

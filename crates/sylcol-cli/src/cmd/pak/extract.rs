@@ -19,7 +19,7 @@ use sylcol_format::text::{escape, visible_file_name};
 use super::outcome;
 use crate::input::{archive_files, open_archive};
 use crate::output::names::Claim;
-use crate::output::{FileNames, OutputDir, refuse_stdout};
+use crate::output::{FileNames, OutputDir, file_component, refuse_stdout};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pak extract`.
@@ -164,8 +164,9 @@ fn extract_one(
 
 /// Says (in text mode) when an entry's file name differs from its name:
 /// an earlier entry took its file (a duplicated hash, or a name that maps
-/// alike), control characters mapped to `%XX`, or empty and `.` parts
-/// dropped. (`--json` shows it in each file's `path`.)
+/// alike), control characters mapped to `%XX`, a name of sylcol's own
+/// files made visible (`%2E`), or empty and `.` parts dropped.
+/// (`--json` shows it in each file's `path`.)
 fn note_renamed(
     info: &EntryInfo,
     claim: &Claim,
@@ -192,6 +193,13 @@ fn note_renamed(
             .any(|p| visible_file_name(p) != p) =>
         {
             "its name has control characters".to_string()
+        }
+        None if info
+            .display
+            .split(['\\', '/'])
+            .any(|p| file_component(p) != p) =>
+        {
+            "its name is one sylcol gives its own temporary, backup and journal files, which a later run would act on".to_string()
         }
         None => "its name has empty or \".\" parts".to_string(),
     };

@@ -166,7 +166,7 @@ impl Bvh {
     /// root's loads and chain then start without waiting behind the
     /// frame's hundred-odd instructions, which overlap them instead (on
     /// the maps and the spheres 2-4 % faster a ray; "The frame after the
-    /// walk's start" in docs/queries-log.md).
+    /// walk's start" in `git show 1eb508f:docs/queries-log.md`).
     #[inline(always)]
     pub(crate) fn walk<'a, K: BoxKernel>(
         &self,

@@ -10,6 +10,10 @@
 //! on the first query, lets the search skip empty rings and cells, or
 //! search a tiny mesh by brute force, with the same answers as the search
 //! through every cell (`PointQuery` for `GridIndex`).
+//!
+//! A point [`FAR`](super::far::FAR) times the mesh's size away from its centre is answered
+//! exactly ([`far`](super::far)): from that far the f64 distances of the
+//! triangles differ by less than their own rounding.
 
 use glam::{DVec3, Vec3};
 
@@ -23,7 +27,8 @@ use crate::query::{ClosestPoint, finite};
 impl ClosestIndex {
     /// The nearest point of `grid`'s surface to `p` (this index is
     /// `grid`'s), with the unsigned distance; `None` only when no cell
-    /// lists a triangle.
+    /// lists a triangle. A distance beyond `f32::MAX` cannot be reported:
+    /// [`QueryError::DistanceOverflow`].
     pub(crate) fn closest_point(
         &self,
         grid: &GridIndex,
@@ -33,6 +38,9 @@ impl ClosestIndex {
         let pd = p.as_dvec3();
         let index = self;
         let (spec, surface) = (&grid.spec, &grid.surface);
+        if let Some(centre) = surface.far_from(pd) {
+            return closest_answer(surface.nearest_far(&index.listed, p, centre));
+        }
         let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
         with_visits(surface.triangle_count(), |seen| {
             if index.listed.len() <= BRUTE_FORCE {
@@ -54,6 +62,6 @@ impl ClosestIndex {
                 }
             }
         });
-        Ok(closest_answer(best))
+        closest_answer(best)
     }
 }

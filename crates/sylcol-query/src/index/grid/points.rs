@@ -32,10 +32,11 @@ impl PointQuery for GridIndex {
 
     /// The nearest point of the surface to `p` by the ring search through
     /// every cell, with the unsigned distance; `None` only when no cell
-    /// lists a triangle.
+    /// lists a triangle. (The collider's search answers a point far from
+    /// the mesh exactly; this one in f64 throughout.)
     fn closest_point(&self, p: Vec3) -> Result<Option<ClosestPoint>, QueryError> {
         finite(p, "point")?;
-        Ok(self.closest_by_rings(p))
+        self.closest_by_rings(p)
     }
 }
 
@@ -72,7 +73,7 @@ impl GridIndex {
     }
 
     /// The ring search through every cell.
-    fn closest_by_rings(&self, p: Vec3) -> Option<ClosestPoint> {
+    fn closest_by_rings(&self, p: Vec3) -> Result<Option<ClosestPoint>, QueryError> {
         let pd = p.as_dvec3();
         let c0 = self.nearest_cell(pd);
         let reach = (0..3).map(|k| self.spec.dims[k].max(1)).max().unwrap_or(1);
