@@ -4,6 +4,8 @@
 //! `cmd/<name>.rs`. Exit codes: 0 ok, 1 a check failed, 2 usage error or
 //! unreadable / invalid input (see README "Exit codes").
 
+#![forbid(unsafe_code)]
+
 /// `eprintln!` for a human-readable note: control characters that names
 /// from the data may hold are shown escaped (`\x1b`), line breaks kept
 /// (`sylcol_format::text::escape_lines`, as `print` does for reports).
@@ -154,12 +156,16 @@ fn headroom(command: &Command) -> u64 {
 }
 
 /// Output piped into `head` and closed early ends the process quietly, as
-/// for any Unix filter, instead of panicking inside `println!`.
+/// for any Unix filter, instead of panicking inside `println!`: SIGPIPE
+/// takes its default action (ending the process) again, which Rust's
+/// start-up set aside.
 fn restore_sigpipe() {
     #[cfg(unix)]
-    // SAFETY: resetting SIGPIPE to its default action before any thread
-    // starts; no handler of ours depends on it.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let always = Arc::new(AtomicBool::new(true));
+        let _ =
+            signal_hook::flag::register_conditional_default(signal_hook::consts::SIGPIPE, always);
     }
 }

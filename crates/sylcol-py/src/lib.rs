@@ -18,6 +18,9 @@
 //! | `build` | `build_mcol`, `build_collisionset` |
 //! | `errors` | exceptions of `sylcol._errors` |
 
+// `unsafe` only where numpy lends Rust memory (`arrays::view`).
+#![deny(unsafe_code)]
+
 mod archive;
 mod arrays;
 mod batch;

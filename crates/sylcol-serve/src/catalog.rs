@@ -10,6 +10,7 @@ use sylcol::export::gltf::{
     GltfExportError, Layers, Scene, SceneOptions, library_scene, map_scene,
 };
 use sylcol::export::object_name;
+use sylcol::prelude::*;
 use sylcol::query::Collider;
 use sylcol::report::info::info_of;
 use sylcol::report::verify::verify_object;

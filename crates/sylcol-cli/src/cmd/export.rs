@@ -14,6 +14,7 @@ use sylcol::build::collisionset::{ManifestEntry, write_manifest};
 use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene, mesh_scene};
 use sylcol::export::obj::write_obj;
 use sylcol::export::object_name;
+use sylcol::prelude::*;
 use sylcol::report::error::{NotFound, Unsupported, UsageError};
 use sylcol::report::files::{ExportReport, Written};
 use sylcol_format::Object;

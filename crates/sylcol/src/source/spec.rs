@@ -3,6 +3,7 @@
 //! `grid|bvh` by every front), over a map or one part of a library
 //! ([`Target`]).
 
+use crate::prelude::*;
 use std::str::FromStr;
 
 use sylcol_format::Object;
