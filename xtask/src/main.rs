@@ -11,6 +11,7 @@
 mod library;
 mod maps;
 mod names;
+mod nonmanifold;
 mod regions;
 mod samples;
 mod screenshots;
