@@ -14,7 +14,7 @@ use pyo3::types::{PyBool, PyInt, PyString};
 use sylcol::TriMesh;
 use sylcol::query::{self, BatchError, GridSource, Ray, RayHit};
 use sylcol::report::error::{ErrorKind, ErrorReport};
-use sylcol::report::query::grid_fit;
+use sylcol::report::query::{grid_fit, inside_refusal};
 use sylcol_format::mcol::Mcol;
 
 use crate::arrays::{Rows, batch_rows, coords, rows_of, scalars};
@@ -112,6 +112,9 @@ pub struct Collider {
     /// Boxed: the collider holds 32-byte aligned SIMD rows, and Python
     /// places a class's fields at 16-byte alignment only.
     inner: Box<query::Collider>,
+    /// Why `inside` has no answer on this mesh (worked out on the first
+    /// `inside` call).
+    inside_refused: std::sync::OnceLock<Option<String>>,
 }
 
 impl Collider {
@@ -184,6 +187,7 @@ impl Collider {
         Ok(Collider {
             name: name.to_string(),
             inner: Box::new(inner),
+            inside_refused: std::sync::OnceLock::new(),
         })
     }
 
@@ -305,12 +309,28 @@ impl Collider {
     }
 
     /// Whether each point lies inside the closed hull (or on it): a bool
-    /// array.
+    /// array. A mesh with an edge used by an odd number of triangles (an
+    /// open rim, a single-sided fin) encloses no definite volume:
+    /// `UnsupportedError`, as `sylcol query inside` refuses it.
     fn inside<'py>(
         &self,
         py: Python<'py>,
         points: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let refused = self
+            .inside_refused
+            .get_or_init(|| py.detach(|| inside_refusal(&self.inner)));
+        if let Some(why) = refused {
+            return Err(raise(
+                &ErrorReport {
+                    message: format!("{}: {why}", self.name),
+                    path: Some(self.name.clone()),
+                    offset: None,
+                    kind: ErrorKind::Unsupported,
+                },
+                None,
+            ));
+        }
         let p = coords(points, "points")?;
         let p = Rows::of(&p);
         let mut inside = Vec::with_capacity(p.len());

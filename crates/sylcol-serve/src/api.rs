@@ -14,6 +14,7 @@ use glam::Vec3;
 use serde_json::{Value, json};
 use sylcol::export::gltf::Layers;
 use sylcol::query::{Query, Ray};
+use sylcol::report::query::inside_refusal;
 
 use crate::assets;
 use crate::catalog::Catalog;
@@ -157,6 +158,8 @@ fn query_reply(catalog: &Catalog, body: &[u8]) -> Reply {
         Err(e) => return Reply::error(400, e),
     };
     let mut answers = Vec::with_capacity(queries.len());
+    // Why `inside` has no answer on this mesh, worked out at the first one.
+    let inside_refused = std::cell::OnceCell::new();
     for (i, q) in queries.iter().enumerate() {
         let Some(line) = q.as_str() else {
             return Reply::error(400, format!("query {i} is not a string"));
@@ -165,6 +168,11 @@ fn query_reply(catalog: &Catalog, body: &[u8]) -> Reply {
             Ok(q) => q,
             Err(e) => return Reply::error(400, format!("query {i} ({line:?}): {e}")),
         };
+        if let Query::Inside { .. } = parsed
+            && let Some(why) = inside_refused.get_or_init(|| inside_refusal(&collider))
+        {
+            return Reply::error(400, format!("query {i} ({line:?}): {why}"));
+        }
         let answer = match collider.answer(&parsed) {
             Ok(a) => a,
             Err(e) => return Reply::error(400, format!("query {i} ({line:?}): {e}")),

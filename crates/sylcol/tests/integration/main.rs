@@ -10,6 +10,7 @@ mod build_mcol;
 mod build_then_verify;
 mod import;
 mod json_schemas;
+mod nonmanifold_parts;
 mod rebuild_queries;
 mod topology_props;
 mod verify_ids;
