@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -92,6 +93,41 @@ async function toggleChanges(page, layer) {
   assert.ok(changed > 100, `turning on ${layer} changed only ${changed} of 2560 screen cells`);
 }
 
+/** A page of another site (here another port of this machine, so no
+ *  private-network rule of the browser stops it first) makes the browser
+ *  POST a query to the viewer's server: as text/plain, which a page may
+ *  send anywhere without asking, the server refuses it unread (403, for
+ *  the page's Origin); as JSON, the browser asks first and is never told
+ *  yes, so the POST is not sent at all. */
+async function crossSitePostIsRefused(viewerUrl) {
+  const elsewhere = createServer((_, res) => {
+    res.setHeader('Content-Type', 'text/html');
+    res.end('<!doctype html><title>elsewhere</title>');
+  });
+  await new Promise((done) => elsewhere.listen(0, '127.0.0.1', done));
+  const page = await browser.newPage();
+  try {
+    await page.goto(`http://127.0.0.1:${elsewhere.address().port}/`);
+    const target = `${viewerUrl}api/query`;
+    const body = JSON.stringify({ object: MAP, queries: ['ray 0,0,0 1,0,0'] });
+    const answered = page.waitForResponse((r) => r.url() === target);
+    await page.evaluate(([url, b]) => fetch(url, { method: 'POST', mode: 'no-cors', body: b }), [target, body]);
+    const response = await answered;
+    // Playwright shows only the headers the page set (the opaque answer's
+    // body is not kept): text/plain; without an Origin it would be 415.
+    const sent = await response.request().allHeaders();
+    assert.match(sent['content-type'], /^text\/plain/);
+    assert.equal(response.status(), 403, 'a text/plain POST from another site is refused for its Origin');
+    const json = await page.evaluate(([url, b]) => fetch(url, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: b,
+    }).then((r) => `answered ${r.status}`, (e) => `failed: ${e.message}`), [target, body]);
+    assert.match(json, /^failed/, 'a JSON POST from another site is stopped by the browser');
+  } finally {
+    await page.close();
+    elsewhere.close();
+  }
+}
+
 test('sylcol serve: load, draw, pick, ray, layers, frame time, bad requests, Ctrl-C', async (t) => {
   const server = await startServer([SAMPLES]);
   try {
@@ -127,11 +163,14 @@ test('sylcol serve: load, draw, pick, ray, layers, frame time, bad requests, Ctr
     await recordFrameTimes(t, lib, 'the library, 158 parts');
     assert.deepEqual(page.errors.concat(lib.errors), []);
 
-    const bad = await fetch(`${server.url}api/query`, { method: 'POST', body: '{"object": 1' });
+    const bad = await fetch(`${server.url}api/query`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"object": 1',
+    });
     assert.equal(bad.status, 400);
     assert.ok((await bad.json()).error);
     const outside = await fetch(`${server.url}..%2f..%2fCargo.toml`);
     assert.equal(outside.status, 404);
+    await crossSitePostIsRefused(server.url);
   } finally {
     const exit = await server.stop();
     assert.deepEqual(exit, { code: 0, signal: null }, `Ctrl-C stops cleanly: ${server.stderr()}`);

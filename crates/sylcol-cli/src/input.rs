@@ -8,26 +8,37 @@
 //! `-` reads standard input.
 //!
 //! [`read_object`] and [`inputs`] hold an object whole only when its first
-//! bytes show a format sylcol decodes (`sylcol_format::sniff`); any other
-//! is refused with the very error decoding it whole would give, so a 1 GiB
-//! entry of another format costs a fixed buffer, not 1 GiB.
+//! bytes show a format sylcol decodes (`sylcol_format::sniff`) and its
+//! declared size is within what its header allows and the budget of one
+//! object (`sylcol_format::budget`); any other is refused from its first
+//! bytes, so a 1 GiB entry costs a fixed buffer, not 1 GiB. What is held
+//! is reserved with `try_reserve`: memory that cannot be had is an error
+//! naming the object. In a whole archive, index rows that point at one
+//! stored stream share one read of it ([`shared`]).
+
+mod shared;
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::Context;
 use sylcol::report::error::{NotFound, ObjectError, ReadError, UsageError};
+use sylcol_format::budget::{self, within_budget};
+use sylcol_format::ipfb::EntryInfo;
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::split_archive_path;
 use sylcol_format::ipfb::{Archive, IndexEntry};
-use sylcol_format::{AnyError, Object, SNIFF_LEN, decode_any, sniff};
+use sylcol_format::{AnyError, Object, decode_any};
+
+use shared::Streams;
 
 /// An input object: where it came from and its bytes.
 pub struct Input {
     /// How to name it in messages and reports.
     pub name: String,
-    /// The whole object.
-    pub bytes: Vec<u8>,
+    /// The whole object (shared by the index rows that point at its
+    /// stored bytes).
+    pub bytes: Arc<Vec<u8>>,
 }
 
 /// Whether `path` is an archive index on disk (`.pak`, starting `IPFB`).
@@ -89,15 +100,24 @@ pub fn archive_files(path: &str, archive: &Archive) -> Vec<PathBuf> {
     files
 }
 
-/// Reads the object a FILE argument names (`-`: standard input).
+/// Reads the object a FILE argument names (`-`: standard input), whatever
+/// its format, up to the budget of one object (`sylcol probe` analyses
+/// any chunk).
 pub fn read_input(path: &str) -> anyhow::Result<Input> {
-    match split_archive_path(path) {
-        Some((pak, inner)) => read_inner(pak, inner),
-        None => Ok(Input {
-            name: path.to_string(),
-            bytes: read_file(path)?,
-        }),
+    if let Some((pak, inner)) = split_archive_path(path) {
+        return read_inner(pak, inner);
     }
+    let size = std::fs::metadata(path).ok().filter(|m| m.is_file());
+    if let Some(size) = size.map(|m| m.len()) {
+        within_budget(None, size).map_err(|error| ObjectError {
+            path: path.to_string(),
+            error,
+        })?;
+    }
+    Ok(Input {
+        name: path.to_string(),
+        bytes: Arc::new(read_file(path)?),
+    })
 }
 
 /// The most bytes read from standard input or from a file that is not a
@@ -164,20 +184,33 @@ fn find_inner<'a>(archive: &'a Archive, pak: &str, inner: &str) -> anyhow::Resul
     })?)
 }
 
-/// Reads entry INNER of archive `pak`.
+/// Reads entry INNER of archive `pak` whole, up to the budget of one object.
 fn read_inner(pak: &str, inner: &str) -> anyhow::Result<Input> {
     let archive = open_archive(pak)?;
     let entry = find_inner(&archive, pak, inner)?;
-    read_entry(&archive, pak, entry)
+    let (info, name) = probe(&archive, pak, entry)?;
+    within_budget(None, info.size).map_err(|error| ObjectError {
+        path: name.clone(),
+        error,
+    })?;
+    let bytes = archive
+        .read_entry(&info)
+        .with_context(|| format!("{pak}: cannot read"))?;
+    Ok(Input {
+        name,
+        bytes: Arc::new(bytes),
+    })
 }
 
 /// One object of a FILE argument, sniffed (see the module docs).
 pub enum Item {
     /// Read whole: it may be a format sylcol decodes.
     Whole(Input),
-    /// Its first bytes show no format sylcol decodes: never held whole (in
-    /// an archive walk a Z1 entry is still inflated into nothing, to check
-    /// it). The error is what decoding it whole would say.
+    /// Its first bytes show no format sylcol decodes, or it declares more
+    /// bytes than sylcol holds of it: never held whole (in an archive walk
+    /// a Z1 entry of another format is still inflated into nothing, to
+    /// check it). The error is what decoding it whole would say, or
+    /// [`AnyError::TooLarge`].
     Other(ObjectError),
 }
 
@@ -196,24 +229,29 @@ impl Item {
         let object = input.decode()?;
         Ok((input, object))
     }
-}
 
-/// The verdict of `sniff` on an object named `name`.
-fn verdict(name: &str, head: &[u8], size: u64) -> Result<(), ObjectError> {
-    sniff(head, size).map_err(|error: AnyError| ObjectError {
-        path: name.to_string(),
-        error,
-    })
+    /// An item named `name` from what reading an object gave.
+    fn of(name: String, read: Result<Vec<u8>, AnyError>) -> Item {
+        match read {
+            Ok(bytes) => Item::Whole(Input {
+                name,
+                bytes: Arc::new(bytes),
+            }),
+            Err(error) => Item::Other(ObjectError { path: name, error }),
+        }
+    }
 }
 
 /// Reads the object a FILE argument names, whole only when its first
-/// bytes show a format sylcol decodes (`-` and other non-files are read
-/// whole: their size is unknown).
+/// bytes show a format sylcol decodes within its size limits (`-` and
+/// other non-files are read whole, up to [`MAX_STREAM`]: their size is
+/// unknown before they end).
 pub fn read_object(path: &str) -> anyhow::Result<Item> {
     if let Some((pak, inner)) = split_archive_path(path) {
         let archive = open_archive(pak)?;
         let entry = find_inner(&archive, pak, inner)?;
-        return sniff_entry(&archive, pak, entry, false);
+        let (info, name) = probe(&archive, pak, entry)?;
+        return read_entry_object(&archive, pak, &info, name, false);
     }
     // A command that takes whole archives branches before it comes here;
     // for the others (rewrite, query) an index is not one object.
@@ -226,74 +264,49 @@ pub fn read_object(path: &str) -> anyhow::Result<Item> {
     if !is_file {
         return Ok(Item::Whole(Input {
             name: path.to_string(),
-            bytes: read_file(path)?,
+            bytes: Arc::new(read_file(path)?),
         }));
     }
     sniff_file(path)
 }
 
-/// A plain file as an [`Item`]: its head first, the rest only when worth
-/// decoding.
+/// A plain file as an [`Item`]: its head first, the rest only when it is
+/// admitted (`sylcol_format::budget::read_object`).
 fn sniff_file(path: &str) -> anyhow::Result<Item> {
-    use std::io::Read;
     let cannot = |error| ReadError {
         path: path.to_string(),
         error,
     };
     let mut file = std::fs::File::open(path).map_err(cannot)?;
     let size = file.metadata().map_err(cannot)?.len();
-    let mut bytes = Vec::new();
-    (&mut file)
-        .take(SNIFF_LEN as u64)
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    if let Err(e) = verdict(path, &bytes, size.max(bytes.len() as u64)) {
-        return Ok(Item::Other(e));
-    }
-    file.read_to_end(&mut bytes).map_err(cannot)?;
-    let name = path.to_string();
-    Ok(Item::Whole(Input { name, bytes }))
+    let read = budget::read_object(&mut file, size).map_err(cannot)?;
+    Ok(Item::of(path.to_string(), read))
 }
 
-/// Reads `entry` whole, or only its head when sylcol does not decode it;
-/// `check_rest` then still inflates a Z1 entry into nothing to check it
-/// (an archive walk reports every unreadable entry; a single named object
-/// of another format is refused without that wait).
-fn sniff_entry(
-    archive: &Archive,
-    pak: &str,
-    entry: &IndexEntry,
-    check_rest: bool,
-) -> anyhow::Result<Item> {
+/// Probes `entry`: its header, and its name as `PAK+ENTRY`.
+fn probe(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Result<(EntryInfo, String)> {
     let info = archive
         .probe(entry)
         .with_context(|| format!("{pak}: cannot read"))?;
     let name = format!("{pak}+{}", info.display);
-    let whole = archive
-        .read_entry_if(
-            &info,
-            SNIFF_LEN,
-            |head| verdict(&name, head, info.size),
-            check_rest,
-        )
-        .with_context(|| format!("{pak}: cannot read"))?;
-    Ok(match whole {
-        Ok(bytes) => Item::Whole(Input { name, bytes }),
-        Err(e) => Item::Other(e),
-    })
+    Ok((info, name))
 }
 
-fn read_entry(archive: &Archive, pak: &str, entry: &IndexEntry) -> anyhow::Result<Input> {
-    let info = archive
-        .probe(entry)
+/// Reads a probed entry whole, or only its head when it is not admitted;
+/// `check_rest` then still inflates a Z1 entry of another format into
+/// nothing to check it (an archive walk reports every unreadable entry; a
+/// single named object of another format is refused without that wait).
+fn read_entry_object(
+    archive: &Archive,
+    pak: &str,
+    info: &EntryInfo,
+    name: String,
+    check_rest: bool,
+) -> anyhow::Result<Item> {
+    let read = archive
+        .read_object(info, check_rest)
         .with_context(|| format!("{pak}: cannot read"))?;
-    let bytes = archive
-        .read_entry(&info)
-        .with_context(|| format!("{pak}: cannot read"))?;
-    Ok(Input {
-        name: format!("{pak}+{}", info.display),
-        bytes,
-    })
+    Ok(Item::of(name, read))
 }
 
 /// Every object a FILE argument holds: each entry of a whole archive (in
@@ -303,6 +316,7 @@ pub fn inputs(path: &str) -> anyhow::Result<Inputs> {
         let archive = open_archive(path)?;
         return Ok(Inputs::Archive {
             pak: path.to_string(),
+            streams: Streams::of(archive.entries()),
             archive: Box::new(archive),
             next: 0,
         });
@@ -322,6 +336,8 @@ pub enum Inputs {
         archive: Box<Archive>,
         /// The next entry to read.
         next: usize,
+        /// What was read of streams that several rows point at.
+        streams: Streams,
     },
 }
 
@@ -341,10 +357,27 @@ impl Iterator for Inputs {
     fn next(&mut self) -> Option<Self::Item> {
         match self {
             Inputs::Single(one) => one.take(),
-            Inputs::Archive { pak, archive, next } => {
+            Inputs::Archive {
+                pak,
+                archive,
+                next,
+                streams,
+            } => {
                 let entry = *archive.entries().get(*next)?;
                 *next += 1;
-                Some(sniff_entry(archive, pak, &entry, true))
+                let (info, name) = match probe(archive, pak, &entry) {
+                    Ok(probed) => probed,
+                    Err(e) => {
+                        streams.read(&entry, None);
+                        return Some(Err(e));
+                    }
+                };
+                if let Some(item) = streams.earlier(&entry, &name) {
+                    return Some(Ok(item));
+                }
+                let item = read_entry_object(archive, pak, &info, name, true);
+                streams.read(&entry, item.as_ref().ok());
+                Some(item)
             }
         }
     }
@@ -385,11 +418,11 @@ mod tests {
         let pak = archive(dir.path());
         for inner in ["eng/GP_TITLE.tbl", "ENG\\gp_title.TBL", "$5EE70E0A"] {
             let input = read_input(&format!("{pak}+{inner}")).unwrap();
-            assert_eq!(input.bytes, b"title table", "{inner}");
+            assert_eq!(*input.bytes, b"title table", "{inner}");
             assert!(input.name.ends_with("+$5EE70E0A.titl"), "{}", input.name);
         }
         let mcol = read_input(&format!("{pak}+$2CF7EB47.MCOL")).unwrap();
-        assert_eq!(mcol.bytes, b"MCOL body");
+        assert_eq!(*mcol.bytes, b"MCOL body");
         let missing = read_input(&format!("{pak}+nope.bin")).err().unwrap();
         assert!(
             missing.to_string().contains("no entry nope.bin"),
@@ -412,5 +445,31 @@ mod tests {
         let one: Vec<_> = inputs(&format!("{pak}+$2CF7EB47")).unwrap().collect();
         assert_eq!(one.len(), 1);
         assert!(inputs(&pak).unwrap().archive().is_some());
+    }
+
+    #[test]
+    fn rows_of_one_stream_share_one_read() {
+        let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
+        let mut walk = inputs(pak).unwrap();
+        let libraries: Vec<Input> = walk
+            .by_ref()
+            .filter_map(|item| match item.unwrap() {
+                Item::Whole(input) if input.name.contains("CollisionSet_") => Some(input),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(libraries.len(), 18, "the disc's eighteen rows");
+        assert!(
+            libraries
+                .iter()
+                .all(|l| Arc::ptr_eq(&l.bytes, &libraries[0].bytes)),
+            "one read, shared"
+        );
+        let names: std::collections::HashSet<_> = libraries.iter().map(|l| &l.name).collect();
+        assert_eq!(names.len(), 18, "each row keeps its own name");
+        let Inputs::Archive { streams, .. } = &walk else {
+            unreachable!("an archive walk")
+        };
+        assert_eq!(streams.kept_bytes(), 0, "let go after the last row");
     }
 }

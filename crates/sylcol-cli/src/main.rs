@@ -103,6 +103,7 @@ fn main() -> ExitCode {
         signals::clean_up_on_signals();
     }
     input::set_names_file(cli.names);
+    sylcol_format::budget::set_headroom(headroom(&cli.command));
     let ctx = Context { json: cli.json };
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a, ctx),
@@ -128,6 +129,22 @@ fn main() -> ExitCode {
             print::error(&e, ctx);
             ExitCode::from(2)
         }
+    }
+}
+
+/// How many times an object's size a command's work on it may take
+/// beyond the object's own bytes. Measured on a 60.7 MiB library
+/// (docs/reliability.md, "Memory bombs"): `view` 16.1 (every scene and
+/// report in one page), `export` 6.7 (a glTF scene), `serve` 6.0 (a
+/// scene and a verify report), `rewrite` 2.0, `info`, `verify` and
+/// `query` 1.0. That much is reserved, then freed, before an object is
+/// read, so that running short is an error naming the object rather
+/// than an abort half-way.
+fn headroom(command: &Command) -> u64 {
+    match command {
+        Command::View(_) => 18,
+        Command::Serve(_) | Command::Export(_) => 8,
+        _ => sylcol_format::budget::HEADROOM,
     }
 }
 

@@ -114,6 +114,52 @@ pub enum AnyError {
     /// is a truncated object, not an empty library.
     #[error("empty: 0 bytes; truncated (no format sylcol decodes is empty)")]
     Empty,
+    /// The object is more bytes than sylcol holds of it in memory (see
+    /// [`crate::budget`]): refused from its first bytes and its declared
+    /// size, before the rest is read. Never returned by [`decode_any`],
+    /// which is handed bytes already held.
+    #[error("{} of {size} bytes is too large to read: {limit}", kind.map_or("an object", Kind::name))]
+    TooLarge {
+        /// The format its first bytes show (`None`: not judged from them,
+        /// as for `sylcol probe`, which reads any chunk).
+        kind: Option<Kind>,
+        /// The size it declares (a Z1 header's, a part's, a file's).
+        size: u64,
+        /// What it is more than.
+        limit: SizeLimit,
+    },
+}
+
+/// What an object of [`AnyError::TooLarge`] is more than.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SizeLimit {
+    /// What its header allows (an MCOL's counts and grid).
+    Header(mcol::SizeBound),
+    /// The most bytes of one object sylcol holds ([`crate::budget::MAX_OBJECT`]).
+    Budget(u64),
+}
+
+impl SizeLimit {
+    /// The most bytes allowed.
+    pub fn bytes(&self) -> u64 {
+        match self {
+            SizeLimit::Header(bound) => bound.bytes,
+            SizeLimit::Budget(bytes) => *bytes,
+        }
+    }
+}
+
+impl std::fmt::Display for SizeLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SizeLimit::Header(bound) => write!(f, "{bound} (the counts at 0x50, the grid at 0x70)"),
+            SizeLimit::Budget(bytes) => write!(
+                f,
+                "sylcol holds at most {bytes} bytes ({} MiB) of one object in memory",
+                bytes >> 20
+            ),
+        }
+    }
 }
 
 impl AnyError {
@@ -123,6 +169,10 @@ impl AnyError {
             AnyError::Invalid { error, .. } => error.offset,
             AnyError::Unrecognised { collisionset, .. } => collisionset.offset,
             AnyError::Empty => 0,
+            AnyError::TooLarge { limit, .. } => match limit {
+                SizeLimit::Header(_) => 0x50,
+                SizeLimit::Budget(_) => 0,
+            },
         }
     }
 
@@ -130,6 +180,7 @@ impl AnyError {
     pub fn kind(&self) -> Option<Kind> {
         match self {
             AnyError::Invalid { kind, .. } => Some(*kind),
+            AnyError::TooLarge { kind, .. } => *kind,
             AnyError::Unrecognised { .. } | AnyError::Empty => None,
         }
     }

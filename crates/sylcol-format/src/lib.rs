@@ -22,11 +22,14 @@
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
 //! Around them: [`atomic`] (temporary files for atomic writes, removable on
 //! a signal), [`text`] (names from files shown and used as file names
-//! safely), and [`sniff`] (whether an object's first bytes show a
-//! format sylcol decodes, so other objects are never held whole).
+//! safely), [`sniff`] (whether an object's first bytes show a
+//! format sylcol decodes, so other objects are never held whole) and
+//! [`budget`] (how many bytes of an object are held, reserved so that
+//! running out of memory is an error, not an abort).
 
 pub mod any;
 pub mod atomic;
+pub mod budget;
 pub mod bytes;
 pub mod chunk;
 pub mod collisionset;
@@ -41,7 +44,7 @@ pub mod probe;
 pub mod regn;
 pub mod text;
 
-pub use any::{AnyError, Kind, Object, decode_any, encode_any};
+pub use any::{AnyError, Kind, Object, SizeLimit, decode_any, encode_any};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
 /// What an object's bytes look like, decided from its first bytes.

@@ -1,6 +1,7 @@
 //! `open_archive` and `load`: IPFB archives, their entries, and any
 //! object named by a path, an `ARCHIVE.pak+INNER` entry, or bytes.
 
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -10,7 +11,7 @@ use sylcol::report::error::{NotFound, ObjectError, ReadError, Unsupported};
 use sylcol::report::pak::PakEntry;
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, IndexEntry, split_archive_path};
-use sylcol_format::{Object, decode_any};
+use sylcol_format::{Object, SNIFF_LEN, budget, decode_any};
 
 use crate::errors::to_py;
 use crate::library::CollisionSet;
@@ -173,17 +174,21 @@ impl Entry {
     }
 
     /// The entry's bytes, inflated and checked (declared size, both
-    /// Adler-32 values). Raises DecodeError on a damaged entry.
+    /// Adler-32 values). Raises DecodeError on a damaged entry, and
+    /// MemoryLimitError when its declared size cannot be had in memory.
     fn read<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         let bytes = py.detach(|| read_entry(&self.archive, &self.entry))?;
         Ok(PyBytes::new(py, &bytes))
     }
 
     /// The entry decoded: an :class:`Mcol`, a :class:`CollisionSet`, a
-    /// :class:`Regn` or a :class:`StringTable`.
+    /// :class:`Regn` or a :class:`StringTable`. An entry that declares more
+    /// bytes than sylcol holds of an object raises MemoryLimitError before
+    /// it is inflated.
     fn decode(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let bytes = py.detach(|| read_entry(&self.archive, &self.entry))?;
-        decode_object(py, self.path(), bytes)
+        let path = self.path();
+        let bytes = py.detach(|| read_object(&self.archive, &self.entry, &self.pak))?;
+        decode_object(py, path, bytes)
     }
 
     fn __repr__(&self) -> String {
@@ -199,6 +204,22 @@ impl Entry {
 fn read_entry(archive: &Archive, e: &IndexEntry) -> PyResult<Vec<u8>> {
     let info = archive.probe(e).map_err(|err| to_py(&err))?;
     archive.read_entry(&info).map_err(|err| to_py(&err))
+}
+
+/// Entry `e` of archive `pak`, read whole only when sylcol would decode
+/// it (`sylcol_format::budget`: its format, its size bound, the budget).
+fn read_object(archive: &Archive, e: &IndexEntry, pak: &str) -> PyResult<Vec<u8>> {
+    let info = archive.probe(e).map_err(|err| to_py(&err))?;
+    match archive
+        .read_object(&info, false)
+        .map_err(|err| to_py(&err))?
+    {
+        Ok(bytes) => Ok(bytes),
+        Err(error) => Err(to_py(&ObjectError {
+            path: format!("{pak}+{}", info.display),
+            error,
+        })),
+    }
 }
 
 /// Opens `path` with the built-in names plus `names` (a file of names,
@@ -253,13 +274,19 @@ pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> P
 }
 
 /// The object `source` names: bytes, a path, or `ARCHIVE.pak+INNER`.
+/// Held only when sylcol would hold it (`sylcol_format::budget`), in
+/// memory reserved so that running out raises MemoryLimitError.
 pub fn load(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     path: Option<String>,
 ) -> PyResult<Py<PyAny>> {
-    if let Some(bytes) = as_bytes(source)? {
-        return decode_object(py, path.unwrap_or_else(|| "<bytes>".into()), bytes);
+    if let Ok(b) = source.cast::<PyBytes>() {
+        return decode_borrowed(py, path, b.as_bytes());
+    }
+    if source.is_instance_of::<PyByteArray>() || source.is_instance_of::<PyMemoryView>() {
+        let b = py.import("builtins")?.getattr("bytes")?.call1((source,))?;
+        return decode_borrowed(py, path, b.cast::<PyBytes>()?.as_bytes());
     }
     let given: std::path::PathBuf = source.extract()?;
     let given = given.to_string_lossy().into_owned();
@@ -267,19 +294,21 @@ pub fn load(
     decode_object(py, path.unwrap_or(name), bytes)
 }
 
-fn as_bytes(source: &Bound<'_, PyAny>) -> PyResult<Option<Vec<u8>>> {
-    if let Ok(b) = source.cast::<PyBytes>() {
-        return Ok(Some(b.as_bytes().to_vec()));
+/// Decodes bytes Python holds, copied only once admitted.
+fn decode_borrowed(py: Python<'_>, path: Option<String>, data: &[u8]) -> PyResult<Py<PyAny>> {
+    let path = path.unwrap_or_else(|| "<bytes>".into());
+    let size = data.len() as u64;
+    if let Err(error) = budget::admit(&data[..data.len().min(SNIFF_LEN)], size) {
+        return Err(to_py(&ObjectError { path, error }));
     }
-    if source.is_instance_of::<PyByteArray>() || source.is_instance_of::<PyMemoryView>() {
-        let b = source
-            .py()
-            .import("builtins")?
-            .getattr("bytes")?
-            .call1((source,))?;
-        return Ok(Some(b.cast::<PyBytes>()?.as_bytes().to_vec()));
-    }
-    Ok(None)
+    let mut bytes = budget::object_buffer(size).map_err(|e| {
+        to_py(&ReadError {
+            path: path.clone(),
+            error: e.into(),
+        })
+    })?;
+    bytes.extend_from_slice(data);
+    decode_object(py, path, bytes)
 }
 
 /// The name sylcol reports and the bytes of a path or archive entry.
@@ -294,23 +323,35 @@ fn read_named(given: &str) -> PyResult<(String, Vec<u8>)> {
             })
         })?;
         let info = archive.probe(entry).map_err(|e| to_py(&e))?;
-        let bytes = archive.read_entry(&info).map_err(|e| to_py(&e))?;
+        let bytes = read_object(&archive, entry, pak)?;
         return Ok((format!("{pak}+{}", info.display), bytes));
     }
-    let bytes = std::fs::read(given).map_err(|error| {
+    let cannot = |error| {
         to_py(&ReadError {
             path: given.to_string(),
             error,
         })
-    })?;
-    if given.to_ascii_lowercase().ends_with(".pak") && bytes.starts_with(sylcol_format::ipfb::MAGIC)
+    };
+    let mut file = std::fs::File::open(given).map_err(cannot)?;
+    let mut magic = [0u8; 4];
+    if given.to_ascii_lowercase().ends_with(".pak")
+        && file.read_exact(&mut magic).is_ok()
+        && &magic == sylcol_format::ipfb::MAGIC
     {
         return Err(to_py(&Unsupported {
             path: given.to_string(),
             detail: "an IPFB archive holds many objects: open it with sylcol.open_archive, or load one entry as ARCHIVE.pak+ENTRY".into(),
         }));
     }
-    Ok((given.to_string(), bytes))
+    file.seek(SeekFrom::Start(0)).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    match budget::read_object(&mut file, size).map_err(cannot)? {
+        Ok(bytes) => Ok((given.to_string(), bytes)),
+        Err(error) => Err(to_py(&ObjectError {
+            path: given.to_string(),
+            error,
+        })),
+    }
 }
 
 /// Decodes `bytes` (named `path` in reports and errors) into an `Mcol`, a

@@ -6,9 +6,14 @@
 //! long as the array lives; the array is read-only, and the owner is a
 //! frozen class that never changes its data, so the view stays valid.
 //!
-//! In: [`coords`] and [`Rows`] read an `(N, 3)` or `(3,)` array-like of
-//! any real dtype (a `(3,)` is one row, broadcast to every query), straight
-//! from numpy's buffer when it is C-contiguous float32.
+//! In: [`Rows::read`] reads an `(N, 3)` or `(3,)` array-like of
+//! any real dtype (a `(3,)` is one row, broadcast to every query), copied
+//! out of numpy's buffer (one `memcpy` when it is C-contiguous float32)
+//! while the GIL is held. The queries then run with the GIL released on
+//! memory of their own: another thread's `ndarray.resize(refcheck=False)`
+//! frees the array's buffer whatever borrows or buffer exports it has (a
+//! weak reference is the only thing numpy checks), so reading the buffer
+//! in place would read freed memory.
 
 use glam::Vec3;
 use numpy::ndarray::ArrayView2;
@@ -54,39 +59,39 @@ pub fn read_only(array: &Bound<'_, PyAny>) -> PyResult<()> {
     array.getattr("flags")?.setattr("writeable", false)
 }
 
-/// The rows of one batch argument, read without copying when numpy's
-/// buffer is C-contiguous float32 (else converted once): `(N, 3)` rows, or
-/// one `(3,)` row broadcast to every query.
-pub struct Rows<'a> {
-    flat: std::borrow::Cow<'a, [f32]>,
+/// The rows of one batch argument, copied while the GIL is held (module
+/// docs): `(N, 3)` rows, or one `(3,)` row broadcast to every query.
+pub struct Rows {
+    flat: Vec<f32>,
 }
 
-/// A batch argument converted to float32 (keeps numpy's buffer borrowed).
-pub type Coords<'py> = PyArrayLikeDyn<'py, f32, AllowTypeChange>;
+/// A batch argument converted to float32 (holds a borrow of numpy's
+/// buffer: never across a release of the GIL).
+type Coords<'py> = PyArrayLikeDyn<'py, f32, AllowTypeChange>;
 
-/// Converts a batch argument (any real dtype) to float32.
-pub fn coords<'py>(array: &Bound<'py, PyAny>, what: &str) -> PyResult<Coords<'py>> {
-    let a: Coords<'py> = array.extract().map_err(|_| {
-        PyValueError::new_err(format!(
-            "{what}: expected an array of numbers, shape (N, 3) or (3,)"
-        ))
-    })?;
-    match a.shape() {
-        [3] | [_, 3] => Ok(a),
-        shape => Err(PyValueError::new_err(format!(
-            "{what}: expected shape (N, 3) or (3,), got {shape:?}"
-        ))),
-    }
-}
-
-impl<'a> Rows<'a> {
-    /// The rows of a converted argument.
-    pub fn of(a: &'a Coords<'_>) -> Self {
+impl Rows {
+    /// Reads a batch argument (any real dtype) as float32 rows: converted,
+    /// checked to be `(N, 3)` or `(3,)`, and copied. The borrow of numpy's
+    /// buffer ends here, with the GIL still held: rust-numpy finds a borrow
+    /// by the array's data pointer, which a resize moves, and releasing a
+    /// borrow it cannot find aborts the process.
+    pub fn read(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Self> {
+        let a: Coords<'_> = array.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "{what}: expected an array of numbers, shape (N, 3) or (3,)"
+            ))
+        })?;
+        if !matches!(a.shape(), [3] | [_, 3]) {
+            return Err(PyValueError::new_err(format!(
+                "{what}: expected shape (N, 3) or (3,), got {:?}",
+                a.shape()
+            )));
+        }
         let flat = match a.as_slice() {
-            Ok(flat) => std::borrow::Cow::Borrowed(flat),
-            Err(_) => std::borrow::Cow::Owned(a.as_array().iter().copied().collect()),
+            Ok(flat) => flat.to_vec(),
+            Err(_) => a.as_array().iter().copied().collect(),
         };
-        Rows { flat }
+        Ok(Rows { flat })
     }
 
     /// How many rows the argument holds.
@@ -104,8 +109,7 @@ impl<'a> Rows<'a> {
 
 /// Every row of an `(N, 3)` or `(3,)` argument as `Vec3`s.
 pub fn points(array: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec3>> {
-    let a = coords(array, what)?;
-    let rows = Rows::of(&a);
+    let rows = Rows::read(array, what)?;
     Ok((0..rows.len()).map(|i| rows.at(i)).collect())
 }
 

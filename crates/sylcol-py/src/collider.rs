@@ -17,7 +17,7 @@ use sylcol::report::error::{ErrorKind, ErrorReport};
 use sylcol::report::query::{grid_fit, inside_refusal};
 use sylcol_format::mcol::Mcol;
 
-use crate::arrays::{Rows, batch_rows, coords, rows_of, scalars};
+use crate::arrays::{Rows, batch_rows, rows_of, scalars};
 use crate::batch::{self, in_blocks};
 use crate::errors::raise;
 use crate::reports::json_to_py;
@@ -268,8 +268,7 @@ impl Collider {
         dirs: &Bound<'py, PyAny>,
         max: f32,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (o, d) = (coords(origins, "origins")?, coords(dirs, "dirs")?);
-        let (o, d) = (Rows::of(&o), Rows::of(&d));
+        let (o, d) = (Rows::read(origins, "origins")?, Rows::read(dirs, "dirs")?);
         let n = batch_rows(&[(o.len(), "origins"), (d.len(), "dirs")])?;
         let mut hits = HitColumns::with_capacity(n);
         py.detach(|| {
@@ -292,8 +291,7 @@ impl Collider {
         starts: &Bound<'py, PyAny>,
         ends: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let (a, b) = (coords(starts, "starts")?, coords(ends, "ends")?);
-        let (a, b) = (Rows::of(&a), Rows::of(&b));
+        let (a, b) = (Rows::read(starts, "starts")?, Rows::read(ends, "ends")?);
         let n = batch_rows(&[(a.len(), "starts"), (b.len(), "ends")])?;
         let mut hits = HitColumns::with_capacity(n);
         py.detach(|| {
@@ -331,8 +329,7 @@ impl Collider {
                 None,
             ));
         }
-        let p = coords(points, "points")?;
-        let p = Rows::of(&p);
+        let p = Rows::read(points, "points")?;
         let mut inside = Vec::with_capacity(p.len());
         py.detach(|| {
             in_blocks(
@@ -353,8 +350,7 @@ impl Collider {
         py: Python<'py>,
         points: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let p = coords(points, "points")?;
-        let p = Rows::of(&p);
+        let p = Rows::read(points, "points")?;
         let n = p.len();
         let (mut distance, mut point, mut triangle) = (
             Vec::with_capacity(n),
@@ -395,12 +391,10 @@ impl Collider {
         radii: &Bound<'py, PyAny>,
         motions: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let c = coords(centres, "centres")?;
-        let c = Rows::of(&c);
+        let c = Rows::read(centres, "centres")?;
         let r = scalars(radii, "radii")?;
         let still = numpy::PyArray1::from_slice(py, &[0.0f32; 3]).into_any();
-        let m = coords(motions.unwrap_or(&still), "motions")?;
-        let m = Rows::of(&m);
+        let m = Rows::read(motions.unwrap_or(&still), "motions")?;
         let n = batch_rows(&[
             (c.len(), "centres"),
             (r.len(), "radii"),

@@ -38,6 +38,7 @@ fn exception(py: Python<'_>, report: &ErrorReport, index: Option<usize>) -> PyRe
         ErrorKind::NotFound => "NotFoundError",
         ErrorKind::Unsupported => "UnsupportedError",
         ErrorKind::Query => "QueryError",
+        ErrorKind::TooLarge | ErrorKind::OutOfMemory => "MemoryLimitError",
         _ => "SylcolError",
     };
     let kind = serde_json::to_value(report.kind)

@@ -248,3 +248,76 @@ def test_queries_release_the_gil(maps):
     finally:
         sys.setswitchinterval(interval)
     assert ran_during_query and state["done"]
+
+
+RESIZE_RACE = """
+import sys, threading
+import numpy as np
+import sylcol
+
+c = sylcol.load(sys.argv[1]).collider()
+n = 100_000
+rng = np.random.default_rng(1)
+
+
+def fresh():
+    return [rng.uniform(-25000, 25000, size=(n, 3)).astype(np.float32) for _ in range(2)]
+
+
+arrays = fresh()
+stop = threading.Event()
+
+
+def resize():
+    # Shrinking a 1.2 MB buffer and growing it again frees it (munmap):
+    # a query still reading it in place would fault.
+    while not stop.is_set():
+        for a in list(arrays):
+            try:
+                a.resize((1, 3), refcheck=False)
+                a.resize((n, 3), refcheck=False)
+            except ValueError:
+                pass
+
+
+t = threading.Thread(target=resize)
+t.start()
+try:
+    for _ in range(8):
+        a, b = arrays
+        for call in (
+            lambda: c.ray(a, b),
+            lambda: c.segment(a, b),
+            lambda: c.inside(a),
+            lambda: c.closest(a),
+            lambda: c.sphere(a, 1.0, b),
+        ):
+            try:
+                call()
+            except (sylcol.QueryError, ValueError):
+                pass  # resized to zeros under the call: an unusable row
+        arrays[:] = fresh()
+finally:
+    stop.set()
+    t.join()
+print("survived")
+"""
+
+
+def test_resizing_the_inputs_during_a_query_cannot_crash():
+    """A query releases the GIL; another thread's
+    ``resize(refcheck=False)`` frees the arrays' buffers meanwhile (numpy
+    checks neither borrows nor buffer exports). The queries work on copies
+    taken with the GIL held, so the interpreter survives. Run in a child
+    process, so that a crash fails this test rather than the run."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", RESIZE_RACE, f"{PAK}+$DD89A110"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-2000:]}"
+    assert out.stdout.strip() == "survived"

@@ -253,15 +253,15 @@ mod tests {
         let (c, skipped) = Catalog::new(vec![
             Source {
                 path: "a/$2CF7EB47.MCOL".into(),
-                bytes: bytes.clone(),
+                bytes: bytes.clone().into(),
             },
             Source {
                 path: "b/copy.MCOL".into(),
-                bytes,
+                bytes: bytes.into(),
             },
             Source {
                 path: "junk.bin".into(),
-                bytes: b"nothing".to_vec(),
+                bytes: b"nothing".to_vec().into(),
             },
         ]);
         assert_eq!(skipped.len(), 1);
@@ -372,11 +372,11 @@ mod tests {
         let (c, _) = Catalog::new(vec![
             Source {
                 path: "MiscBin.pak+CollisionSet_Tutorial.bin".into(),
-                bytes: bytes.clone(),
+                bytes: bytes.clone().into(),
             },
             Source {
                 path: "MiscBin.pak+CollisionSet_S01.bin".into(),
-                bytes,
+                bytes: bytes.into(),
             },
         ]);
         assert_eq!(c.objects().len(), 1);

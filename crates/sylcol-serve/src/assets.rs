@@ -179,7 +179,7 @@ mod tests {
         let name = "<!--<script>";
         let (catalog, _) = Catalog::new(vec![Source {
             path: format!("evil/{name}.MCOL"),
-            bytes: sylcol_format::mcol::encode(&m).unwrap(),
+            bytes: sylcol_format::mcol::encode(&m).unwrap().into(),
         }]);
         let page = standalone_html(&catalog).unwrap();
         let block = data_block(&page);

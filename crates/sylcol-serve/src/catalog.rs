@@ -16,13 +16,31 @@ use sylcol::report::verify::verify_object;
 use sylcol::verify::{self, collisionset, flags};
 use sylcol_format::{Object as Data, decode_any};
 
+/// The most bytes of objects a catalog holds (each object's bytes once,
+/// however many sources share them): twice the budget of one object
+/// (`sylcol_format::budget::MAX_OBJECT`), 59 times what a viewer of the
+/// sample `MiscBin.pak` holds (its eleven maps and the library once,
+/// 2.2 MiB).
+pub const MAX_HELD: u64 = 2 * sylcol_format::budget::MAX_OBJECT;
+
 /// One object as the caller read it.
 #[derive(Debug, Clone)]
 pub struct Source {
     /// How the caller names it (`MiscBin.pak+$DC4B0896.MCOL`).
     pub path: String,
-    /// Its bytes.
-    pub bytes: Vec<u8>,
+    /// Its bytes, shared with the other sources read from the same
+    /// stored stream.
+    pub bytes: Arc<Vec<u8>>,
+}
+
+impl Source {
+    /// A source named `path` holding `bytes`.
+    pub fn new(path: impl Into<String>, bytes: impl Into<Arc<Vec<u8>>>) -> Source {
+        Source {
+            path: path.into(),
+            bytes: bytes.into(),
+        }
+    }
 }
 
 /// A decoded object of the catalog.
@@ -57,58 +75,77 @@ type ColliderKey = (usize, Option<usize>);
 pub struct Catalog {
     objects: Vec<Object>,
     colliders: Mutex<HashMap<ColliderKey, Arc<Collider>>>,
+    /// The bytes of the objects held (at most [`MAX_HELD`]).
+    held: u64,
 }
 
 impl Catalog {
     /// Decodes `sources`: maps and libraries are kept (a source whose
     /// bytes repeat an earlier one becomes its alias), everything else is
     /// returned as skipped with the reason. Names are made unique with
-    /// `~2`, `~3`...
+    /// `~2`, `~3`... (See [`Catalog::add`].)
     pub fn new(sources: Vec<Source>) -> (Catalog, Vec<Skipped>) {
-        let mut objects: Vec<Object> = Vec::new();
-        let mut skipped = Vec::new();
-        for source in sources {
-            if let Some(first) = objects.iter_mut().find(|o| o.source.bytes == source.bytes) {
-                first.aliases.push(source.path);
-                continue;
-            }
-            let decoded = decode_any(&source.bytes).map_err(|e| e.to_string());
-            let shown = decoded.and_then(|d| match d {
-                Data::Mcol(_) | Data::CollisionSet(_) => Ok(d),
-                _ => Err("not an MCOL map or a CollisionSet library".to_string()),
-            });
-            match shown {
-                Ok(data) => {
-                    let info = info_of(&source.path, &source.bytes)
-                        .ok()
-                        .and_then(|i| serde_json::to_value(i).ok())
-                        .unwrap_or_default();
-                    let base = object_name(&source.path);
-                    let mut name = base.clone();
-                    let mut k = 1;
-                    while objects.iter().any(|o| o.name == name) {
-                        k += 1;
-                        name = format!("{base}~{k}");
-                    }
-                    objects.push(Object {
-                        name,
-                        source,
-                        aliases: Vec::new(),
-                        data,
-                        info,
-                    });
-                }
-                Err(reason) => skipped.push(Skipped {
-                    path: source.path,
-                    reason,
-                }),
-            }
-        }
-        let catalog = Catalog {
-            objects,
-            colliders: Mutex::default(),
-        };
+        let mut catalog = Catalog::default();
+        let skipped = sources
+            .into_iter()
+            .filter_map(|source| catalog.add(source).err())
+            .collect();
         (catalog, skipped)
+    }
+
+    /// Adds one source, so that a caller reading many never holds more
+    /// than the catalog keeps: an alias of an earlier object with the same
+    /// bytes (shared, or equal); else a map or library, decoded and kept
+    /// while all objects' bytes stay within [`MAX_HELD`]; else skipped,
+    /// with the reason.
+    pub fn add(&mut self, source: Source) -> Result<(), Skipped> {
+        let same = |o: &&mut Object| {
+            Arc::ptr_eq(&o.source.bytes, &source.bytes) || o.source.bytes == source.bytes
+        };
+        if let Some(first) = self.objects.iter_mut().find(same) {
+            first.aliases.push(source.path);
+            return Ok(());
+        }
+        let skip = |path: String, reason: String| Err(Skipped { path, reason });
+        let size = source.bytes.len() as u64;
+        if self.held + size > MAX_HELD {
+            let reason = format!(
+                "not shown: {size} bytes, and the {} bytes of the objects before it leave less room than that within the {} MiB a viewer holds",
+                self.held,
+                MAX_HELD >> 20
+            );
+            return skip(source.path, reason);
+        }
+        let data = match decode_any(&source.bytes) {
+            Ok(d @ (Data::Mcol(_) | Data::CollisionSet(_))) => d,
+            Ok(_) => {
+                return skip(
+                    source.path,
+                    "not an MCOL map or a CollisionSet library".into(),
+                );
+            }
+            Err(e) => return skip(source.path, e.to_string()),
+        };
+        let info = info_of(&source.path, &source.bytes)
+            .ok()
+            .and_then(|i| serde_json::to_value(i).ok())
+            .unwrap_or_default();
+        let base = object_name(&source.path);
+        let mut name = base.clone();
+        let mut k = 1;
+        while self.objects.iter().any(|o| o.name == name) {
+            k += 1;
+            name = format!("{base}~{k}");
+        }
+        self.held += size;
+        self.objects.push(Object {
+            name,
+            source,
+            aliases: Vec::new(),
+            data,
+            info,
+        });
+        Ok(())
     }
 
     /// Every object, in the order given.
@@ -258,5 +295,45 @@ impl Object {
         v["name"] = json!(self.name);
         v["flagged"] = flagged;
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixture(name: &str) -> Vec<u8> {
+        let dir = env!("CARGO_MANIFEST_DIR");
+        std::fs::read(format!("{dir}/../../tests/fixtures/{name}")).unwrap()
+    }
+
+    #[test]
+    fn shared_bytes_are_one_object_and_count_once() {
+        let twin = Arc::new(fixture("twin.mcol"));
+        let mut c = Catalog::default();
+        for path in ["a+$1", "a+$2", "a+$3"] {
+            c.add(Source::new(path, twin.clone())).unwrap();
+        }
+        assert_eq!(c.objects().len(), 1);
+        assert_eq!(c.objects()[0].aliases, ["a+$2", "a+$3"]);
+        assert_eq!(c.held, twin.len() as u64);
+    }
+
+    #[test]
+    fn no_more_than_max_held_is_kept() {
+        let mut c = Catalog::default();
+        c.add(Source::new("twin.mcol", fixture("twin.mcol")))
+            .unwrap();
+        c.held = MAX_HELD - 100;
+        let skipped = c.add(Source::new("box.mcol", fixture("box.mcol")));
+        let reason = skipped.unwrap_err().reason;
+        assert!(
+            reason.contains("within the 128 MiB a viewer holds"),
+            "{reason}"
+        );
+        assert_eq!(c.objects().len(), 1);
+        // An alias of what is held costs nothing.
+        c.add(Source::new("copy.mcol", fixture("twin.mcol")))
+            .unwrap();
     }
 }

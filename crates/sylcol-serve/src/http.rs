@@ -4,127 +4,130 @@
 //! `Expect: 100-continue`, HTTP/1.0, and a HEAD answer's body left
 //! unsent: [`api::handle`] answers HEAD as GET, and hyper sends the
 //! headers only, `Content-Length` included); this module sets its
-//! limits, refuses a request whose `Host` is not this server
-//! ([`Hosts`]), and turns a request into [`api::handle`]'s arguments
-//! and its [`Reply`] into a response.
+//! limits, refuses requests that are not for this server or come from
+//! another site ([`guard`]), and turns a request into [`api::handle`]'s
+//! arguments and its [`Reply`] into a response.
 //!
-//! | limit | value |
-//! |---|---|
-//! | request line and headers | [`MAX_HEAD`] bytes, else 431 and close (hyper) |
-//! | body | at most [`api::MAX_BODY`] bytes, else 413 and close |
-//! | `Host` header | the loopback or the address served ([`Hosts`]), else 403 |
-//! | sending a request head | [`IDLE`], then the connection closes |
-//! | stop flag | looked at every `poll`: idle connections close, answers under way finish |
+//! | limit | default | else |
+//! |---|---|---|
+//! | request line and headers | [`MAX_HEAD`] (16 KiB) | 431 and close (hyper) |
+//! | sending a request head, or idle between requests | [`HEAD_DEADLINE`] (30 s) | the connection closes (hyper) |
+//! | sending a body, from the end of its head | [`BODY_DEADLINE`] (10 s) | 408 and close |
+//! | body | [`api::MAX_BODY`] (1 MiB) | 413 and close |
+//! | taking an answer, from its first byte | [`WRITE_DEADLINE`] (60 s) | the connection closes ([`deadline`]) |
+//! | connections open at once | [`MAX_CONNECTIONS`] (32) | the next waits in the OS's queue until one closes |
+//! | answers worked out at once | [`MAX_ANSWERS`] (4) | the next waits its turn |
+//! | accepting when out of file descriptors | again after [`ACCEPT_BACKOFF`] (100 ms) | |
+//! | `Host` header | one, naming this server ([`Hosts`]) | 400 for two, 403 |
+//! | `Origin` of a request other than GET and HEAD | none, or this server's page | 403 |
+//! | `Content-Type` of a request other than GET and HEAD | `application/json` | 415 |
+//! | stop flag | looked at every `poll` | idle connections close, answers under way finish |
 //!
-//! Every connection is a task of a small tokio runtime ([`crate::serve`]):
-//! a browser opens six at once and keeps them open, and none waits for
-//! another to close; the work of an answer (a query, an export) runs on
-//! the runtime's blocking pool.
+//! The deadlines and caps are [`Limits`], which [`crate::serve`] takes;
+//! the defaults are the constants. Every connection is a task of a small
+//! tokio runtime ([`crate::serve`]): a browser opens six at once and
+//! keeps them open, and none waits for another to close; the work of an
+//! answer (a query, an export) runs on the runtime's blocking pool.
+
+pub mod deadline;
+pub mod guard;
 
 use std::convert::Infallible;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, HOST, HeaderValue};
+use hyper::header::{CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
 use hyper::{Request, Response, StatusCode};
 
 use crate::api::{self, Reply};
 use crate::catalog::Catalog;
+pub use guard::Hosts;
 
 /// Most bytes of a request line and its headers.
 pub const MAX_HEAD: usize = 16 * 1024;
-/// How long a client may take to send a request head.
-pub const IDLE: Duration = Duration::from_secs(30);
+/// How long a client may take to send a request head, and how long a
+/// kept-alive connection may stay idle before the next: hyper's own
+/// default, and long enough for a browser, which opens a new connection
+/// when an idle one has closed.
+pub const HEAD_DEADLINE: Duration = Duration::from_secs(30);
+/// How long a client may take to send a body once its head is in: the
+/// largest body ([`api::MAX_BODY`], 1 MiB) at 100 KiB/s. The page's own
+/// bodies are a few hundred bytes and go at once.
+pub const BODY_DEADLINE: Duration = Duration::from_secs(10);
+/// How long a client may take to read an answer once its first byte is
+/// written: the largest answer, the samples' 158-part library as glTF
+/// (1.8 MB), at 30 KB/s. On this machine it takes milliseconds.
+pub const WRITE_DEADLINE: Duration = Duration::from_secs(60);
+/// Most connections open at once. A browser opens at most six to one
+/// server, across all its tabs; 32 leaves room for a few browsers and
+/// scripts at once, and bounds what slow clients can make the server
+/// hold: at most 32 bodies of 1 MiB, or 32 answers waiting to be read.
+pub const MAX_CONNECTIONS: usize = 32;
+/// Most answers worked out at once (threads of the blocking pool): the
+/// work is CPU-bound and this machine has two cores, so more would only
+/// hold more half-built answers in memory at once.
+pub const MAX_ANSWERS: usize = 4;
+/// How long to wait before accepting again when the process or the
+/// system has no file descriptor (or buffer) left for a connection:
+/// trying again at once would spin a core until one is freed.
+pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+
+/// The server's deadlines and caps; [`Limits::default`] is the
+/// constants above. Tests build shorter ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Sending a request head, or idle between requests ([`HEAD_DEADLINE`]).
+    pub head: Duration,
+    /// Sending a body once its head is in ([`BODY_DEADLINE`]).
+    pub body: Duration,
+    /// Taking an answer once its first byte is written ([`WRITE_DEADLINE`]).
+    pub write: Duration,
+    /// Connections open at once ([`MAX_CONNECTIONS`]).
+    pub connections: usize,
+    /// Answers worked out at once ([`MAX_ANSWERS`]).
+    pub answers: usize,
+    /// The pause before accepting again when out of file descriptors ([`ACCEPT_BACKOFF`]).
+    pub accept_backoff: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            head: HEAD_DEADLINE,
+            body: BODY_DEADLINE,
+            write: WRITE_DEADLINE,
+            connections: MAX_CONNECTIONS,
+            answers: MAX_ANSWERS,
+            accept_backoff: ACCEPT_BACKOFF,
+        }
+    }
+}
 
 /// hyper's settings for one connection: the limits above.
-pub fn connection_builder() -> hyper::server::conn::http1::Builder {
+pub fn connection_builder(limits: &Limits) -> hyper::server::conn::http1::Builder {
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(hyper_util::rt::TokioTimer::new())
-        .header_read_timeout(IDLE)
+        .header_read_timeout(limits.head)
         .max_buf_size(MAX_HEAD)
         .keep_alive(true);
     builder
 }
 
-/// The `Host` header values a connection is answered for: `localhost`,
-/// a loopback address (`127.0.0.1`, `[::1]`), the address the server
-/// was told to listen on (`--host`) and the address the connection
-/// reached, each with the server's port or without one. Anything else
-/// (a name a DNS-rebinding page made point here, `evil.example`) is
-/// refused, so a web page from elsewhere cannot read the API.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Hosts {
-    /// The address given to listen on (may be unspecified: `0.0.0.0`).
-    pub listen: IpAddr,
-    /// The local end of the connection: the address reached and the port.
-    pub local: SocketAddr,
-}
-
-impl Hosts {
-    /// Whether `host` (a `Host` header value) names this server.
-    pub fn allows(&self, host: &str) -> bool {
-        let Some((name, port)) = split_host(host) else {
-            return false;
-        };
-        if port.is_some_and(|p| p != self.local.port()) {
-            return false;
-        }
-        if name.eq_ignore_ascii_case("localhost") {
-            return true;
-        }
-        let ip = if let Some(v6) = name.strip_prefix('[').and_then(|n| n.strip_suffix(']')) {
-            match v6.parse::<Ipv6Addr>() {
-                Ok(ip) => IpAddr::V6(ip),
-                Err(_) => return false,
-            }
-        } else {
-            match name.parse::<Ipv4Addr>() {
-                Ok(ip) => IpAddr::V4(ip),
-                Err(_) => return false,
-            }
-        };
-        let ip = ip.to_canonical();
-        ip.is_loopback()
-            || (!ip.is_unspecified()
-                && (ip == self.listen.to_canonical() || ip == self.local.ip().to_canonical()))
-    }
-}
-
-/// `name[:port]` or `[v6][:port]` split; `None` when the port is not a number.
-fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
-    let cut = match host.rfind(':') {
-        Some(i)
-            if !host[i..].contains(']') && (host.starts_with('[') || !host[..i].contains(':')) =>
-        {
-            i
-        }
-        _ => return Some((host, None)),
-    };
-    let port = host[cut + 1..].parse().ok()?;
-    Some((&host[..cut], Some(port)))
-}
-
-/// Answers one request: refused unless its `Host` is one of `hosts`;
-/// its body read whole (at most [`api::MAX_BODY`] bytes), then
-/// [`api::handle`] on the blocking pool.
+/// Answers one request: refused unless [`guard::refusal`] lets it by;
+/// its body read whole (at most [`api::MAX_BODY`] bytes, within
+/// `body_deadline`), then [`api::handle`] on the blocking pool.
 pub async fn answer(
     catalog: Arc<Catalog>,
     hosts: Hosts,
+    body_deadline: Duration,
     request: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
-    let host = request.headers().get(HOST).map(HeaderValue::to_str);
-    if !matches!(host, Some(Ok(h)) if hosts.allows(h)) {
-        let message = match host {
-            Some(Ok(h)) => format!(
-                "Host {h:?} is not this server: ask for localhost, 127.0.0.1, [::1] or the address served"
-            ),
-            _ => "a request needs a Host header naming this server (localhost, 127.0.0.1, [::1] or the address served)".to_string(),
-        };
-        return Ok(response(Reply::error(403, message), true));
+    if let Some(refused) = guard::refusal(&hosts, request.method(), request.headers()) {
+        // The body, if any, is never read: the connection closes.
+        return Ok(response(refused, true));
     }
     let method = request.method().as_str().to_string();
     let target = request.uri().path_and_query().map_or_else(
@@ -134,20 +137,23 @@ pub async fn answer(
     if declared_length(&request).is_some_and(|n| n > api::MAX_BODY as u64) {
         return Ok(response(too_large(), true));
     }
-    let body = match Limited::new(request.into_body(), api::MAX_BODY)
-        .collect()
-        .await
-    {
-        Ok(body) => body.to_bytes(),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => {
+    let read = Limited::new(request.into_body(), api::MAX_BODY).collect();
+    let body = match tokio::time::timeout(body_deadline, read).await {
+        Ok(Ok(body)) => body.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
             return Ok(response(too_large(), true));
         }
         // The client went away or sent a broken body: nobody reads an answer.
-        Err(_) => {
+        Ok(Err(_)) => {
             return Ok(response(
                 Reply::error(400, "the body could not be read"),
                 true,
             ));
+        }
+        // What came of the body so far is dropped here.
+        Err(_) => {
+            let message = format!("the body was not sent within {body_deadline:?}");
+            return Ok(response(Reply::error(408, message), true));
         }
     };
     let reply =
@@ -193,53 +199,6 @@ fn response(reply: Reply, close: bool) -> Response<Full<Bytes>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_hosts_naming_this_server_are_allowed() {
-        let local = SocketAddr::from(([127, 0, 0, 1], 8737));
-        let hosts = Hosts {
-            listen: IpAddr::V4(Ipv4Addr::LOCALHOST),
-            local,
-        };
-        for ok in [
-            "localhost",
-            "LocalHost:8737",
-            "127.0.0.1",
-            "127.0.0.1:8737",
-            "[::1]",
-            "[::1]:8737",
-        ] {
-            assert!(hosts.allows(ok), "{ok}");
-        }
-        for bad in [
-            "evil.example",
-            "evil.example:8737",
-            "localhost:80",
-            "localhost.evil.example",
-            "127.0.0.1:x",
-            "127.0.0.1:",
-            "[::1",
-            "::1",
-            "10.0.0.5",
-            "0.0.0.0:8737",
-            "",
-        ] {
-            assert!(!hosts.allows(bad), "{bad}");
-        }
-        // Served on every address: the one the connection reached, too.
-        let lan = Hosts {
-            listen: IpAddr::V4(Ipv4Addr::UNSPECIFIED),
-            local: SocketAddr::from(([10, 0, 0, 5], 8737)),
-        };
-        assert!(lan.allows("10.0.0.5:8737") && lan.allows("localhost"));
-        assert!(!lan.allows("10.0.0.6:8737") && !lan.allows("0.0.0.0"));
-        // Given with --host, an IPv6 address in brackets.
-        let v6 = Hosts {
-            listen: "fd00::7".parse().unwrap(),
-            local: "[fd00::7]:9000".parse().unwrap(),
-        };
-        assert!(v6.allows("[fd00:0::7]:9000") && !v6.allows("[fd00::8]:9000"));
-    }
 
     #[test]
     fn a_reply_becomes_a_response_with_its_headers() {

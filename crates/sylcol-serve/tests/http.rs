@@ -1,5 +1,9 @@
 //! The server as a browser meets it: several keep-alive connections at
-//! once, requests answered on each, and a stop that ends them all.
+//! once, requests answered on each, and a stop that ends them all; and
+//! as slow, many or foreign clients meet it: deadlines, the connection
+//! cap, cross-site requests (docs/reliability.md, "The server under slow
+//! and many clients"). The deadlines are set short here through
+//! [`Limits`]; nothing asserts how long anything took.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -7,17 +11,25 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use sylcol_serve::{Catalog, serve};
+use sylcol_serve::{Catalog, Limits, serve};
 
 /// Starts a server over an empty catalog on a free port: its address,
 /// its stop flag and the thread running it.
 fn start() -> (SocketAddr, &'static AtomicBool, std::thread::JoinHandle<()>) {
+    start_with(Limits::default())
+}
+
+/// [`start`] within `limits`.
+fn start_with(limits: Limits) -> (SocketAddr, &'static AtomicBool, std::thread::JoinHandle<()>) {
     let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
     let (tx, rx) = mpsc::channel();
     let handle = std::thread::spawn(move || {
         let (catalog, _) = Catalog::new(Vec::new());
         let any = SocketAddr::from(([127, 0, 0, 1], 0));
-        serve(catalog.into(), any, stop, |bound| tx.send(bound).unwrap()).unwrap();
+        serve(catalog.into(), any, limits, stop, |bound| {
+            tx.send(bound).unwrap()
+        })
+        .unwrap();
     });
     (rx.recv().unwrap(), stop, handle)
 }
@@ -103,7 +115,7 @@ fn every_connection_of_a_page_is_answered_and_kept_and_stop_ends_them() {
     let mut post = BufReader::new(connect(addr));
     let body = r#"{"object": 1"#;
     let head = format!(
-        "POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\n\r\n",
+        "POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     post.get_mut().write_all(head.as_bytes()).unwrap();
@@ -134,15 +146,16 @@ fn limits_and_protocol_corners_are_answered() {
     let (addr, stop, server) = start();
     // A body over the API's limit, announced: 413 before it is sent.
     let over = sylcol_serve::api::MAX_BODY + 1;
-    let head =
-        format!("POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Length: {over}\r\n\r\n");
+    let head = format!(
+        "POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {over}\r\n\r\n"
+    );
     let (status, headers, body) = exchange(addr, head.as_bytes());
     assert_eq!(status, 413, "{}", String::from_utf8_lossy(&body));
     assert!(headers.contains(&("connection".into(), "close".into())));
     // The same, chunked: cut off at the limit.
     let chunk = vec![b'x'; 64 * 1024];
     let mut rq =
-        b"POST /api/query HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+        b"POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
             .to_vec();
     for _ in 0..(over / chunk.len() + 1) {
         rq.extend_from_slice(format!("{:x}\r\n", chunk.len()).as_bytes());
@@ -152,7 +165,7 @@ fn limits_and_protocol_corners_are_answered() {
     rq.extend_from_slice(b"0\r\n\r\n");
     assert_eq!(exchange(addr, &rq).0, 413);
     // A small chunked body is read whole and reaches the API.
-    let rq = b"POST /api/query HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{\"o\r\n0\r\n\r\n";
+    let rq = b"POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n{\"o\r\n0\r\n\r\n";
     let (status, _, body) = exchange(addr, rq);
     assert_eq!(status, 400, "{}", String::from_utf8_lossy(&body));
     assert!(String::from_utf8_lossy(&body).contains("error"));
@@ -228,6 +241,266 @@ fn head_sends_the_headers_of_the_get_and_no_body() {
     // The connection is still in step: the next GET reads whole.
     get(&mut conn, "GET", "/api/objects");
     assert_eq!(read_reply(&mut conn).0, 200);
+    stop.store(true, Ordering::SeqCst);
+    server.join().unwrap();
+}
+
+/// A deadline short enough to wait out in a test (the defaults are
+/// 10-60 s); every answer here takes far less.
+const SHORT: Duration = Duration::from_millis(300);
+
+/// Reads `conn` until it ends: the bytes that came, and how it ended
+/// (`Ok` at the server's close; an error when reset, or when the read
+/// timed out because the connection stayed open).
+fn read_to_close(conn: &mut impl Read) -> (Vec<u8>, std::io::Result<()>) {
+    let mut got = Vec::new();
+    let mut buf = vec![0; 64 * 1024];
+    loop {
+        match conn.read(&mut buf) {
+            Ok(0) => return (got, Ok(())),
+            Ok(n) => got.extend_from_slice(&buf[..n]),
+            Err(e) => return (got, Err(e)),
+        }
+    }
+}
+
+/// Whether a read ended because the server closed the connection.
+fn closed_by_server(end: &std::io::Result<()>) -> bool {
+    match end {
+        Ok(()) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+    }
+}
+
+/// The head of a JSON POST to the API announcing `length` bytes of body.
+fn post_head(length: &str) -> String {
+    format!(
+        "POST /api/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n{length}\r\n"
+    )
+}
+
+#[test]
+fn a_body_not_sent_within_the_deadline_gets_408_and_its_connection_closes() {
+    let (addr, stop, server) = start_with(Limits {
+        body: SHORT,
+        ..Limits::default()
+    });
+    // 100 of the 1 000 bytes announced, then nothing.
+    let mut conn = connect(addr);
+    conn.write_all(post_head("Content-Length: 1000\r\n").as_bytes())
+        .unwrap();
+    conn.write_all(&[b' '; 100]).unwrap();
+    let mut conn = BufReader::new(conn);
+    let (status, headers, body) = read_reply(&mut conn);
+    let body = String::from_utf8(body).unwrap();
+    assert_eq!(status, 408, "{body}");
+    assert!(body.contains("the body was not sent within"), "{body}");
+    assert!(headers.contains(&("connection".into(), "close".into())));
+    let (rest, end) = read_to_close(&mut conn);
+    assert!(rest.is_empty() && closed_by_server(&end), "{end:?}");
+    // A chunked body trickled a byte at a time keeps the connection busy
+    // but never finishes: the deadline is for the whole body.
+    let mut conn = connect(addr);
+    conn.write_all(post_head("Transfer-Encoding: chunked\r\n").as_bytes())
+        .unwrap();
+    let mut trickle = conn.try_clone().unwrap();
+    let writer = std::thread::spawn(move || {
+        for _ in 0..200 {
+            if trickle.write_all(b"1\r\n \r\n").is_err() {
+                return true;
+            }
+            std::thread::sleep(SHORT / 6);
+        }
+        false
+    });
+    let mut conn = BufReader::new(conn);
+    assert_eq!(read_reply(&mut conn).0, 408);
+    let (_, end) = read_to_close(&mut conn);
+    assert!(closed_by_server(&end), "{end:?}");
+    assert!(writer.join().unwrap(), "the trickle was cut off");
+    // A body sent whole reaches the API (no such object here).
+    let body = r#"{"object": "nothing", "queries": []}"#;
+    let rq = post_head(&format!("Content-Length: {}\r\n", body.len())) + body;
+    assert_eq!(exchange(addr, rq.as_bytes()).0, 404);
+    stop.store(true, Ordering::SeqCst);
+    server.join().unwrap();
+}
+
+#[test]
+fn a_client_that_never_reads_its_answers_is_cut_off_at_the_write_deadline() {
+    let (addr, stop, server) = start_with(Limits {
+        write: SHORT,
+        ..Limits::default()
+    });
+    let file = "/vendor/three.bundle.min.js";
+    // A client that reads gets every answer it asked for at once.
+    let mut conn = BufReader::new(connect(addr));
+    for _ in 0..5 {
+        send_get(conn.get_mut(), file);
+    }
+    let mut size = 0;
+    for _ in 0..5 {
+        let (status, _, body) = read_reply(&mut conn);
+        assert_eq!(status, 200);
+        size = body.len();
+    }
+    // 40 answers asked for at once (26 MB, far more than the sockets'
+    // buffers hold), none read: the server's write waits, then fails at
+    // the deadline, and the connection closes. What had reached the
+    // sockets' buffers arrives, then the end.
+    let asked = 40;
+    let mut conn = connect(addr);
+    for _ in 0..asked {
+        send_get(&mut conn, file);
+    }
+    std::thread::sleep(SHORT * 10);
+    let (got, end) = read_to_close(&mut conn);
+    assert!(closed_by_server(&end), "{end:?} after {} bytes", got.len());
+    assert!(got.len() < asked * size, "{} bytes", got.len());
+    // The server goes on answering.
+    let mut conn = BufReader::new(connect(addr));
+    send_get(conn.get_mut(), "/api/objects");
+    assert_eq!(read_reply(&mut conn).0, 200);
+    stop.store(true, Ordering::SeqCst);
+    server.join().unwrap();
+}
+
+#[test]
+fn a_head_not_sent_within_the_deadline_and_an_idle_connection_are_closed() {
+    let (addr, stop, server) = start_with(Limits {
+        head: SHORT,
+        ..Limits::default()
+    });
+    // Half a head, then nothing.
+    let mut conn = connect(addr);
+    conn.write_all(b"GET / HTTP/1.1\r\nHost: loc").unwrap();
+    let (_, end) = read_to_close(&mut conn);
+    assert!(closed_by_server(&end), "{end:?}");
+    // Kept alive after an answer, then idle.
+    let mut conn = BufReader::new(connect(addr));
+    send_get(conn.get_mut(), "/api/objects");
+    assert_eq!(read_reply(&mut conn).0, 200);
+    let (rest, end) = read_to_close(&mut conn);
+    assert!(rest.is_empty() && closed_by_server(&end), "{end:?}");
+    stop.store(true, Ordering::SeqCst);
+    server.join().unwrap();
+}
+
+#[test]
+fn connections_over_the_cap_wait_until_one_closes() {
+    let cap = 3;
+    let (addr, stop, server) = start_with(Limits {
+        connections: cap,
+        ..Limits::default()
+    });
+    let ask = |conn: &mut BufReader<TcpStream>| {
+        send_get(conn.get_mut(), "/api/objects");
+        read_reply(conn).0
+    };
+    let mut held: Vec<_> = (0..cap)
+        .map(|_| {
+            let mut conn = BufReader::new(connect(addr));
+            assert_eq!(ask(&mut conn), 200);
+            conn
+        })
+        .collect();
+    // One more: the OS takes the connection, the server does not yet.
+    let mut extra = BufReader::new(connect(addr));
+    send_get(extra.get_mut(), "/api/objects");
+    extra.get_ref().set_read_timeout(Some(SHORT * 3)).unwrap();
+    let mut line = String::new();
+    let waiting = extra.read_line(&mut line);
+    assert!(
+        matches!(&waiting, Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut)),
+        "{waiting:?} {line:?}"
+    );
+    // One closes: the one waiting is answered, and the others still are.
+    drop(held.pop());
+    extra
+        .get_ref()
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    assert_eq!(read_reply(&mut extra).0, 200);
+    for conn in &mut held {
+        assert_eq!(ask(conn), 200);
+    }
+    stop.store(true, Ordering::SeqCst);
+    server.join().unwrap();
+}
+
+#[test]
+fn cross_site_posts_and_two_hosts_are_refused_before_the_body_is_read() {
+    let (addr, stop, server) = start();
+    let port = addr.port();
+    let query = r#"{"object": "nothing", "queries": ["ray 0,0,0 1,0,0"]}"#;
+    let post = |headers: &str| -> (u16, String) {
+        let rq = format!(
+            "POST /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\n{headers}Content-Length: {}\r\n\r\n{query}",
+            query.len()
+        );
+        let (status, _, body) = exchange(addr, rq.as_bytes());
+        (status, String::from_utf8(body).unwrap())
+    };
+    // What a page of another site may send without asking first: a
+    // text/plain POST carrying its own Origin.
+    let (status, body) =
+        post("Origin: http://evil.example\r\nContent-Type: text/plain;charset=UTF-8\r\n");
+    assert_eq!(status, 403, "{body}");
+    assert!(
+        body.contains(r#"a POST from another site (Origin \"http://evil.example\") is refused"#),
+        "{body}"
+    );
+    // JSON from another page (a browser asks first, and gets no grant).
+    for origin in [
+        "http://evil.example".to_string(),
+        format!("http://127.0.0.1:{}", port.wrapping_add(1)),
+        format!("https://127.0.0.1:{port}"),
+        "null".to_string(),
+    ] {
+        let headers = format!("Origin: {origin}\r\nContent-Type: application/json\r\n");
+        assert_eq!(post(&headers).0, 403, "{origin}");
+    }
+    // Not JSON, from no page (a script): refused all the same.
+    for content_type in [
+        "Content-Type: text/plain\r\n",
+        "Content-Type: application/x-www-form-urlencoded\r\n",
+        "Content-Type: multipart/form-data; boundary=x\r\n",
+        "",
+    ] {
+        let (status, body) = post(content_type);
+        assert_eq!(status, 415, "{content_type}");
+        assert!(
+            body.contains("needs Content-Type: application/json"),
+            "{body}"
+        );
+    }
+    // This server's page, and a script sending JSON: the API answers
+    // (there is no such object here).
+    for headers in [
+        format!("Origin: http://127.0.0.1:{port}\r\nContent-Type: application/json\r\n"),
+        format!("Origin: http://localhost:{port}\r\nContent-Type: application/json\r\n"),
+        "Content-Type: application/json; charset=utf-8\r\n".to_string(),
+    ] {
+        let (status, body) = post(&headers);
+        assert_eq!(status, 404, "{headers}");
+        assert!(body.contains("no object named"), "{body}");
+    }
+    // A CORS preflight is granted nothing.
+    let rq = "OPTIONS /api/query HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\n\r\n";
+    let (status, headers, _) = exchange(addr, rq.as_bytes());
+    assert_eq!(status, 403);
+    assert!(!headers.iter().any(|(k, _)| k.starts_with("access-control")));
+    // GET answers any page (the viewer's files and its GETs).
+    let rq = "GET /api/objects HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n\r\n";
+    assert_eq!(exchange(addr, rq.as_bytes()).0, 200);
+    // Two Host headers, the second this server or another.
+    for second in ["127.0.0.1", "evil.example"] {
+        let rq = format!("GET /api/objects HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: {second}\r\n\r\n");
+        let (status, _, body) = exchange(addr, rq.as_bytes());
+        assert_eq!(status, 400, "{second}");
+        let body = String::from_utf8(body).unwrap();
+        assert!(body.contains("2 Host headers"), "{body}");
+    }
     stop.store(true, Ordering::SeqCst);
     server.join().unwrap();
 }

@@ -12,7 +12,7 @@ use sylcol::report::build::McolBuilt;
 use sylcol::report::error::{ErrorKind, ErrorReport, Unsupported, UsageError};
 use sylcol_format::Object;
 
-use crate::input::read_input;
+use crate::input::read_object;
 use crate::output::{is_stdout, write_output};
 use crate::{Context, Outcome, print};
 
@@ -117,7 +117,11 @@ pub fn print_built<T: serde::Serialize>(
 
 fn run_mcol(a: McolArgs, ctx: Context) -> anyhow::Result<Outcome> {
     refuse_two_stdouts(&a.output, ctx)?;
-    let mesh = import_file(&a.mesh, &ImportOptions { weld: a.weld })?;
+    let import = ImportOptions {
+        weld: a.weld,
+        limit: Some(sylcol::build::mcol::COUNT_LIMIT),
+    };
+    let mesh = import_file(&a.mesh, &import)?;
     let options = match &a.grid_from {
         Some(file) => grid_of(file)?,
         None => McolBuildOptions {
@@ -197,7 +201,7 @@ fn screen_hull(
 
 /// The bbox and cell size of an existing MCOL.
 fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
-    let input = read_input(file)?;
+    let input = read_object(file)?.whole()?;
     let Object::Mcol(m) = input.decode()? else {
         anyhow::bail!(Unsupported {
             path: input.name.clone(),

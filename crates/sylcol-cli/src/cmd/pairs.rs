@@ -2,6 +2,7 @@
 //! and the evidence for each pairing (docs/formats/regn.md).
 
 use sylcol::pairs::{Grid, Object};
+use sylcol::report::error::ObjectError;
 use sylcol::report::names::Pairs;
 use sylcol_format::{mcol, regn};
 
@@ -31,10 +32,16 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         if !matches!(info.magic.as_deref(), Some("MCOL" | "REGN")) {
             continue;
         }
-        let object = archive
-            .read_entry(&info)
-            .map_err(anyhow::Error::from)
-            .and_then(|bytes| grid_of(&bytes).map_err(anyhow::Error::from));
+        let object = match archive.read_object(&info, false) {
+            Ok(Ok(bytes)) => grid_of(&bytes).map_err(anyhow::Error::from),
+            Ok(Err(error)) => {
+                // Named by its path already: no context to add.
+                let path = format!("{}+{}", args.archive, info.display);
+                errors.push(print::error_report(&ObjectError { path, error }.into()));
+                continue;
+            }
+            Err(e) => Err(e.into()),
+        };
         match object {
             Ok((is_regn, grid)) => {
                 let o = Object {

@@ -5,7 +5,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::bail;
-use sylcol_serve::{Catalog, Source, serve};
+use sylcol_serve::{Catalog, Limits, Source, serve};
 
 use crate::Outcome;
 use crate::input::{Item, inputs};
@@ -33,8 +33,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let catalog = catalog(&args.paths)?;
     stop_on_signals();
     let addr = SocketAddr::new(args.host, args.port);
+    if !args.host.to_canonical().is_loopback() {
+        note!("{}", network_warning(args.host));
+    }
     let count = catalog.objects().len();
-    serve(std::sync::Arc::new(catalog), addr, &STOP, |bound| {
+    let limits = Limits::default();
+    serve(std::sync::Arc::new(catalog), addr, limits, &STOP, |bound| {
         println!("serving {count} objects at http://{bound}/ (Ctrl-C stops)");
         use std::io::Write;
         let _ = std::io::stdout().flush();
@@ -43,25 +47,38 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// The objects of `paths` (every entry of an archive). Entries of other formats are skipped; a path
-/// that cannot be read at all is an error.
+/// What `--host` with an address other than the loopback opens up.
+fn network_warning(host: IpAddr) -> String {
+    let reach = if host.is_unspecified() {
+        "from every network this machine is on".to_string()
+    } else {
+        format!("by anyone who can reach {host}")
+    };
+    format!(
+        "sylcol: warning: serving on {host}: the viewer, its API and every object given are reachable {reach}; \
+         the default --host 127.0.0.1 serves this machine only"
+    )
+}
+
+/// The objects of `paths` (every entry of an archive), each decoded as it
+/// is read, so that no more is held than the catalog keeps (rows of an
+/// archive that point at one stored stream share one read of it).
+/// Entries of other formats, too large, or past what a catalog holds are
+/// skipped with a note; a path that cannot be read at all is an error.
 pub fn catalog(paths: &[String]) -> anyhow::Result<Catalog> {
-    let mut sources = Vec::new();
+    let mut catalog = Catalog::default();
     for path in paths {
         for item in inputs(path)? {
             match item.map(Item::whole) {
-                Ok(Ok(input)) => sources.push(Source {
-                    path: input.name,
-                    bytes: input.bytes,
-                }),
+                Ok(Ok(input)) => {
+                    if let Err(s) = catalog.add(Source::new(input.name, input.bytes)) {
+                        note!("{}: skipped, {}", s.path, s.reason);
+                    }
+                }
                 Ok(Err(e)) => note!("{}: skipped, {}", e.path, e.error),
                 Err(e) => note!("sylcol: skipped: {}", crate::print::message(&e)),
             }
         }
-    }
-    let (catalog, skipped) = Catalog::new(sources);
-    for s in &skipped {
-        note!("{}: skipped, {}", s.path, s.reason);
     }
     if catalog.objects().is_empty() {
         bail!(

@@ -232,14 +232,37 @@ fn a_whole_archive_exports_one_glb_per_map_and_one_library() {
 
 /// `sylcol serve --port 0` running; [`Server::interrupt`] stops it with
 /// SIGINT, and a test that fails before that kills it on drop.
-struct Server {
-    child: std::process::Child,
-    addr: String,
+pub(crate) struct Server {
+    pub(crate) child: std::process::Child,
+    /// The address to connect to (`127.0.0.1:PORT`).
+    pub(crate) addr: String,
 }
 
 impl Server {
-    fn start(args: &[&str]) -> Server {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("sylcol"))
+    pub(crate) fn start(args: &[&str]) -> Server {
+        let server = Server::start_with(&[], args);
+        assert!(
+            server.printed.starts_with("127.0.0.1:"),
+            "{}",
+            server.printed
+        );
+        server.server
+    }
+
+    /// `sylcol serve ARGS --port 0`, run through `wrapper` (a command and
+    /// its arguments, such as `prlimit --nofile=40`) if one is given; the
+    /// address it printed is in `printed`.
+    pub(crate) fn start_with(wrapper: &[&str], args: &[&str]) -> Started {
+        let sylcol = assert_cmd::cargo::cargo_bin("sylcol");
+        let mut command = match wrapper {
+            [program, rest @ ..] => {
+                let mut c = Command::new(program);
+                c.args(rest).arg(sylcol);
+                c
+            }
+            [] => Command::new(sylcol),
+        };
+        let mut child = command
             .arg("serve")
             .args(args)
             .args(["--port", "0"])
@@ -251,22 +274,44 @@ impl Server {
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
-        let addr = line
+        let printed = line
             .split("http://")
             .nth(1)
             .and_then(|s| s.split('/').next())
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_string();
-        assert!(addr.starts_with("127.0.0.1:"), "{addr}");
-        Server { child, addr }
+        let port = printed.rsplit(':').next().unwrap();
+        let addr = format!("127.0.0.1:{port}");
+        Started {
+            server: Server { child, addr },
+            printed,
+        }
     }
 
-    /// One request; returns (status, body).
-    fn request(&self, method: &str, target: &str, body: &str) -> (u16, String) {
+    /// One request (a POST as JSON, as the page sends it); returns
+    /// (status, body).
+    pub(crate) fn request(&self, method: &str, target: &str, body: &str) -> (u16, String) {
+        let json = if method == "POST" {
+            "Content-Type: application/json\r\n"
+        } else {
+            ""
+        };
+        self.request_with(method, target, json, body)
+    }
+
+    /// One request with `headers` (lines, each ending in CRLF) added;
+    /// returns (status, body).
+    pub(crate) fn request_with(
+        &self,
+        method: &str,
+        target: &str,
+        headers: &str,
+        body: &str,
+    ) -> (u16, String) {
         let mut s = TcpStream::connect(&self.addr).unwrap();
         write!(
             s,
-            "{method} {target} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+            "{method} {target} HTTP/1.1\r\nHost: {}\r\n{headers}Connection: close\r\nContent-Length: {}\r\n\r\n{body}",
             self.addr,
             body.len()
         )
@@ -281,12 +326,19 @@ impl Server {
         (status, body)
     }
 
-    fn interrupt(mut self) -> std::process::Output {
+    pub(crate) fn interrupt(mut self) -> std::process::Output {
         // SAFETY: sends SIGINT to the child we spawned.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
         let child = std::mem::replace(&mut self.child, Command::new("true").spawn().unwrap());
         child.wait_with_output().unwrap()
     }
+}
+
+/// A [`Server`] just started, and the address it printed (`0.0.0.0:PORT`
+/// when told `--host 0.0.0.0`).
+pub(crate) struct Started {
+    pub(crate) server: Server,
+    pub(crate) printed: String,
 }
 
 impl Drop for Server {
@@ -328,7 +380,7 @@ fn serve_answers_the_api_refuses_bad_requests_and_stops_on_ctrl_c() {
     ))
     .unwrap();
     let example = docs
-        .split("curl -s localhost:8737/api/query \\\n  -d '")
+        .split("curl -s localhost:8737/api/query -H 'Content-Type: application/json' \\\n  -d '")
         .nth(1)
         .expect("the curl example");
     let (request, shown) = example.split_once("'\n").unwrap();

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::handmade::{RawEntry, write_archive, z1_zeros};
-use crate::common::{files_under, fixture, named_archive, run_os as run, stderr, stdout};
+use crate::common::{
+    files_under, fixture, named_archive, run_capped, run_os as run, stderr, stdout,
+};
 
 /// An archive with a 256 MiB raw entry (a sparse part file) and a 128 MiB
 /// Z1 entry of zeros (0.85 MB stored) beside a small MCOL: big entries of
@@ -33,24 +35,6 @@ fn big_entries_archive(dir: &Path) -> PathBuf {
         .unwrap();
     part.set_len(256 << 20).unwrap();
     pak
-}
-
-/// Runs `sylcol ARGS` with its address space capped at `mib` MiB.
-#[cfg(unix)]
-fn run_capped(mib: u64, args: &[&str]) -> std::process::Output {
-    let bin = assert_cmd::cargo::cargo_bin("sylcol");
-    let mut quoted = vec![bin.display().to_string()];
-    quoted.extend(args.iter().map(|a| a.to_string()));
-    let line = quoted
-        .iter()
-        .map(|a| format!("'{a}'"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {}; exec {line}", mib * 1024))
-        .output()
-        .unwrap()
 }
 
 #[cfg(unix)]

@@ -5,6 +5,7 @@
 #[macro_use]
 mod common;
 
+mod bombs;
 mod cli_build;
 mod cli_build_collisionset;
 mod cli_io;
@@ -14,6 +15,7 @@ mod cli_samples;
 mod cli_verify;
 mod cli_viewer;
 mod collisionset_cli;
+mod costly;
 mod hostile;
 mod journals;
 mod json_output;
@@ -27,3 +29,4 @@ mod pak;
 mod readme;
 mod regn_idxd;
 mod samples_names;
+mod serve_limits;

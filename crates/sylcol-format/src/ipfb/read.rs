@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use zerocopy::FromBytes;
 
+use crate::any::AnyError;
+use crate::budget::{self, Filling, OutOfMemory};
 use crate::bytes::printable_magic;
 use crate::error::{DecodeError, DecodeErrorKind};
 
@@ -41,6 +43,14 @@ pub enum ArchiveError {
         entry: String,
         file: String,
         error: DecodeError,
+    },
+    /// The memory to hold an entry could not be had (an error, where an
+    /// infallible allocation would abort the process).
+    #[error("entry {entry} ({file}): {error}")]
+    OutOfMemory {
+        entry: String,
+        file: String,
+        error: OutOfMemory,
     },
     /// Writing an entry's bytes out failed.
     #[error("entry {entry}: cannot write: {cause}")]
@@ -277,6 +287,9 @@ impl Archive {
     }
 
     fn read_error(&self, e: &IndexEntry, display: &str, source: io::Error) -> ArchiveError {
+        if let Some(error) = OutOfMemory::in_io(&source) {
+            return self.out_of_memory(e, display, error);
+        }
         if source.get_ref().is_some_and(|i| i.is::<DecodeError>()) {
             return self.entry_error(e, display, into_decode_error(source));
         }
@@ -332,11 +345,28 @@ impl Archive {
         }
     }
 
-    /// Reads a whole entry into memory (checked like [`Archive::copy_entry`]).
+    fn out_of_memory(&self, e: &IndexEntry, display: &str, error: OutOfMemory) -> ArchiveError {
+        ArchiveError::OutOfMemory {
+            entry: display.to_string(),
+            file: self.part_name(e.part),
+            error,
+        }
+    }
+
+    /// Reads a whole entry into memory (checked like [`Archive::copy_entry`]),
+    /// whatever it holds: its declared size is reserved with `try_reserve`,
+    /// so memory that cannot be had is [`ArchiveError::OutOfMemory`]. An
+    /// entry to be decoded is read with [`Archive::read_object`].
     pub fn read_entry(&self, info: &EntryInfo) -> Result<Vec<u8>, ArchiveError> {
-        let mut out = Vec::with_capacity(capacity_hint(info.size));
-        self.copy_entry(info, &mut out)?;
-        Ok(out)
+        let mut out = budget::buffer(info.size)
+            .map_err(|error| self.out_of_memory(&info.entry, &info.display, error))?;
+        let mut r = self.open_entry(info)?;
+        match self.pump(info, &mut r, &mut Filling(&mut out)) {
+            Err(ArchiveError::Write { cause, .. }) => {
+                Err(self.read_error(&info.entry, &info.display, cause))
+            }
+            other => other.map(|_| out),
+        }
     }
 
     /// Every entry whose payload starts with `magic` (as [`EntryInfo::magic`]
@@ -356,12 +386,32 @@ impl Archive {
         })
     }
 
+    /// Reads an entry to be decoded, as [`budget::read_object`] reads an
+    /// object: its first bytes, then the rest only when
+    /// [`budget::admit`] says yes (a format sylcol decodes, within its
+    /// size bound and the budget), into memory reserved with
+    /// `try_reserve`. `Ok(Err(why))`: the rest is never held; with
+    /// `check_rest` a Z1 entry of no format sylcol decodes is still
+    /// inflated through a fixed buffer into nothing, so its size and both
+    /// Adler-32 values are checked (a raw entry has nothing to check; an
+    /// entry too large to read is not inflated at all).
+    pub fn read_object(
+        &self,
+        info: &EntryInfo,
+        check_rest: bool,
+    ) -> Result<Result<Vec<u8>, AnyError>, ArchiveError> {
+        let judge = |head: &[u8]| budget::admit(head, info.size);
+        let check = |why: &AnyError| check_rest && matches!(why, AnyError::Unrecognised { .. });
+        self.read_if(info, crate::SNIFF_LEN, judge, check)
+    }
+
     /// Reads an entry's first `head_len` bytes (or all, if fewer) and lets
     /// `judge` decide from them. `Ok(())`: the whole entry is read into
-    /// memory and returned. `Err(why)`: the rest is never held, `why` is
-    /// returned, and with `check_rest` a Z1 entry is inflated through a
-    /// fixed buffer into nothing, so its size and both Adler-32 values are
-    /// still checked (a raw entry has nothing to check).
+    /// memory reserved as [`budget::object_buffer`] reserves it, and
+    /// returned. `Err(why)`: the rest is never held, `why` is returned,
+    /// and with `check_rest` a Z1 entry is inflated through a fixed buffer
+    /// into nothing, so its size and both Adler-32 values are still
+    /// checked (a raw entry has nothing to check).
     pub fn read_entry_if<T>(
         &self,
         info: &EntryInfo,
@@ -369,28 +419,27 @@ impl Archive {
         judge: impl FnOnce(&[u8]) -> Result<(), T>,
         check_rest: bool,
     ) -> Result<Result<Vec<u8>, T>, ArchiveError> {
-        let mut r = self.open_entry(info)?;
-        let mut head = Vec::with_capacity(capacity_hint(info.size).min(head_len));
-        (&mut r)
-            .take(head_len as u64)
-            .read_to_end(&mut head)
-            .map_err(|source| self.read_error(&info.entry, &info.display, source))?;
-        if let Err(why) = judge(&head) {
-            if check_rest && info.compressed {
-                self.pump(info, &mut r, &mut io::sink())?;
-            }
-            return Ok(Err(why));
-        }
-        head.reserve(capacity_hint(info.size.saturating_sub(head.len() as u64)));
-        self.pump(info, &mut r, &mut head)?;
-        Ok(Ok(head))
+        self.read_if(info, head_len, judge, |_| check_rest)
     }
-}
 
-/// A first allocation for `size` declared bytes: only a hint, capped, since
-/// the vector grows with the bytes actually produced.
-fn capacity_hint(size: u64) -> usize {
-    size.min(64 << 20) as usize
+    fn read_if<T>(
+        &self,
+        info: &EntryInfo,
+        head_len: usize,
+        judge: impl FnOnce(&[u8]) -> Result<(), T>,
+        check_rest: impl FnOnce(&T) -> bool,
+    ) -> Result<Result<Vec<u8>, T>, ArchiveError> {
+        let mut r = self.open_entry(info)?;
+        let read = budget::read_if(&mut r, info.size, head_len, judge)
+            .map_err(|source| self.read_error(&info.entry, &info.display, source))?;
+        if let Err(why) = &read
+            && info.compressed
+            && check_rest(why)
+        {
+            self.pump(info, &mut r, &mut io::sink())?;
+        }
+        Ok(read)
+    }
 }
 
 /// The stored bytes of one entry: at most `left` bytes of its part file

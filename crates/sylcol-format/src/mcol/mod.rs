@@ -45,11 +45,13 @@
 
 pub use crate::grid_prefix::{GridPrefix, GridPrefixRaw};
 
+mod bound;
 mod claims;
 mod raw;
 mod read;
 mod write;
 
+pub use bound::{SizeBound, max_size};
 pub use raw::{CELL_SIZE, CellRaw, HEADER_SIZE, HeaderRaw, RECORD_SIZE, RecordRaw};
 pub use read::decode;
 pub use write::{canonical_layout, encode};

@@ -22,6 +22,7 @@ import collections.abc as _abc
 from ._errors import (
     BuildError,
     DecodeError,
+    MemoryLimitError,
     NotFoundError,
     QueryError,
     SylcolError,
@@ -60,6 +61,7 @@ __all__ = [
     "Entry",
     "Hits",
     "Mcol",
+    "MemoryLimitError",
     "Mesh",
     "NotFoundError",
     "QueryError",

@@ -35,6 +35,9 @@ class QueryError(SylcolError, ValueError):
     """An unusable query; ``index`` is the first bad row of the batch."""
     index: Optional[int]
 
+class MemoryLimitError(SylcolError, MemoryError):
+    """An object too large to hold (kind ``too_large``) or memory that could not be had (``out_of_memory``)."""
+
 class BuildError(SylcolError, ValueError):
     """A mesh that cannot be built into a game file."""
 

@@ -14,8 +14,8 @@ class SylcolError(Exception):
     Attributes: ``message`` (the whole text), ``path`` (the input it
     concerns, or None), ``offset`` (the byte offset where an invariant
     broke, or None), ``kind`` (``invalid``, ``unrecognised``, ``archive``,
-    ``not_found``, ``unsupported``, ``query``, ``hull``, ``usage``,
-    ``other``).
+    ``too_large``, ``out_of_memory``, ``not_found``, ``unsupported``,
+    ``query``, ``hull``, ``usage``, ``other``).
     """
 
     def __init__(self, message, path=None, offset=None, kind="other"):
@@ -51,6 +51,14 @@ class QueryError(SylcolError, ValueError):
         self.index = index
 
 
+class MemoryLimitError(SylcolError, MemoryError):
+    """An object sylcol will not or cannot hold in memory: it declares
+    more bytes than its header allows or than the 64 MiB budget of one
+    object (``kind`` ``too_large``, refused before it was read), or the
+    memory for it could not be had (``out_of_memory``). A ``MemoryError``,
+    raised where the allocation would otherwise abort the interpreter."""
+
+
 class BuildError(SylcolError, ValueError):
     """A mesh that cannot be built into a game file (empty, non-finite,
     an index out of range, counts over MCOL's u16 limit, a bad bbox or
@@ -65,5 +73,6 @@ __all__ = [
     "NotFoundError",
     "UnsupportedError",
     "QueryError",
+    "MemoryLimitError",
     "BuildError",
 ]

@@ -27,13 +27,20 @@ use super::BuildError;
 use super::plan::{GridPlan, MeshStats, f32_at_least, plan_grid};
 use crate::geom::{Aabb, enclosing_radius, sphere_reaches_box, triangle_min_sphere};
 use crate::grid::{GridSpec, build_cell_lists};
-use crate::import::check_mesh;
+use crate::import::{CountLimit, check_mesh};
 use crate::mesh::TriMesh;
 
 pub use super::plan::{MAX_CELLS, MAX_DEFAULT_CELLS};
 
 /// MCOL stores vertex and triangle counts as u16.
 pub const MAX_COUNT: usize = u16::MAX as usize;
+/// [`MAX_COUNT`] for the importer ([`crate::import::ImportOptions::limit`]):
+/// a mesh file over it is refused before its polygons are triangulated,
+/// in the words of [`BuildError::TooMany`].
+pub const COUNT_LIMIT: CountLimit = CountLimit {
+    max: MAX_COUNT,
+    why: "MCOL stores the count as u16",
+};
 /// Triangle sphere radius = enclosing radius x this (the game's epsilon).
 pub const SPHERE_SCALE: f64 = 1.0001;
 /// The list margin as a fraction of the cell size.

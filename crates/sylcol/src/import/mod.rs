@@ -19,7 +19,12 @@
 //!   order), so an exported mesh imports back index for index.
 //! - Every mesh is checked ([`check_mesh`]): at least one triangle, finite
 //!   coordinates, indices in range. Size limits belong to the target format
-//!   (MCOL's u16 counts are checked by its builder).
+//!   (MCOL's u16 counts are checked by its builder); a caller that knows
+//!   them ([`ImportOptions::limit`]) has an OBJ or PLY file over them
+//!   refused as soon as its counts are known, before any polygon is
+//!   triangulated.
+//! - OBJ files are read a line at a time ([`MAX_STATEMENT`]); glTF
+//!   and PLY files whole.
 
 mod check;
 mod gltf;
@@ -33,6 +38,7 @@ use std::path::Path;
 
 pub use check::{MeshError, check_mesh, weld};
 pub use gltf_parts::{SceneParts, import_parts_file, read_parts};
+pub use obj::MAX_STATEMENT;
 pub use polygon::PolygonError;
 
 use crate::mesh::TriMesh;
@@ -75,6 +81,73 @@ impl MeshFormat {
 pub struct ImportOptions {
     /// Merge vertices with identical coordinates ([`weld`]).
     pub weld: bool,
+    /// The counts the target format holds: an OBJ or PLY file with more
+    /// triangles (or, without `weld`, vertices) is refused
+    /// ([`ImportErrorKind::TooMany`]) before its polygons are triangulated.
+    pub limit: Option<CountLimit>,
+}
+
+/// The most vertices and triangles a target format holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CountLimit {
+    /// The largest count of either.
+    pub max: usize,
+    /// Why, as the refusal says it: "MCOL stores the count as u16".
+    pub why: &'static str,
+}
+
+/// Vertices and triangles counted against [`ImportOptions::limit`] while a
+/// file is read: once a count is over, nothing more is kept, and the file
+/// is refused with its whole counts when it has been read.
+pub(crate) struct Tally {
+    limit: Option<CountLimit>,
+    /// Welding may merge vertices: they are counted against the limit
+    /// only without it (the builder checks the welded mesh).
+    limit_vertices: bool,
+    /// Vertices so far.
+    pub(crate) vertices: usize,
+    /// Triangles so far (n - 2 for a polygon of n corners).
+    pub(crate) triangles: usize,
+}
+
+impl Tally {
+    pub(crate) fn new(options: &ImportOptions) -> Self {
+        Tally {
+            limit: options.limit,
+            limit_vertices: !options.weld,
+            vertices: 0,
+            triangles: 0,
+        }
+    }
+
+    /// Counts a vertex; whether to keep it.
+    pub(crate) fn vertex(&mut self) -> bool {
+        self.vertices += 1;
+        self.over().is_none()
+    }
+
+    /// Counts a polygon of `corners` corners; whether to keep it.
+    pub(crate) fn polygon(&mut self, corners: usize) -> bool {
+        self.triangles += corners.saturating_sub(2);
+        self.over().is_none()
+    }
+
+    /// The count over the limit, if one is: (what, count, limit).
+    fn over(&self) -> Option<(&'static str, usize, CountLimit)> {
+        let limit = self.limit?;
+        if self.limit_vertices && self.vertices > limit.max {
+            return Some(("vertices", self.vertices, limit));
+        }
+        (self.triangles > limit.max).then_some(("triangles", self.triangles, limit))
+    }
+
+    /// Refuses a file over the limit.
+    pub(crate) fn check(&self) -> Result<(), ImportErrorKind> {
+        match self.over() {
+            Some((what, count, limit)) => Err(ImportErrorKind::TooMany { what, count, limit }),
+            None => Ok(()),
+        }
+    }
 }
 
 /// An import failure, naming the file.
@@ -128,6 +201,16 @@ pub enum ImportErrorKind {
     /// The mesh read breaks a mesh invariant.
     #[error("{0}")]
     Mesh(#[from] MeshError),
+    /// More vertices or triangles than [`ImportOptions::limit`] allows.
+    #[error("{count} {what}: {}, at most {}", limit.why, limit.max)]
+    TooMany {
+        /// "vertices" or "triangles".
+        what: &'static str,
+        /// The file's count.
+        count: usize,
+        /// The limit.
+        limit: CountLimit,
+    },
 }
 
 impl ImportErrorKind {
@@ -160,6 +243,13 @@ pub fn import_file(path: &Path, options: &ImportOptions) -> Result<TriMesh, Impo
                 .unwrap_or_default(),
         })
     })?;
+    if format == MeshFormat::Obj {
+        let file = std::fs::File::open(path).map_err(|e| fail(e.into()))?;
+        let input = std::io::BufReader::with_capacity(1 << 16, file);
+        return obj::read(input, options)
+            .and_then(|mesh| finish(mesh, options))
+            .map_err(fail);
+    }
     let bytes = std::fs::read(path).map_err(|e| fail(e.into()))?;
     let base = path.parent().unwrap_or(Path::new("."));
     read_mesh(&bytes, format, Some(base), options).map_err(fail)
@@ -183,10 +273,15 @@ fn read_mesh(
     options: &ImportOptions,
 ) -> Result<TriMesh, ImportErrorKind> {
     let mesh = match format {
-        MeshFormat::Obj => obj::read(bytes)?,
+        MeshFormat::Obj => obj::read(bytes, options)?,
         MeshFormat::Gltf => gltf::read(bytes, base)?,
-        MeshFormat::Ply => ply::read(bytes)?,
+        MeshFormat::Ply => ply::read(bytes, options)?,
     };
+    finish(mesh, options)
+}
+
+/// The mesh read, checked, and welded when asked.
+fn finish(mesh: TriMesh, options: &ImportOptions) -> Result<TriMesh, ImportErrorKind> {
     check_mesh(&mesh)?;
     Ok(if options.weld { weld(&mesh) } else { mesh })
 }

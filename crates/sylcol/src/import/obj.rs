@@ -15,12 +15,22 @@
 //! - A line ending in `\` continues on the next; `#` starts a comment;
 //!   every other statement (`vt`, `vn`, `o`, `g`, `s`, `usemtl`, `mtllib`,
 //!   `l`, `p`, curves) is ignored.
+//! - The file is read a line at a time; a statement longer than
+//!   [`MAX_STATEMENT`] is refused at its line.
+
+use std::io::{BufRead, Read};
 
 use glam::Vec3;
 
 use super::polygon::Triangulator;
-use super::{ImportErrorKind, MeshFormat};
+use super::{ImportErrorKind, ImportOptions, MeshFormat, Tally};
 use crate::mesh::TriMesh;
+
+/// The longest statement read (a line, or lines joined by `\`): 4 MiB.
+/// A face of 200 000 corners written `v/vt/vn` takes about 3.9 MB (an
+/// MCOL holds faces of at most 65 537); a longer line is refused at its
+/// line number, never held whole.
+pub const MAX_STATEMENT: usize = 4 << 20;
 
 /// One `f` statement: its line and its corners in `corners`.
 struct Face {
@@ -29,12 +39,19 @@ struct Face {
     len: usize,
 }
 
-/// Reads all faces of an OBJ file into one mesh.
-pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
+/// Reads all faces of an OBJ file into one mesh, a statement at a time.
+/// Counts over `options.limit` are refused before any polygon is
+/// triangulated (and nothing more is kept once they are over).
+pub(super) fn read(
+    input: impl BufRead,
+    options: &ImportOptions,
+) -> Result<TriMesh, ImportErrorKind> {
+    let mut tally = Tally::new(options);
     let mut vertices = Vec::new();
     let mut faces = Vec::new();
     let mut corners = Vec::new();
-    for (line, text) in logical_lines(bytes) {
+    let mut statements = Statements::new(input);
+    while let Some((line, text)) = statements.next()? {
         let parse = |detail: String| {
             ImportErrorKind::parse(MeshFormat::Obj, format!("line {line}: {detail}"))
         };
@@ -42,23 +59,30 @@ pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
             .split(|b: &u8| b.is_ascii_whitespace())
             .filter(|w| !w.is_empty());
         match words.next() {
-            Some(b"v") => vertices.push(vertex(words).map_err(parse)?),
+            Some(b"v") => {
+                let v = vertex(words).map_err(parse)?;
+                if tally.vertex() {
+                    vertices.push(v);
+                }
+            }
             Some(b"f") => {
                 let start = corners.len();
                 for w in words {
-                    corners.push(corner(w, vertices.len()).map_err(parse)?);
+                    corners.push(corner(w, tally.vertices).map_err(parse)?);
                 }
-                faces.push(Face {
-                    line,
-                    start,
-                    len: corners.len() - start,
-                });
+                let len = corners.len() - start;
+                if tally.polygon(len) {
+                    faces.push(Face { line, start, len });
+                } else {
+                    corners.truncate(start);
+                }
             }
             _ => {}
         }
     }
+    tally.check()?;
     check_corners(&faces, &corners, vertices.len())?;
-    let mut triangles = Vec::with_capacity(faces.len());
+    let mut triangles = Vec::with_capacity(tally.triangles);
     let mut triangulator = Triangulator::default();
     for f in &faces {
         triangulator
@@ -96,33 +120,81 @@ fn check_corners(faces: &[Face], corners: &[u32], vertices: usize) -> Result<(),
     Ok(())
 }
 
-/// The statements of the file with the line each starts on (1-based),
-/// continuation lines joined and comments removed.
-fn logical_lines(bytes: &[u8]) -> impl Iterator<Item = (usize, Vec<u8>)> + '_ {
-    let mut lines = bytes.split(|&b| b == b'\n').enumerate().peekable();
-    std::iter::from_fn(move || {
-        let (i, first) = lines.next()?;
+/// The statements of a file, read a line at a time into a buffer of at
+/// most [`MAX_STATEMENT`] bytes.
+struct Statements<R> {
+    input: R,
+    /// Lines read so far.
+    line: usize,
+    buf: Vec<u8>,
+}
+
+impl<R: BufRead> Statements<R> {
+    fn new(input: R) -> Self {
+        Statements {
+            input,
+            line: 0,
+            buf: Vec::new(),
+        }
+    }
+
+    /// The next statement with the line it starts on (1-based),
+    /// continuation lines joined and its comment removed; `None` at the
+    /// end of the file.
+    fn next(&mut self) -> Result<Option<(usize, Vec<u8>)>, ImportErrorKind> {
         let mut text = Vec::new();
-        let mut part = first;
+        let mut start = None;
         loop {
-            let trimmed = part.strip_suffix(b"\r").unwrap_or(part);
-            match trimmed.strip_suffix(b"\\") {
-                Some(head) if lines.peek().is_some() => {
+            let room = MAX_STATEMENT.saturating_sub(text.len());
+            self.buf.clear();
+            let read = (&mut self.input)
+                .take(room as u64 + 1)
+                .read_until(b'\n', &mut self.buf)?;
+            if read == 0 {
+                // The end of the file (after a continuation: nothing more
+                // to join).
+                break;
+            }
+            self.line += 1;
+            start.get_or_insert(self.line);
+            let (part, ended) = match self.buf.strip_suffix(b"\n") {
+                Some(part) => (part, true),
+                None if self.buf.len() > room => return Err(self.too_long()),
+                None => (&self.buf[..], false),
+            };
+            let part = part.strip_suffix(b"\r").unwrap_or(part);
+            match part.strip_suffix(b"\\") {
+                // A line ending in `\` continues on the next, if any.
+                Some(head) if ended => {
                     text.extend_from_slice(head);
                     text.push(b' ');
-                    part = lines.next().map_or(&[][..], |(_, l)| l);
                 }
                 _ => {
-                    text.extend_from_slice(trimmed);
+                    text.extend_from_slice(part);
                     break;
                 }
             }
         }
+        let Some(start) = start else {
+            return Ok(None);
+        };
         if let Some(hash) = text.iter().position(|&b| b == b'#') {
             text.truncate(hash);
         }
-        Some((i + 1, text))
-    })
+        Ok(Some((start, text)))
+    }
+
+    fn too_long(&self) -> ImportErrorKind {
+        ImportErrorKind::parse(
+            MeshFormat::Obj,
+            format!(
+                "line {}: the statement runs past {MAX_STATEMENT} bytes ({} MiB), \
+                 the longest sylcol reads",
+                self.line,
+                MAX_STATEMENT >> 20
+            ),
+        )
+    }
 }
 
 /// The x, y, z of a `v` statement.
@@ -173,9 +245,14 @@ mod tests {
     use super::*;
 
     fn lines(text: &str) -> Vec<(usize, String)> {
-        logical_lines(text.as_bytes())
+        let mut statements = Statements::new(text.as_bytes());
+        std::iter::from_fn(|| statements.next().unwrap())
             .map(|(n, t)| (n, String::from_utf8(t).unwrap()))
             .collect()
+    }
+
+    fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
+        super::read(bytes, &ImportOptions::default())
     }
 
     #[test]
@@ -242,5 +319,25 @@ mod tests {
             e.contains("face at line 7") && e.contains("not planar"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn an_over_long_statement_is_refused_at_its_line() {
+        let mut text = b"v 0 0 0\n#".to_vec();
+        text.resize(text.len() + MAX_STATEMENT - 1, b'x');
+        // A comment line of exactly the longest length is read.
+        assert_eq!(read(&text).unwrap().vertices.len(), 1);
+        text.extend_from_slice(b"x\nv 1 1 1\n");
+        let e = read(&text).unwrap_err().to_string();
+        assert!(
+            e.contains("line 2: the statement runs past 4194304 bytes (4 MiB)"),
+            "{e}"
+        );
+        // Continuation lines count together: the third passes the limit.
+        let third = "f".to_string() + &" 1".repeat(MAX_STATEMENT / 6) + " \\\n";
+        let e = read(format!("v 0 0 0\n{third}{third}{third}").as_bytes())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("line 4: the statement runs past"), "{e}");
     }
 }

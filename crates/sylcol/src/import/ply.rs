@@ -7,11 +7,12 @@ use ply_rs_bw::parser::{Parser, Reader};
 use ply_rs_bw::ply::{DefaultElement, Encoding, Property, PropertyType, ScalarType};
 
 use super::polygon::Triangulator;
-use super::{ImportErrorKind, MeshFormat};
+use super::{ImportErrorKind, ImportOptions, MeshFormat, Tally};
 use crate::mesh::TriMesh;
 
-/// Reads the vertices and faces of a PLY file.
-pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
+/// Reads the vertices and faces of a PLY file. Counts over
+/// `options.limit` are refused before any polygon is triangulated.
+pub(super) fn read(bytes: &[u8], options: &ImportOptions) -> Result<TriMesh, ImportErrorKind> {
     check_counts(bytes)?;
     let ply = Parser::<DefaultElement>::new()
         .read_ply(&mut std::io::Cursor::new(bytes))
@@ -31,9 +32,14 @@ pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
         mesh.vertices
             .push(Vec3::new(coord("x")?, coord("y")?, coord("z")?));
     }
-    let Some(faces) = ply.payload.get("face") else {
-        return Ok(mesh);
-    };
+    let faces = ply.payload.get("face").map_or(&[][..], |f| &f[..]);
+    let mut tally = Tally::new(options);
+    tally.vertices = mesh.vertices.len();
+    for f in faces {
+        let list = f.get("vertex_indices").or_else(|| f.get("vertex_index"));
+        tally.polygon(list.map_or(0, list_len));
+    }
+    tally.check()?;
     let mut polygon = Vec::new();
     let mut triangulator = Triangulator::default();
     for (i, f) in faces.iter().enumerate() {
@@ -56,6 +62,21 @@ pub(super) fn read(bytes: &[u8]) -> Result<TriMesh, ImportErrorKind> {
             })?;
     }
     Ok(mesh)
+}
+
+/// The length of a list property (0 for a scalar).
+fn list_len(p: &Property) -> usize {
+    match p {
+        Property::ListChar(v) => v.len(),
+        Property::ListUChar(v) => v.len(),
+        Property::ListShort(v) => v.len(),
+        Property::ListUShort(v) => v.len(),
+        Property::ListInt(v) => v.len(),
+        Property::ListUInt(v) => v.len(),
+        Property::ListFloat(v) => v.len(),
+        Property::ListDouble(v) => v.len(),
+        _ => 0,
+    }
 }
 
 /// Refuses a header whose element counts cannot fit in the bytes after

@@ -9,6 +9,10 @@
 //! ([`closest_index`](super::closest_index)), built on the first query,
 //! lets the search skip empty rings and cells, or search a tiny mesh by
 //! brute force, with the same answers.
+//!
+//! A point [`FAR`] times the mesh's size away from its centre is answered
+//! exactly ([`closest_far`](super::closest_far)): from that far the f64
+//! distances of the triangles differ by less than their own rounding.
 
 use glam::{DVec3, Vec3};
 
@@ -17,13 +21,23 @@ use super::mailbox::with_visits;
 use super::{ClosestPoint, Collider, QueryError, finite, radius_ok};
 use crate::geom::Aabb;
 
+/// A point farther than this many times the mesh's half-diagonal from its
+/// centre is answered exactly (2^20: nearer, the squared distances'
+/// rounding, 2^-52 of them, stays under 2^-32 of the mesh's size, far
+/// below its f32 coordinates' own).
+pub(crate) const FAR: f64 = (1u64 << 20) as f64;
+
 impl Collider {
     /// The nearest point of the surface to `p`, with the unsigned
-    /// distance; `None` only when no cell lists a triangle.
+    /// distance; `None` only when no cell lists a triangle. A distance
+    /// beyond `f32::MAX` cannot be reported: [`QueryError::DistanceOverflow`].
     pub fn closest_point(&self, p: Vec3) -> Result<Option<ClosestPoint>, QueryError> {
         finite(p, "point")?;
         let pd = p.as_dvec3();
         let index = self.closest_index.get_or_init(|| ClosestIndex::new(self));
+        if let Some(centre) = self.far_from(pd) {
+            return closest_answer(self.nearest_far(&index.listed, p, centre));
+        }
         let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
         with_visits(self.triangle_count(), |seen| {
             if index.listed.len() <= BRUTE_FORCE {
@@ -45,7 +59,15 @@ impl Collider {
                 }
             }
         });
-        Ok(closest_answer(best))
+        closest_answer(best)
+    }
+
+    /// The mesh's centre, when `p` lies [`FAR`] from it.
+    fn far_from(&self, p: DVec3) -> Option<DVec3> {
+        let (lo, hi) = (self.bounds.0.as_dvec3(), self.bounds.1.as_dvec3());
+        let centre = (lo + hi) * 0.5;
+        let reach = (hi - lo).length() * 0.5;
+        (p.distance(centre) > FAR * reach).then_some(centre)
     }
 
     /// The ring search through every cell (the answer before the closest
@@ -68,7 +90,7 @@ impl Collider {
                 }
             }
         });
-        closest_answer(best)
+        closest_answer(best).ok().flatten()
     }
 
     /// Whether a sphere touches the surface (distance <= radius). A sphere
@@ -176,13 +198,22 @@ impl Collider {
     }
 }
 
-/// The answer from the search's best (squared distance, triangle, point).
-fn closest_answer(best: (f64, u32, DVec3)) -> Option<ClosestPoint> {
-    (best.1 != u32::MAX).then(|| ClosestPoint {
+/// The answer from the search's best (squared distance, triangle, point):
+/// none when no triangle was found, an error when the distance is beyond
+/// f32's range.
+fn closest_answer(best: (f64, u32, DVec3)) -> Result<Option<ClosestPoint>, QueryError> {
+    if best.1 == u32::MAX {
+        return Ok(None);
+    }
+    let distance = best.0.sqrt() as f32;
+    if !distance.is_finite() {
+        return Err(QueryError::DistanceOverflow);
+    }
+    Ok(Some(ClosestPoint {
         point: best.2.as_vec3(),
-        distance: best.0.sqrt() as f32,
+        distance,
         triangle: best.1,
-    })
+    }))
 }
 
 /// The point of triangle abc nearest to p (Ericson, *Real-Time Collision

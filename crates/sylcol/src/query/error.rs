@@ -21,6 +21,11 @@ pub enum QueryError {
         "the first hit's time of impact exceeds f32's range (3.4e38): the ray's direction is too short for the distance; lengthen it"
     )]
     TimeOverflow,
+    /// The nearest surface lies farther than `f32::MAX` from the point.
+    #[error(
+        "the nearest surface lies farther from the point than f32's range (3.4e38): the distance cannot be reported"
+    )]
+    DistanceOverflow,
 }
 
 /// A map or mesh that cannot be queried.

@@ -33,6 +33,7 @@ mod bvh_check;
 mod bvh_collapse;
 mod bvh_stream;
 mod bvh_walk;
+mod closest_far;
 mod closest_index;
 mod closest_point;
 mod collider;

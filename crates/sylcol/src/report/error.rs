@@ -6,6 +6,7 @@ use std::error::Error;
 
 use schemars::JsonSchema;
 use serde::Serialize;
+use sylcol_format::budget::OutOfMemory;
 use sylcol_format::ipfb::{ArchiveError, WriteError};
 use sylcol_format::{AnyError, DecodeError};
 
@@ -30,6 +31,12 @@ pub enum ErrorKind {
     NotFound,
     /// An archive's index or one of its entries is unreadable.
     Archive,
+    /// The object declares more bytes than sylcol holds of it (more than
+    /// its header allows, or than the budget of one object): refused
+    /// before it was read (docs/reliability.md, "Memory bombs").
+    TooLarge,
+    /// The memory to hold an object could not be had; nothing was decoded.
+    OutOfMemory,
     /// A query that is not valid or cannot be answered.
     Query,
     /// `build` refused a mesh that is not a closed, consistently oriented
@@ -168,6 +175,7 @@ impl ErrorReport {
             let kind = match e.error {
                 AnyError::Invalid { .. } | AnyError::Empty => ErrorKind::Invalid,
                 AnyError::Unrecognised { .. } => ErrorKind::Unrecognised,
+                AnyError::TooLarge { .. } => ErrorKind::TooLarge,
             };
             (kind, Some(e.path.clone()), Some(e.error.offset()))
         } else if let Some(e) = link.downcast_ref::<InvalidInput>() {
@@ -177,7 +185,7 @@ impl ErrorReport {
                 Some(e.error.offset),
             )
         } else if let Some(e) = link.downcast_ref::<ReadError>() {
-            (ErrorKind::Io, Some(e.path.clone()), None)
+            (io_kind(&e.error), Some(e.path.clone()), None)
         } else if let Some(e) = link.downcast_ref::<OutputError>() {
             (ErrorKind::Io, Some(e.path.clone()), None)
         } else if let Some(e) = link.downcast_ref::<Unsupported>() {
@@ -194,8 +202,10 @@ impl ErrorReport {
             (ErrorKind::Io, Some(e.path.display().to_string()), None)
         } else if let Some(e) = link.downcast_ref::<DecodeError>() {
             (ErrorKind::Invalid, None, Some(e.offset))
-        } else if link.downcast_ref::<std::io::Error>().is_some() {
-            (ErrorKind::Io, None, None)
+        } else if let Some(e) = link.downcast_ref::<std::io::Error>() {
+            (io_kind(e), None, None)
+        } else if link.downcast_ref::<OutOfMemory>().is_some() {
+            (ErrorKind::OutOfMemory, None, None)
         } else {
             return false;
         };
@@ -203,6 +213,14 @@ impl ErrorReport {
         self.path = self.path.take().or(path);
         self.offset = self.offset.or(offset);
         true
+    }
+}
+
+/// `Io`, or `OutOfMemory` for a read that could not get its memory.
+fn io_kind(e: &std::io::Error) -> ErrorKind {
+    match e.kind() {
+        std::io::ErrorKind::OutOfMemory => ErrorKind::OutOfMemory,
+        _ => ErrorKind::Io,
     }
 }
 
@@ -216,6 +234,9 @@ fn archive_fields(e: &ArchiveError) -> (ErrorKind, Option<String>, Option<u64>) 
         ),
         ArchiveError::Entry { file, error, .. } => {
             (ErrorKind::Archive, Some(file.clone()), Some(error.offset))
+        }
+        ArchiveError::OutOfMemory { file, .. } => {
+            (ErrorKind::OutOfMemory, Some(file.clone()), None)
         }
         ArchiveError::Write { .. } => (ErrorKind::Io, None, None),
         ArchiveError::Interrupted { path, .. } => {
@@ -240,6 +261,31 @@ mod tests {
         assert_eq!(r.path.as_deref(), Some("a.mcol"));
         assert_eq!(r.offset, Some(e.error.offset()));
         assert!(r.message.starts_with("a.mcol: invalid MCOL at byte"));
+    }
+
+    #[test]
+    fn too_large_and_out_of_memory_are_kinds_of_their_own() {
+        let mut head = b"MCOL".to_vec();
+        head.resize(0x80, 0);
+        let error = sylcol_format::budget::admit(&head, 1 << 30).unwrap_err();
+        let e = ObjectError {
+            path: "a.mcol".into(),
+            error,
+        };
+        let r = ErrorReport::from_error(&e);
+        assert_eq!((r.kind, r.offset), (ErrorKind::TooLarge, Some(0x50)));
+        let error: std::io::Error = OutOfMemory {
+            bytes: 5,
+            headroom: 0,
+        }
+        .into();
+        let e = ReadError {
+            path: "f.bin".into(),
+            error,
+        };
+        let r = ErrorReport::from_error(&e);
+        assert_eq!(r.kind, ErrorKind::OutOfMemory);
+        assert_eq!(r.path.as_deref(), Some("f.bin"));
     }
 
     #[test]

@@ -53,10 +53,16 @@ pub struct McolInfo {
     /// Triangle count.
     pub triangles: usize,
     /// The grid box's minimum corner.
+    #[serde(serialize_with = "super::float::vec3")]
+    #[schemars(with = "[super::float::FileF32; 3]")]
     pub bbox_min: [f32; 3],
     /// The grid box's maximum corner.
+    #[serde(serialize_with = "super::float::vec3")]
+    #[schemars(with = "[super::float::FileF32; 3]")]
     pub bbox_max: [f32; 3],
     /// The header's extent row (max - min).
+    #[serde(serialize_with = "super::float::vec3")]
+    #[schemars(with = "[super::float::FileF32; 3]")]
     pub extent: [f32; 3],
     /// The grid.
     pub grid: GridSummary,

@@ -22,6 +22,7 @@
 pub mod build;
 pub mod error;
 pub mod files;
+pub mod float;
 pub mod idxd;
 pub mod info;
 pub mod names;
@@ -56,6 +57,8 @@ pub struct GridSummary {
     /// Cells per axis (x, y, z).
     pub dims: [usize; 3],
     /// Cell size per axis.
+    #[serde(serialize_with = "float::vec3")]
+    #[schemars(with = "[float::FileF32; 3]")]
     pub cell_size: [f32; 3],
     /// Cells in all (`dims` multiplied).
     pub cells: usize,

@@ -23,12 +23,20 @@ pub struct RegnInfo {
     /// The POF0 slot base (0x10 expected).
     pub pof0_base: u32,
     /// The grid box's minimum corner.
+    #[serde(serialize_with = "super::float::vec3")]
+    #[schemars(with = "[super::float::FileF32; 3]")]
     pub bbox_min: [f32; 3],
     /// The grid box's maximum corner.
+    #[serde(serialize_with = "super::float::vec3")]
+    #[schemars(with = "[super::float::FileF32; 3]")]
     pub bbox_max: [f32; 3],
     /// The header's extent row.
+    #[serde(serialize_with = "super::float::vec3")]
+    #[schemars(with = "[super::float::FileF32; 3]")]
     pub extent: [f32; 3],
     /// The cell size at 0x40.
+    #[serde(serialize_with = "super::float::vec3")]
+    #[schemars(with = "[super::float::FileF32; 3]")]
     pub cell_size: [f32; 3],
     /// The grid at 0x50, when a reading matches the bbox and cell size.
     pub grid: Option<RegnGrid>,

@@ -7,7 +7,7 @@ use glam::Vec3;
 use sylcol::TriMesh;
 use sylcol::export::gltf::{to_glb, to_gltf};
 use sylcol::import::{
-    ImportErrorKind, ImportOptions, MeshError, MeshFormat, import_bytes, import_file,
+    CountLimit, ImportErrorKind, ImportOptions, MeshError, MeshFormat, import_bytes, import_file,
 };
 
 fn opts() -> ImportOptions {
@@ -191,6 +191,61 @@ fn ply_ascii_and_binary() {
     assert_eq!(mesh.vertices[2], Vec3::new(0.0, -3.25, 1.0));
 }
 
+/// Counts over `ImportOptions::limit` are refused before any polygon is
+/// cut: the bent pentagon below would be refused as non-planar there.
+#[test]
+fn counts_over_the_limit_are_refused_before_triangulating() {
+    let limit = Some(CountLimit {
+        max: 4,
+        why: "the test's format counts to 4",
+    });
+    let limited = |weld| ImportOptions { weld, limit };
+    let obj = "v 0 0 0\nv 2 0 0\nv 2 2 0\nv 1 3 5\nv 0 2 0\nf 1 2 3 4 5\n";
+    let e = import_bytes(obj.as_bytes(), MeshFormat::Obj, None, &limited(false)).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "5 vertices: the test's format counts to 4, at most 4"
+    );
+    // Welding may merge vertices: the polygon is then cut (and refused).
+    let e = import_bytes(obj.as_bytes(), MeshFormat::Obj, None, &limited(true)).unwrap_err();
+    assert!(matches!(e, ImportErrorKind::Polygon { .. }), "{e}");
+    let two = format!("{obj}f 5 4 3 2 1\n");
+    let e = import_bytes(two.as_bytes(), MeshFormat::Obj, None, &limited(true)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ImportErrorKind::TooMany {
+                what: "triangles",
+                count: 6,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    let ply = "ply\nformat ascii 1.0\nelement vertex 5\nproperty float x\nproperty float y\n\
+               property float z\nelement face 1\nproperty list uchar int vertex_indices\n\
+               end_header\n0 0 0\n2 0 0\n2 2 0\n1 3 5\n0 2 0\n5 0 1 2 3 4\n";
+    let e = import_bytes(ply.as_bytes(), MeshFormat::Ply, None, &limited(false)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ImportErrorKind::TooMany {
+                what: "vertices",
+                count: 5,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Within the limit, the same files read as before.
+    let roomy = ImportOptions {
+        weld: false,
+        limit: Some(CountLimit { max: 5, why: "" }),
+    };
+    let e = import_bytes(ply.as_bytes(), MeshFormat::Ply, None, &roomy).unwrap_err();
+    assert!(matches!(e, ImportErrorKind::Polygon { .. }), "{e}");
+}
+
 #[test]
 fn ply_refusals() {
     let dir = tempfile::tempdir().unwrap();
@@ -228,7 +283,14 @@ fn weld_option_applies_after_reading() {
     let dir = tempfile::tempdir().unwrap();
     let text = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 4 5 6\n";
     let p = write(dir.path(), "split.obj", text);
-    let welded = import_file(&p, &ImportOptions { weld: true }).unwrap();
+    let welded = import_file(
+        &p,
+        &ImportOptions {
+            weld: true,
+            ..opts()
+        },
+    )
+    .unwrap();
     assert_eq!(welded.vertices.len(), 4);
     assert_eq!(welded.triangles, vec![[0, 1, 2], [1, 3, 2]]);
 }

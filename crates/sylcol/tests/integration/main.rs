@@ -8,6 +8,7 @@ mod common;
 mod build_collisionset;
 mod build_mcol;
 mod build_then_verify;
+mod far_points;
 mod import;
 mod json_schemas;
 mod nonmanifold_parts;

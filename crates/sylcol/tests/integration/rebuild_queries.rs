@@ -27,7 +27,8 @@ struct Map {
     hi: Vec3,
 }
 
-fn sample_maps() -> Vec<Mcol> {
+/// Every MCOL of the sample archive.
+pub(crate) fn sample_maps() -> Vec<Mcol> {
     let pak = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/MiscBin.pak");
     let archive = Archive::open(&pak).unwrap();
     archive

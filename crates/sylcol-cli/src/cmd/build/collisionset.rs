@@ -17,7 +17,7 @@ use sylcol_format::Object;
 use sylcol_format::collisionset::{self, CollisionSet, Endian};
 
 use super::{HullOptions, print_built, refuse_two_stdouts, screen_hull};
-use crate::input::read_input;
+use crate::input::read_object;
 use crate::output::write_output;
 use crate::{Context, Outcome};
 
@@ -68,7 +68,10 @@ pub fn run(a: Args, ctx: Context) -> anyhow::Result<Outcome> {
         ));
     }
     let import = Parts {
-        options: ImportOptions { weld: a.weld },
+        options: ImportOptions {
+            weld: a.weld,
+            ..Default::default()
+        },
         hull: HullOptions {
             allow_open: a.allow_open,
             welded: a.weld,
@@ -199,7 +202,7 @@ fn is_scene(path: &Path) -> bool {
 }
 
 fn edited(from: &str, a: &Args, import: &Parts) -> anyhow::Result<CollisionSet> {
-    let input = read_input(from)?;
+    let input = read_object(from)?.whole()?;
     let Object::CollisionSet(mut set) = input.decode()? else {
         bail!(Unsupported {
             path: input.name.clone(),

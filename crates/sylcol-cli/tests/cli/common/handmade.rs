@@ -85,20 +85,36 @@ impl Bits {
 /// zero bytes: a literal 0, then copies of 258 bytes at distance 1 (13
 /// bits each, so 1 GiB takes about 6.8 MB), then literals for the rest.
 pub fn deflate_zeros(n: u64) -> Vec<u8> {
+    deflate_prefixed(&[], n)
+}
+
+/// A raw deflate stream (one fixed-Huffman block) that inflates to
+/// `prefix` (as literals) then `n` zero bytes (as [`deflate_zeros`]).
+pub fn deflate_prefixed(prefix: &[u8], n: u64) -> Vec<u8> {
     let mut b = Bits {
-        out: Vec::with_capacity((n / 258 * 13 / 8) as usize + 16),
+        out: Vec::with_capacity(prefix.len() * 2 + (n / 258 * 13 / 8) as usize + 16),
         acc: 0,
         n: 0,
     };
     // Fixed Huffman codes are sent most significant bit first, so each is
-    // put here bit-reversed: literal 0 is 00110000, length 258 (symbol 285)
+    // put here bit-reversed: literals 0..=143 are 00110000 + v (8 bits),
+    // 144..=255 are 110010000 + v - 144 (9 bits); length 258 (symbol 285)
     // is 11000101, distance 1 is 00000, end of block is 0000000.
     b.put(1, 1); // BFINAL
     b.put(1, 2); // BTYPE 01: fixed Huffman
-    let literal_zero = |b: &mut Bits| b.put(0b0000_1100, 8);
+    let literal = |b: &mut Bits, v: u8| {
+        let (code, len) = match v {
+            0..=143 => (0x30 + u64::from(v), 8),
+            _ => (0x190 + u64::from(v) - 144, 9),
+        };
+        b.put(code.reverse_bits() >> (64 - len), len);
+    };
+    for &v in prefix {
+        literal(&mut b, v);
+    }
     let mut left = n;
     if left > 0 {
-        literal_zero(&mut b);
+        literal(&mut b, 0);
         left -= 1;
     }
     while left >= 258 {
@@ -106,11 +122,33 @@ pub fn deflate_zeros(n: u64) -> Vec<u8> {
         left -= 258;
     }
     for _ in 0..left {
-        literal_zero(&mut b);
+        literal(&mut b, 0);
     }
     b.put(0, 7); // end of block (symbol 256)
     b.put(0, 7); // flush to a byte boundary
     b.out
+}
+
+/// A Z1 entry declaring `declared` bytes whose stream inflates to
+/// `prefix` then `zeros` zero bytes: an object's first bytes in front of
+/// a bomb.
+pub fn z1_prefixed(prefix: &[u8], declared: u32, zeros: u64) -> Vec<u8> {
+    const MOD: u64 = 65521;
+    let (mut a, mut b) = (1u64, 0u64);
+    for &v in prefix {
+        a = (a + u64::from(v)) % MOD;
+        b = (b + a) % MOD;
+    }
+    // Each zero byte adds `a` (unchanged) to `b`.
+    b = (b + a * (zeros % MOD)) % MOD;
+    let adler = (b << 16 | a) as u32;
+    let mut out = b"Z1".to_vec();
+    out.extend(declared.to_be_bytes());
+    out.extend(adler.to_be_bytes());
+    out.extend([0x78, 0xDA]);
+    out.extend(deflate_prefixed(prefix, zeros));
+    out.extend(adler.to_be_bytes());
+    out
 }
 
 /// A Z1 entry declaring `declared` bytes whose stream inflates to `n`

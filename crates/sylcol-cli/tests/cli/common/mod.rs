@@ -112,3 +112,21 @@ pub fn count_with_extension(dir: &Path, ext: &str) -> usize {
         })
         .count()
 }
+
+/// Runs `sylcol ARGS` with its address space capped at `mib` MiB.
+#[cfg(unix)]
+pub fn run_capped(mib: u64, args: &[&str]) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("sylcol");
+    let mut quoted = vec![bin.display().to_string()];
+    quoted.extend(args.iter().map(|a| a.to_string()));
+    let line = quoted
+        .iter()
+        .map(|a| format!("'{a}'"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {}; exec {line}", mib * 1024))
+        .output()
+        .unwrap()
+}
