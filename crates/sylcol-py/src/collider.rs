@@ -315,9 +315,16 @@ impl Collider {
         py: Python<'py>,
         points: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let refused = self
-            .inside_refused
-            .get_or_init(|| py.detach(|| inside_refusal(&self.inner)));
+        // Worked out without the GIL and outside the cell's lock: a thread
+        // waiting on the lock while holding the GIL would never let the
+        // one computing take the GIL back (two threads may compute it).
+        let refused = match self.inside_refused.get() {
+            Some(known) => known,
+            None => {
+                let why = py.detach(|| inside_refusal(&self.inner));
+                self.inside_refused.get_or_init(|| why)
+            }
+        };
         if let Some(why) = refused {
             return Err(raise(
                 &ErrorReport {

@@ -41,3 +41,27 @@ def test_double_sided_wing_panels_enclose_nothing(library):
     assert off.sum() > 400
     assert not c.inside(points[off]).any()
     assert c.inside(mesh.vertices[::7]).all()
+
+
+def test_threads_asking_inside_first_at_once_all_get_the_refusal(library):
+    """The first ``inside`` works out the refusal without the GIL; threads
+    that ask meanwhile neither deadlock nor see another answer."""
+    import threading
+
+    c = library["rou_e106_eng"].collider()
+    start, raised = threading.Barrier(8), []
+
+    def ask():
+        start.wait()
+        try:
+            c.inside([0.0, 0.0, 0.0])
+        except sylcol.UnsupportedError as e:
+            raised.append(e.kind)
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    assert not any(t.is_alive() for t in threads)
+    assert raised == ["unsupported"] * 8

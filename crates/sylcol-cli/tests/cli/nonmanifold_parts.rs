@@ -1,9 +1,11 @@
 //! The real `sylcol query` on the sample library's parts that are not
 //! fully manifold: an engine (an open nozzle, single-sided fins welded to
 //! it: edges used once and by three) answers rays, nearest points and
-//! sweeps, and refuses `inside` with the reason, alone and in a batch; a
-//! wing of double-sided panels (edges shared by four) answers `inside`.
+//! sweeps, and refuses `inside` with the reason, alone, in a batch and
+//! through `serve`; a wing of double-sided panels (edges shared by four)
+//! answers `inside`.
 
+use crate::cli_viewer::Server;
 use crate::common::{run_json, samples, stderr, sylcol};
 use serde_json::Value;
 
@@ -92,4 +94,33 @@ fn double_sided_wing_panels_enclose_nothing() {
         "query", &lib, "--mesh", wing, "--json", "closest", "--point", "0,0,0",
     ]);
     assert!(closest["distance"].as_f64().unwrap() > 0.0, "{closest}");
+}
+
+#[test]
+fn serve_refuses_inside_on_an_engine_as_the_cli_does() {
+    let server = Server::start(&[&samples()]);
+    let ask = |mesh: &str, query: &str| {
+        let body = format!(
+            r#"{{"object":"CollisionSet_S01","mesh":"{mesh}","queries":["closest 0,0,0","{query}"]}}"#
+        );
+        server.request("POST", "/api/query", &body)
+    };
+    let (status, body) = ask("rou_e101_eng_01", "inside 0,0,0");
+    assert_eq!(status, 400, "{body}");
+    let error: Value = serde_json::from_str(&body).unwrap();
+    let cli = query("rou_e101_eng_01", &["inside", "--point", "0,0,0"]);
+    let cli: Value = serde_json::from_slice(&cli.stderr).unwrap();
+    let why = |m: &str| m.split_once(": ").unwrap().1.to_string();
+    assert_eq!(
+        why(error["error"].as_str().unwrap()),
+        why(cli["error"]["message"].as_str().unwrap()),
+        "query 1 names the line, then the CLI's reason"
+    );
+    let (status, body) = ask("rou_e101_eng_01", "ray 0,0,0 1,0,0");
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = ask("rou_e901_wing_01_L", "inside 0,0,0");
+    assert_eq!(status, 200, "{body}");
+    let answers: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answers[1]["inside"], false);
+    assert!(server.interrupt().status.success());
 }
