@@ -122,8 +122,9 @@ pub fn read_input(path: &str) -> anyhow::Result<Input> {
 
 /// The most bytes read from standard input or from a file that is not a
 /// regular file (a pipe, a device), whose size is unknown before it ends:
-/// the game's objects are a few MiB at most, and `/dev/zero` never ends.
-pub const MAX_STREAM: u64 = 256 << 20;
+/// the game's objects are a few MiB at most, `/dev/zero` never ends, and
+/// no object past the budget of one object is decoded anyway.
+pub const MAX_STREAM: u64 = sylcol_format::budget::MAX_OBJECT;
 
 /// The bytes of a file, or of standard input for `-` (at most
 /// [`MAX_STREAM`] from a stream).

@@ -134,7 +134,7 @@ fn main() -> ExitCode {
 
 /// How many times an object's size a command's work on it may take
 /// beyond the object's own bytes. Measured on a 60.7 MiB library
-/// (docs/reliability.md, "Memory bombs"): `view` 16.1 (every scene and
+/// (benches/memory.md, "Per object byte"): `view` 16.1 (every scene and
 /// report in one page), `export` 6.7 (a glTF scene), `serve` 6.0 (a
 /// scene and a verify report), `rewrite` 2.0, `info`, `verify` and
 /// `query` 1.0. That much is reserved, then freed, before an object is

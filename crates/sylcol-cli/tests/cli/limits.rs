@@ -73,8 +73,8 @@ fn info_and_verify_never_hold_an_entry_they_do_not_decode() {
 }
 
 /// A stream that never ends (standard input, a device) is read up to
-/// 256 MiB and refused: `info /dev/zero` once read until the allocator
-/// aborted. Under a 600 MiB cap it ends with exit 2 and a message.
+/// 64 MiB (the budget of one object) and refused: `info /dev/zero` once
+/// read until the allocator aborted. Under a 600 MiB cap it ends with exit 2 and a message.
 #[cfg(target_os = "linux")]
 #[test]
 fn an_endless_stream_is_refused_past_its_limit() {
@@ -82,7 +82,7 @@ fn an_endless_stream_is_refused_past_its_limit() {
         let o = run_capped(600, args);
         assert_eq!(o.status.code(), Some(2), "{args:?} {}", stderr(&o));
         assert!(
-            stderr(&o).contains("more than 256 MiB from a stream"),
+            stderr(&o).contains("more than 64 MiB from a stream"),
             "{}",
             stderr(&o)
         );
