@@ -18,6 +18,7 @@ mod cycles;
 mod library;
 mod maps;
 mod names;
+mod nonmanifold;
 mod regions;
 mod samples;
 mod screenshots;

@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 use sylcol::query::{self, BatchError, GridSource, Ray, RayHit};
 use sylcol::report::error::{ErrorKind, ErrorReport};
-use sylcol::report::query::grid_fit;
+use sylcol::report::query::{grid_fit, inside_refusal};
 use sylcol::source::spec::Target;
 use sylcol::source::{Accel, ColliderSpec, Grid};
 
@@ -79,6 +79,9 @@ pub struct Collider {
     /// Boxed: the collider holds 32-byte aligned SIMD rows, and Python
     /// places a class's fields at 16-byte alignment only.
     inner: Box<query::Collider>,
+    /// Why `inside` has no answer on this mesh (worked out on the first
+    /// `inside` call).
+    inside_refused: std::sync::OnceLock<Option<String>>,
 }
 
 impl Collider {
@@ -102,6 +105,7 @@ impl Collider {
         Ok(Collider {
             name: name.to_string(),
             inner: Box::new(inner),
+            inside_refused: std::sync::OnceLock::new(),
         })
     }
 
@@ -221,12 +225,35 @@ impl Collider {
     }
 
     /// Whether each point lies inside the closed hull (or on it): a bool
-    /// array.
+    /// array. A mesh with an edge used by an odd number of triangles (an
+    /// open rim, a single-sided fin) encloses no definite volume:
+    /// `UnsupportedError`, as `sylcol query inside` refuses it.
     fn inside<'py>(
         &self,
         py: Python<'py>,
         points: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        // Worked out without the GIL and outside the cell's lock: a thread
+        // waiting on the lock while holding the GIL would never let the
+        // one computing take the GIL back (two threads may compute it).
+        let refused = match self.inside_refused.get() {
+            Some(known) => known,
+            None => {
+                let why = py.detach(|| inside_refusal(&self.inner));
+                self.inside_refused.get_or_init(|| why)
+            }
+        };
+        if let Some(why) = refused {
+            return Err(raise(
+                &ErrorReport {
+                    message: format!("{}: {why}", self.name),
+                    path: Some(self.name.clone()),
+                    offset: None,
+                    kind: ErrorKind::Unsupported,
+                },
+                None,
+            ));
+        }
         let p = Rows::read(points, "points")?;
         let mut inside = Vec::with_capacity(p.len());
         py.detach(|| {

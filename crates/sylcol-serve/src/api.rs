@@ -16,6 +16,7 @@ use serde_json::Value;
 use sylcol::export::gltf::{GltfExportError, Layers};
 use sylcol::query::script::ParseError;
 use sylcol::query::{Answer, Query, QueryError, Ray};
+use sylcol::report::query::inside_refusal;
 
 use crate::assets;
 use crate::catalog::{Catalog, ColliderError};
@@ -155,6 +156,17 @@ pub enum ApiError {
         /// Why.
         error: QueryError,
     },
+    /// A query this mesh has no answer for (`inside` on a mesh with an
+    /// edge used by an odd number of triangles).
+    #[error("query {index} ({line:?}): {why}")]
+    Unanswerable {
+        /// Its place in the request.
+        index: usize,
+        /// The line.
+        line: String,
+        /// Why.
+        why: String,
+    },
 }
 
 impl ApiError {
@@ -289,6 +301,8 @@ fn query_reply(catalog: &Catalog, body: &[u8]) -> Result<Reply, ApiError> {
         .ok_or_else(|| ApiError::NoObject(name.to_string()))?;
     let collider = catalog.collider(object, mesh)?;
     let mut answers = Vec::with_capacity(queries.len());
+    // Why `inside` has no answer on this mesh, worked out at the first one.
+    let inside_refused = std::cell::OnceCell::new();
     for (index, q) in queries.iter().enumerate() {
         let line = q.as_str().ok_or(ApiError::NotAString(index))?;
         let parsed: Query = line.parse().map_err(|error| ApiError::Parse {
@@ -296,6 +310,15 @@ fn query_reply(catalog: &Catalog, body: &[u8]) -> Result<Reply, ApiError> {
             line: line.to_string(),
             error,
         })?;
+        if let Query::Inside { .. } = parsed
+            && let Some(why) = inside_refused.get_or_init(|| inside_refusal(&collider))
+        {
+            return Err(ApiError::Unanswerable {
+                index,
+                line: line.to_string(),
+                why: why.clone(),
+            });
+        }
         let answer = collider.answer(&parsed).map_err(|error| ApiError::Answer {
             index,
             line: line.to_string(),

@@ -8,7 +8,7 @@ use glam::Vec3;
 use sylcol::query::script::parse_vec3;
 use sylcol::query::{Collider, Query, Ray};
 use sylcol::report::error::{ErrorKind, ErrorReport, ReadError, Unsupported, UsageError};
-use sylcol::report::query::grid_fit;
+use sylcol::report::query::{grid_fit, inside_refusal};
 use sylcol::report::schema::BatchLine;
 use sylcol::source::spec::{PickError, target};
 use sylcol::source::{Accel, ColliderSpec, Grid, SpecError};
@@ -153,13 +153,13 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         accel: args.accel,
     };
     let collider = load(&input, args.mesh.as_deref(), spec)?;
+    let name = match &args.mesh {
+        Some(mesh) => format!("{}+{mesh}", input.name),
+        None => input.name.clone(),
+    };
     let query = match args.query {
         Kind::Batch { queries } => return batch(&collider, &queries, ctx),
         Kind::Grid => {
-            let name = match &args.mesh {
-                Some(mesh) => format!("{}+{mesh}", input.name),
-                None => input.name.clone(),
-            };
             let fit = grid_fit(&name, &collider);
             print::report(ctx, &fit, || fit.text())?;
             return Ok(Outcome::Ok);
@@ -181,6 +181,11 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             motion: motion.unwrap_or(Vec3::ZERO),
         },
     };
+    if let Query::Inside { .. } = query
+        && let Some(detail) = inside_refusal(&collider)
+    {
+        bail!(Unsupported { path: name, detail });
+    }
     let answer = collider
         .answer(&query)
         .with_context(|| format!("{}: bad query", input.name))?;
@@ -239,6 +244,9 @@ fn batch(c: &Collider, path: &str, ctx: Context) -> anyhow::Result<Outcome> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
     let mut block = Block::default();
+    // Why `inside` lines are refused, worked out at the first one.
+    let refusal = std::cell::OnceCell::new();
+    let inside_refused = || refusal.get_or_init(|| inside_refusal(c)).clone();
     let mut line = Vec::new();
     let mut number = 0usize;
     loop {
@@ -259,7 +267,7 @@ fn batch(c: &Collider, path: &str, ctx: Context) -> anyhow::Result<Outcome> {
                 block.refuse(number, format!("line is longer than {MAX_LINE} bytes"));
             } else {
                 match std::str::from_utf8(&line) {
-                    Ok(text) => block.push(number, text.trim()),
+                    Ok(text) => block.push(number, text.trim(), &inside_refused),
                     Err(e) => block.refuse(number, format!("line is not UTF-8: {e}")),
                 }
             }
@@ -302,16 +310,22 @@ impl Block {
         self.lines.len()
     }
 
-    /// Takes line `number`; blank lines and `#` comments are skipped.
-    fn push(&mut self, number: usize, text: &str) {
+    /// Takes line `number`; blank lines and `#` comments are skipped, and
+    /// an `inside` query is refused with `inside_refused()` when that says
+    /// why.
+    fn push(&mut self, number: usize, text: &str, inside_refused: &dyn Fn() -> Option<String>) {
         if text.is_empty() || text.starts_with('#') {
             return;
         }
-        let entry = text.parse::<Query>().map(|q| {
-            self.queries.push(q);
-            self.queries.len() - 1
-        });
-        self.lines.push((number, entry.map_err(|e| e.to_string())));
+        let entry = match text.parse::<Query>() {
+            Ok(Query::Inside { .. }) if let Some(why) = inside_refused() => Err(why),
+            Ok(q) => {
+                self.queries.push(q);
+                Ok(self.queries.len() - 1)
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        self.lines.push((number, entry));
     }
 
     /// Takes line `number` as a bad line with `error`.

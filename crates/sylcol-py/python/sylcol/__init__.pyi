@@ -134,7 +134,11 @@ class Collider:
     def segment(self, starts: _Points, ends: _Points) -> Hits:
         """First crossing of each segment; t in (0, 1]."""
     def inside(self, points: _Points) -> np.ndarray:
-        """Whether each point lies inside the closed hull (bool array)."""
+        """Whether each point lies inside the closed hull (bool array).
+
+        Raises UnsupportedError on a mesh with an edge used by an odd number
+        of triangles (an open rim, a single-sided fin): it encloses no
+        definite volume. Double-sided faces enclose nothing."""
     def closest(self, points: _Points) -> Closest:
         """Nearest surface point of each point."""
     def sphere(self, centres: _Points, radii: npt.ArrayLike, motions: Optional[_Points] = ...) -> Hits:
