@@ -25,6 +25,7 @@ mod names;
 mod outputs;
 mod pairs;
 mod pak;
+mod pak_layout;
 mod readme;
 mod regn_idxd;
 mod samples_names;
