@@ -11,17 +11,26 @@ use sylcol::import::{ImportOptions, import_file};
 
 const ENTRY: &str = "$2CF7EB47.MCOL";
 
-#[test]
-fn extract_export_edit_build_pack() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    // The "game" archive: the 8-vertex outer-wall map under a seed object id.
+/// The "game" archive `d/MiscBin.pak`: the 8-vertex outer-wall map
+/// (`box.mcol`, returned too) under a seed object id, and `others`.
+fn game_archive(d: &std::path::Path, others: &[(&str, &[u8])]) -> (std::path::PathBuf, String) {
     let game = d.join("game");
     std::fs::create_dir(&game).unwrap();
     let fixture = crate::common::fixture("box.mcol");
     std::fs::copy(&fixture, game.join(ENTRY)).unwrap();
+    for (name, bytes) in others {
+        std::fs::write(game.join(name), bytes).unwrap();
+    }
     let game_pak = d.join("MiscBin.pak");
     run(&["pak", "build", path(&game), "-o", path(&game_pak)]);
+    (game_pak, fixture)
+}
+
+#[test]
+fn extract_export_edit_build_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (game_pak, fixture) = game_archive(d, &[]);
 
     // 1. extract
     let extracted = d.join("extracted");
@@ -156,13 +165,7 @@ fn collisionset_part_edit_through_the_archive() {
 fn export_edit_build_replace_from_the_archive() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let game = d.join("game");
-    std::fs::create_dir(&game).unwrap();
-    let fixture = crate::common::fixture("box.mcol");
-    std::fs::copy(&fixture, game.join(ENTRY)).unwrap();
-    std::fs::write(game.join("other.bin"), b"left alone").unwrap();
-    let game_pak = d.join("MiscBin.pak");
-    run(&["pak", "build", path(&game), "-o", path(&game_pak)]);
+    let (game_pak, _) = game_archive(d, &[("other.bin", b"left alone")]);
     let inner = format!("{}+{}", path(&game_pak), &ENTRY[..9]);
 
     let hull = d.join("hull.gltf");

@@ -243,7 +243,7 @@ fn kept_spans(plan: &Plan) -> Result<Vec<Span>, WriteError> {
     spans.dedup();
     for s in &spans {
         let base = plan.base.get(usize::from(s.part)).and_then(Option::as_ref);
-        if !base.is_some_and(|(_, len)| s.range().1 <= *len) {
+        if base.is_none_or(|(_, len)| s.range().1 > *len) {
             return Err(WriteError::Encode {
                 entry: format!("at part {} offset {:#x}", s.part, s.offset),
                 error: EncodeError::Invalid(format!(

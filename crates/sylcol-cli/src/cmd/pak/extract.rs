@@ -225,13 +225,13 @@ fn manifest_of(
     for w in written {
         let e = &w.info.entry;
         let span = Span::of(e);
-        if !stored.contains_key(&span) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = stored.entry(span) {
             let mut r = archive.stored_bytes(e)?;
             let digest = sha256_of(&mut r).map_err(|cause| ArchiveError::Io {
                 path: archive.path().to_path_buf(),
                 cause,
             })?;
-            stored.insert(span, digest);
+            slot.insert(digest);
         }
         let rel = w.path.strip_prefix(out.root()).unwrap_or(&w.path);
         let parts: Vec<String> = rel

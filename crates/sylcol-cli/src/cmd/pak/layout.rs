@@ -97,7 +97,7 @@ fn source_of(m: &Manifest, notes: &mut Vec<String>) -> Option<Vec<Option<(PathBu
     let mut base = Vec::new();
     for p in &m.parts {
         let found = archive.part_file(p.part);
-        if !found.is_some_and(|(_, len)| len >= p.length) {
+        if found.is_none_or(|(_, len)| len < p.length) {
             notes.push(format!(
                 "{}: part {} is missing or shorter than the {} bytes the manifest records: every entry is stored anew",
                 m.archive, p.part, p.length
