@@ -51,8 +51,8 @@ need() {
 }
 
 need libembree-dev
-cargo build --release -q -p sylcol-bench --features embree
-bin=target/release/sylcol-bench
+cargo build --profile profiling -q -p sylcol-bench --features embree
+bin=target/profiling/sylcol-bench
 
 # Runs every method on each scene (one a line of $2) under callgrind with
 # the options after $2, and calls $1 SCENE METHOD PROFILE RAYS for each.
