@@ -11,8 +11,10 @@
 //! standard input (at most [`MAX_STREAM`] bytes); [`from_bytes`] takes
 //! bytes a caller holds.
 //!
-//! Archives are opened with a [`NameList`]: the built-in names, a
-//! `names.txt` beside the archive, and the names the user gave.
+//! Archives are opened with a [`NameList`]: the built-in names, the
+//! names the user gave, a `names.txt` beside the archive and its cache
+//! entry; the [`Opener`] remembers where each archive's names came from
+//! ([`Opener::names_used`]), for every front to say it.
 //!
 //! [`Opener::object`] and [`Opener::objects`] hold an object whole only
 //! when its first bytes show a format sylcol decodes
@@ -34,16 +36,17 @@ pub mod shared;
 pub mod spec;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, EntryInfo, IndexEntry, split_archive_path};
 use sylcol_format::{AnyError, Object, SNIFF_LEN, budget, decode_any};
 
 use crate::report::error::{NotFound, ObjectError, ReadError, UsageError};
+use crate::report::name_sources::NameSources;
 
 pub use error::SourceError;
-pub use names::{NAMES_BESIDE, NameList};
+pub use names::{NAMES_BESIDE, NameList, cache_file, keep};
 pub use read::{MAX_STREAM, is_archive, read_file};
 pub use spec::{Accel, ColliderSpec, Grid, SpecError};
 
@@ -132,17 +135,38 @@ pub fn from_bytes(name: &str, data: &[u8]) -> Result<Input, SourceError> {
 }
 
 /// Opens what FILE arguments name, with one [`NameList`] for every
-/// archive.
+/// archive. Clones share what [`Opener::names_used`] reports.
 #[derive(Debug, Clone, Default)]
 pub struct Opener {
     /// The names archives are opened with.
     pub names: NameList,
+    /// Where the names of each archive opened came from, in the order
+    /// first opened.
+    used: Arc<Mutex<Vec<NameSources>>>,
 }
 
 impl Opener {
     /// An opener naming archive entries with `names`.
     pub fn new(names: NameList) -> Opener {
-        Opener { names }
+        Opener {
+            names,
+            used: Arc::default(),
+        }
+    }
+
+    /// Where the names of every archive opened so far came from (each
+    /// archive once, as last opened, in the order first opened).
+    pub fn names_used(&self) -> Vec<NameSources> {
+        self.used.lock().map(|u| u.clone()).unwrap_or_default()
+    }
+
+    fn record(&self, sources: NameSources) {
+        if let Ok(mut used) = self.used.lock() {
+            match used.iter_mut().find(|u| u.archive == sources.archive) {
+                Some(u) => *u = sources,
+                None => used.push(sources),
+            }
+        }
     }
 
     /// Opens an archive index (`.pak` with its `.pNN` parts) with the
@@ -154,7 +178,8 @@ impl Opener {
             ).into());
         }
         let mut archive = Archive::open(Path::new(path))?;
-        self.names.apply(Path::new(path), &mut archive)?;
+        let sources = self.names.apply(Path::new(path), &mut archive)?;
+        self.record(sources);
         Ok(archive)
     }
 

@@ -1,5 +1,6 @@
 //! `info`: what an object is and where its parts lie.
 
+use super::name_sources::NameSources;
 use std::fmt::Write;
 
 use schemars::JsonSchema;
@@ -406,6 +407,8 @@ pub struct ArchiveInfo {
     pub skipped: Vec<Skipped>,
     /// Entries (or index rows) that could not be read or decoded.
     pub errors: Vec<ErrorReport>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl ArchiveInfo {
@@ -417,6 +420,7 @@ impl ArchiveInfo {
             objects: Vec::new(),
             skipped: Vec::new(),
             errors: Vec::new(),
+            names: Vec::new(),
         }
     }
 

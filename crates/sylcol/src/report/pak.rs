@@ -1,5 +1,6 @@
 //! `pak list`, `pak extract` and `pak build`: IPFB archives.
 
+use super::name_sources::NameSources;
 use std::fmt::Write;
 
 use schemars::JsonSchema;
@@ -83,6 +84,8 @@ pub struct PakList {
     pub entries: Vec<PakEntry>,
     /// Problems of the index itself (each entry's are in its row).
     pub errors: Vec<ErrorReport>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl PakList {
@@ -98,6 +101,7 @@ impl PakList {
                 .map(|e| PakEntry::of(archive, e, verify))
                 .collect(),
             errors: index_problems(path, archive),
+            names: Vec::new(),
         }
     }
 
@@ -183,6 +187,8 @@ pub struct PakExtract {
     pub files: Vec<Extracted>,
     /// Entries that could not be found, read or written.
     pub errors: Vec<ErrorReport>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl PakExtract {

@@ -1,5 +1,6 @@
 //! `verify`: every object's checks, and the run over all inputs.
 
+use super::name_sources::NameSources;
 use schemars::JsonSchema;
 use serde::Serialize;
 use sylcol_format::{AnyError, Object, decode_any};
@@ -151,6 +152,8 @@ pub struct VerifyRun {
     pub errors: Vec<ErrorReport>,
     /// Archive entries in formats verify does not check.
     pub skipped: Vec<Skipped>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl VerifyRun {
@@ -162,6 +165,7 @@ impl VerifyRun {
             objects: Vec::new(),
             errors: Vec::new(),
             skipped: Vec::new(),
+            names: Vec::new(),
         }
     }
 
