@@ -24,6 +24,7 @@ mod json_output;
 mod limits;
 mod mod_workflow;
 mod names;
+mod names_follow;
 mod nonmanifold_parts;
 mod outputs;
 mod pairs;
