@@ -31,6 +31,7 @@
 
 mod error;
 mod names;
+mod parts;
 mod read;
 pub mod shared;
 pub mod spec;
@@ -47,6 +48,7 @@ use crate::report::name_sources::NameSources;
 
 pub use error::SourceError;
 pub use names::{NAMES_BESIDE, NameList, cache_file, keep};
+pub use parts::{MissingPart, missing_parts, part_hint};
 pub use read::{MAX_STREAM, is_archive, read_file};
 pub use spec::{Accel, ColliderSpec, Grid, SpecError};
 
@@ -234,6 +236,9 @@ impl Opener {
             ))
             .into());
         }
+        if let Some(hint) = part_hint(path) {
+            return Err(hint.into());
+        }
         read::sniffed_file(path)
     }
 
@@ -245,6 +250,7 @@ impl Opener {
             return Ok(Objects::Archive {
                 pak: path.to_string(),
                 streams: Streams::of(archive.entries()),
+                missing: missing_parts(&archive),
                 archive: Box::new(archive),
                 next: 0,
             });
@@ -315,6 +321,10 @@ pub enum Objects {
         next: usize,
         /// What was read of streams that several rows point at.
         streams: Streams,
+        /// Parts the index points into that are not beside it, each
+        /// reported once (as the first of its entries is reached) and
+        /// then no longer said (their other entries are passed over).
+        missing: Vec<MissingPart>,
     },
 }
 
@@ -339,9 +349,21 @@ impl Iterator for Objects {
                 archive,
                 next,
                 streams,
+                missing,
             } => {
-                let entry = *archive.entries().get(*next)?;
-                *next += 1;
+                let entry = loop {
+                    let entry = *archive.entries().get(*next)?;
+                    *next += 1;
+                    let Some(i) = missing.iter().position(|m| m.part == entry.part) else {
+                        break entry;
+                    };
+                    streams.read(&entry, None);
+                    if missing[i].entries > 0 {
+                        let error = missing[i].error(pak, archive);
+                        missing[i].entries = 0;
+                        return Some(Err(error.into()));
+                    }
+                };
                 let (info, name) = match probe(archive, pak, &entry) {
                     Ok(probed) => probed,
                     Err(e) => {

@@ -1,10 +1,10 @@
 //! `export` and `rewrite`: which files were written from which objects.
 
-use super::name_sources::NameSources;
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::{ErrorReport, Skipped};
+use super::name_sources::NameSources;
 
 /// One file a command wrote.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

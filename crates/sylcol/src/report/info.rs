@@ -1,6 +1,5 @@
 //! `info`: what an object is and where its parts lie.
 
-use super::name_sources::NameSources;
 use std::fmt::Write;
 
 use schemars::JsonSchema;
@@ -11,6 +10,7 @@ use sylcol_format::mcol::Mcol;
 use sylcol_format::{DecodeError, DecodeErrorKind, Object, decode_any};
 
 use super::error::{ErrorReport, ObjectError};
+use super::name_sources::NameSources;
 use super::idxd::StringTableInfo;
 use super::regn::RegnInfo;
 use super::{GridSummary, Skipped, vec3_text};

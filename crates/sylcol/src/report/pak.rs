@@ -1,6 +1,5 @@
 //! `pak list`, `pak extract` and `pak build`: IPFB archives.
 
-use super::name_sources::NameSources;
 use std::fmt::Write;
 
 use schemars::JsonSchema;
@@ -8,6 +7,8 @@ use serde::Serialize;
 use sylcol_format::ipfb::{Archive, IndexEntry};
 
 use super::ErrorReport;
+use super::name_sources::NameSources;
+use crate::source::missing_parts;
 
 /// One archive entry, as `pak list` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -45,18 +46,7 @@ impl PakEntry {
             }
             Ok(info)
         });
-        let mut row = PakEntry {
-            hash: format!("{:08X}", e.hash),
-            name: archive.names.get(e.hash).map(str::to_string),
-            entry: archive.short_display(e),
-            part: e.part,
-            offset: e.offset,
-            stored_bytes: e.stored_size,
-            bytes: None,
-            compressed: None,
-            magic: None,
-            error: None,
-        };
+        let mut row = PakEntry::unread(archive, e);
         match probed {
             Ok(info) => {
                 row.entry = info.display;
@@ -67,6 +57,22 @@ impl PakEntry {
             Err(err) => row.error = Some(ErrorReport::from_error(&err)),
         }
         row
+    }
+
+    /// The row of `e` from the index alone (its payload not read).
+    pub fn unread(archive: &Archive, e: &IndexEntry) -> Self {
+        PakEntry {
+            hash: format!("{:08X}", e.hash),
+            name: archive.names.get(e.hash).map(str::to_string),
+            entry: archive.short_display(e),
+            part: e.part,
+            offset: e.offset,
+            stored_bytes: e.stored_size,
+            bytes: None,
+            compressed: None,
+            magic: None,
+            error: None,
+        }
     }
 }
 
@@ -89,8 +95,17 @@ pub struct PakList {
 }
 
 impl PakList {
-    /// Every row of `archive`.
+    /// Every row of `archive`. A part the index points into that is
+    /// missing is one error, with its entries counted; their rows show
+    /// where they would be, and no error of their own.
     pub fn new(path: &str, archive: &Archive, verify: bool) -> Self {
+        let missing = missing_parts(archive);
+        let mut errors = index_problems(path, archive);
+        errors.extend(
+            missing
+                .iter()
+                .map(|m| ErrorReport::from_error(&m.error(path, archive))),
+        );
         PakList {
             format: "IPFB",
             path: path.to_string(),
@@ -98,9 +113,12 @@ impl PakList {
             entries: archive
                 .entries()
                 .iter()
-                .map(|e| PakEntry::of(archive, e, verify))
+                .map(|e| match missing.iter().any(|m| m.part == e.part) {
+                    true => PakEntry::unread(archive, e),
+                    false => PakEntry::of(archive, e, verify),
+                })
                 .collect(),
-            errors: index_problems(path, archive),
+            errors,
             names: Vec::new(),
         }
     }

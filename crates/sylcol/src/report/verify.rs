@@ -1,12 +1,12 @@
 //! `verify`: every object's checks, and the run over all inputs.
 
-use super::name_sources::NameSources;
 use schemars::JsonSchema;
 use serde::Serialize;
 use sylcol_format::{AnyError, Object, decode_any};
 
 use super::Skipped;
 use super::error::{ErrorReport, ObjectError};
+use super::name_sources::NameSources;
 use crate::verify::{Check, collisionset, idxd, mcol, regn, text};
 
 /// One verified object; `format` says which report follows.
