@@ -34,3 +34,4 @@ mod readme;
 mod regn_idxd;
 mod samples_names;
 mod serve_limits;
+mod wrong_file;
