@@ -14,10 +14,10 @@ use sylcol_format::ipfb::{Archive, IndexEntry, split_archive_path};
 use sylcol_format::{Object, decode_any};
 
 use crate::errors::to_py;
-use crate::reports::json_to_py;
 use crate::library::CollisionSet;
 use crate::mcol::Mcol;
 use crate::regn::Regn;
+use crate::reports::json_to_py;
 use crate::table::StringTable;
 
 /// An opened IPFB archive (`.pak` index + `.pNN` parts): a sequence of

@@ -5,7 +5,10 @@ use crate::common::{fixture, path, run_json, sylcol};
 use serde_json::Value;
 
 fn samples(entry: &str) -> String {
-    crate::common::samples_dir().join(entry).display().to_string()
+    crate::common::samples_dir()
+        .join(entry)
+        .display()
+        .to_string()
 }
 
 #[test]

@@ -3,8 +3,8 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{ErrorReport, Skipped};
 use super::name_sources::NameSources;
+use super::{ErrorReport, Skipped};
 
 /// One file a command wrote.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -10,8 +10,8 @@ use sylcol_format::mcol::Mcol;
 use sylcol_format::{DecodeError, DecodeErrorKind, Object, decode_any};
 
 use super::error::{ErrorReport, ObjectError};
-use super::name_sources::NameSources;
 use super::idxd::StringTableInfo;
+use super::name_sources::NameSources;
 use super::regn::RegnInfo;
 use super::{GridSummary, Skipped, vec3_text};
 

@@ -94,8 +94,14 @@ impl MissingPart {
             format!("{} of its {total} entries are stored there", self.entries)
         };
         NotFound {
-            path: Path::new(pak).with_file_name(&self.file).display().to_string(),
-            detail: format!("part {:02} of {pak} is missing beside it: {which} and cannot be read", self.part),
+            path: Path::new(pak)
+                .with_file_name(&self.file)
+                .display()
+                .to_string(),
+            detail: format!(
+                "part {:02} of {pak} is missing beside it: {which} and cannot be read",
+                self.part
+            ),
         }
     }
 }

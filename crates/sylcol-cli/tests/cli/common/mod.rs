@@ -31,7 +31,13 @@ pub fn samples_dir() -> &'static Path {
     COPY.get_or_init(|| {
         let copy = tempfile::tempdir().unwrap();
         let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-        for file in ["MiscBin.pak", "MiscBin.p00", "Tables.pak", "Tables.p00", "README.md"] {
+        for file in [
+            "MiscBin.pak",
+            "MiscBin.p00",
+            "Tables.pak",
+            "Tables.p00",
+            "README.md",
+        ] {
             std::fs::copy(repo.join(file), copy.path().join(file)).unwrap();
         }
         copy

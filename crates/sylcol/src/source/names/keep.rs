@@ -75,7 +75,13 @@ pub fn keep(pak: &Path, names: &[String]) -> Result<NamesKept, SourceError> {
             path: cached.clone(),
             error: std::io::Error::new(error.kind(), format!("{not_beside}; the cache: {error}")),
         })?;
-    Ok(kept(pak, &cached, NamePlace::Cache, write, Some(not_beside)))
+    Ok(kept(
+        pak,
+        &cached,
+        NamePlace::Cache,
+        write,
+        Some(not_beside),
+    ))
 }
 
 fn kept(
@@ -119,7 +125,9 @@ fn merge_into(
         book.add_list(&text);
     }
     if text.is_empty() {
-        text.push_str("# entry names (sylcol names harvest; docs/names.md), one FILE.pak+NAME a line\n");
+        text.push_str(
+            "# entry names (sylcol names harvest; docs/names.md), one FILE.pak+NAME a line\n",
+        );
     } else if !text.ends_with('\n') {
         text.push('\n');
     }
