@@ -14,7 +14,7 @@ use sylcol_format::atomic::TempFile;
 use sylcol_format::ipfb::NameBook;
 use sylcol_format::ipfb::names::make_entry_id;
 
-use super::{NAMES_BESIDE, read_list};
+use super::NAMES_BESIDE;
 use crate::report::name_sources::{NamePlace, NamesKept};
 use crate::source::SourceError;
 
@@ -61,7 +61,7 @@ pub fn keep(pak: &Path, names: &[String]) -> Result<NamesKept, SourceError> {
         Ok(counts) => return Ok(kept(pak, &beside, NamePlace::Beside, counts, None)),
         Err(e) => format!("{} cannot be written: {e}", beside.display()),
     };
-    let no_cache = || SourceError::Names {
+    let no_cache = || SourceError::KeepNames {
         path: beside.clone(),
         error: std::io::Error::other(format!(
             "{not_beside}, and there is no cache folder (neither XDG_CACHE_HOME nor HOME is set)"
@@ -71,7 +71,7 @@ pub fn keep(pak: &Path, names: &[String]) -> Result<NamesKept, SourceError> {
     let cached = cache_file_in(&folder, pak).ok_or_else(no_cache)?;
     let write = std::fs::create_dir_all(&folder)
         .and_then(|()| merge_into(&cached, names, &own, false))
-        .map_err(|error| SourceError::Names {
+        .map_err(|error| SourceError::KeepNames {
             path: cached.clone(),
             error: std::io::Error::new(error.kind(), format!("{not_beside}; the cache: {error}")),
         })?;
@@ -111,10 +111,7 @@ fn merge_into(
     beside: bool,
 ) -> std::io::Result<(usize, usize)> {
     let mut text = if file.exists() {
-        read_list(file).map_err(|e| match e {
-            SourceError::Names { error, .. } => error,
-            other => std::io::Error::other(other.to_string()),
-        })?
+        std::fs::read_to_string(file)?
     } else {
         String::new()
     };
