@@ -262,10 +262,12 @@ fn source_error(e: SourceError) -> PyErr {
         SourceError::Usage(e) => to_py(&e),
         SourceError::Unsupported(e) => to_py(&e),
         SourceError::Open(e) | SourceError::Archive { error: e, .. } => to_py(&*e),
-        SourceError::Names { path, error } | SourceError::KeepNames { path, error } => to_py(&ReadError {
-            path: path.display().to_string(),
-            error,
-        }),
+        SourceError::Names { path, error } | SourceError::KeepNames { path, error } => {
+            to_py(&ReadError {
+                path: path.display().to_string(),
+                error,
+            })
+        }
     }
 }
 

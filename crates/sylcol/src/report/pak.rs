@@ -96,31 +96,42 @@ pub struct PakList {
 
 impl PakList {
     /// Every row of `archive`. A part the index points into that is
-    /// missing is one error, with its entries counted; their rows show
-    /// where they would be, and no error of their own.
+    /// missing is one error, with its entries counted, which each of
+    /// their rows carries too (the text shows it once).
     pub fn new(path: &str, archive: &Archive, verify: bool) -> Self {
-        let missing = missing_parts(archive);
+        let missing: Vec<(u8, ErrorReport)> = missing_parts(archive)
+            .iter()
+            .map(|m| (m.part, ErrorReport::from_error(&m.error(path, archive))))
+            .collect();
         let mut errors = index_problems(path, archive);
-        errors.extend(
-            missing
-                .iter()
-                .map(|m| ErrorReport::from_error(&m.error(path, archive))),
-        );
+        errors.extend(missing.iter().map(|(_, e)| e.clone()));
+        let row = |e: &IndexEntry| match missing.iter().find(|(part, _)| *part == e.part) {
+            Some((_, error)) => PakEntry {
+                error: Some(error.clone()),
+                ..PakEntry::unread(archive, e)
+            },
+            None => PakEntry::of(archive, e, verify),
+        };
         PakList {
             format: "IPFB",
             path: path.to_string(),
             declared_entries: archive.index.declared_count as u64,
-            entries: archive
-                .entries()
-                .iter()
-                .map(|e| match missing.iter().any(|m| m.part == e.part) {
-                    true => PakEntry::unread(archive, e),
-                    false => PakEntry::of(archive, e, verify),
-                })
-                .collect(),
+            entries: archive.entries().iter().map(row).collect(),
             errors,
             names: Vec::new(),
         }
+    }
+
+    /// Every error once: the index's and each row's (the rows of a
+    /// missing part share its one error).
+    pub fn all_errors(&self) -> Vec<ErrorReport> {
+        let mut all = self.errors.clone();
+        for e in self.entries.iter().filter_map(|e| e.error.as_ref()) {
+            if !all.contains(e) {
+                all.push(e.clone());
+            }
+        }
+        all
     }
 
     /// Whether any entry or the index failed.
@@ -156,7 +167,9 @@ impl PakList {
                 "{} {:>4} {:>#10x} {:>10} {:>10} {:<3} {:<5} {}",
                 r.hash, r.part, r.offset, r.stored_bytes, size, z1, magic, r.entry
             );
-            if let Some(err) = &r.error {
+            // An error the archive's own list holds (a missing part's)
+            // is said once, not under each of its rows.
+            if let Some(err) = r.error.as_ref().filter(|e| !self.errors.contains(e)) {
                 let _ = writeln!(t, "    error: {}", err.message);
             }
         }

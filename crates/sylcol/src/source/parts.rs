@@ -83,9 +83,9 @@ pub struct MissingPart {
 }
 
 impl MissingPart {
-    /// The error, said once for the part: `samples/MiscBin.p00: missing
-    /// beside samples/MiscBin.pak: its 40 entries stored there cannot be
-    /// read`.
+    /// The error, said once for the part: `samples/MiscBin.pak: part
+    /// file MiscBin.p00 is missing beside it: all 40 entries are stored
+    /// there and cannot be read`.
     pub fn error(&self, pak: &str, archive: &Archive) -> NotFound {
         let total = archive.entries().len();
         let which = if self.entries == total {
@@ -94,13 +94,10 @@ impl MissingPart {
             format!("{} of its {total} entries are stored there", self.entries)
         };
         NotFound {
-            path: Path::new(pak)
-                .with_file_name(&self.file)
-                .display()
-                .to_string(),
+            path: pak.to_string(),
             detail: format!(
-                "part {:02} of {pak} is missing beside it: {which} and cannot be read",
-                self.part
+                "part file {} is missing beside it: {which} and cannot be read",
+                self.file
             ),
         }
     }

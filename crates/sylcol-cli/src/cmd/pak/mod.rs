@@ -78,7 +78,5 @@ fn list(a: ListArgs, ctx: Context) -> anyhow::Result<Outcome> {
     let mut report = PakList::new(&a.archive, &archive, a.verify);
     report.names = ctx.open.names_used();
     print::report(ctx, &report, || report.text())?;
-    let mut errors = report.errors.clone();
-    errors.extend(report.entries.iter().filter_map(|e| e.error.clone()));
-    Ok(outcome(&errors, ctx))
+    Ok(outcome(&report.all_errors(), ctx))
 }
