@@ -103,12 +103,14 @@ pub enum AnyError {
     /// README, a log) is said to be text, not a format sylcol reads;
     /// other bytes are shown with where the CollisionSet walk (the one
     /// format without a magic) failed.
-    #[error("not a format sylcol decodes: {}", unrecognised(head, *text, collisionset))]
+    #[error("not a format sylcol decodes: {}", unrecognised(&head[..usize::from(*head_len)], *text, collisionset))]
     Unrecognised {
         /// The first four bytes when printable.
         magic: Option<String>,
-        /// The first bytes (up to [`HEAD_SHOWN`]).
-        head: Vec<u8>,
+        /// The first bytes (`head_len` of them: fewer in a shorter object).
+        head: [u8; HEAD_SHOWN],
+        /// How many bytes of `head` the object has.
+        head_len: u8,
         /// Whether the first bytes read as text (UTF-8 without control
         /// characters but tabs and line ends).
         text: bool,
@@ -202,9 +204,13 @@ impl AnyError {
     /// No format matched `data` (the object, or its first bytes);
     /// `collisionset` is where the CollisionSet walk stopped.
     pub fn unrecognised(data: &[u8], collisionset: DecodeError) -> AnyError {
+        let mut head = [0; HEAD_SHOWN];
+        let head_len = data.len().min(HEAD_SHOWN);
+        head[..head_len].copy_from_slice(&data[..head_len]);
         AnyError::Unrecognised {
             magic: crate::bytes::printable_magic(data, 0),
-            head: data[..data.len().min(HEAD_SHOWN)].to_vec(),
+            head,
+            head_len: head_len as u8,
             text: looks_like_text(&data[..data.len().min(TEXT_PROBE)]),
             collisionset,
         }
