@@ -57,6 +57,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             }
         }
     }
+    run.names = ctx.open.names_used();
     print::report(ctx, &run, || run.text())?;
     print::errors(&run.errors, ctx);
     Ok(if !run.errors.is_empty() {

@@ -113,6 +113,11 @@ class Archive(Sequence[Entry]):
     @property
     def problems(self) -> list[str]:
         """Index problems that leave the entries readable."""
+    @property
+    def names(self) -> dict[str, Any]:
+        """Where the entries' names came from (``pak list --json``'s
+        ``names``): archive, entries, unnamed, and each source's origin
+        (built_in, given, beside, cache), path and entries named."""
     def __len__(self) -> int: ...
     @overload
     def __getitem__(self, key: int) -> Entry: ...

@@ -11,6 +11,7 @@ use sylcol_format::{DecodeError, DecodeErrorKind, Object, decode_any};
 
 use super::error::{ErrorReport, ObjectError};
 use super::idxd::StringTableInfo;
+use super::name_sources::NameSources;
 use super::regn::RegnInfo;
 use super::{GridSummary, Skipped, vec3_text};
 
@@ -406,6 +407,8 @@ pub struct ArchiveInfo {
     pub skipped: Vec<Skipped>,
     /// Entries (or index rows) that could not be read or decoded.
     pub errors: Vec<ErrorReport>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl ArchiveInfo {
@@ -417,6 +420,7 @@ impl ArchiveInfo {
             objects: Vec::new(),
             skipped: Vec::new(),
             errors: Vec::new(),
+            names: Vec::new(),
         }
     }
 

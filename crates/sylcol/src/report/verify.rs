@@ -6,6 +6,7 @@ use sylcol_format::{AnyError, Object, decode_any};
 
 use super::Skipped;
 use super::error::{ErrorReport, ObjectError};
+use super::name_sources::NameSources;
 use crate::verify::{Check, collisionset, idxd, mcol, regn, text};
 
 /// One verified object; `format` says which report follows.
@@ -151,6 +152,8 @@ pub struct VerifyRun {
     pub errors: Vec<ErrorReport>,
     /// Archive entries in formats verify does not check.
     pub skipped: Vec<Skipped>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl VerifyRun {
@@ -162,6 +165,7 @@ impl VerifyRun {
             objects: Vec::new(),
             errors: Vec::new(),
             skipped: Vec::new(),
+            names: Vec::new(),
         }
     }
 

@@ -49,6 +49,16 @@ pub enum SourceError {
         #[source]
         error: std::io::Error,
     },
+    /// Names found could be kept neither beside the archive nor in the
+    /// cache.
+    #[error("{}: cannot keep the names", path.display())]
+    KeepNames {
+        /// The list it tried last.
+        path: PathBuf,
+        /// What failed.
+        #[source]
+        error: std::io::Error,
+    },
 }
 
 impl From<ArchiveError> for SourceError {
@@ -69,7 +79,9 @@ impl SourceError {
             SourceError::Usage(e) => Some(e),
             SourceError::Unsupported(e) => Some(e),
             SourceError::Open(e) => Some(&**e),
-            SourceError::Archive { .. } | SourceError::Names { .. } => None,
+            SourceError::Archive { .. }
+            | SourceError::Names { .. }
+            | SourceError::KeepNames { .. } => None,
         }
     }
 }
