@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `GET /api/objects` | every object: name, kind, path, aliases, parts, `info` |
 //! | `GET /api/objects/{name}.glb?layers=hull,cells` | the object's glTF scene |
+//! | `GET /api/objects/{name}.obj?mesh=PART` | a map's hull (a library: one part) as OBJ |
 //! | `POST /api/query` | answers, in the shape `query --json` prints |
 //! | `GET /api/verify/{name}` | what `verify --json` says, plus `flagged` |
 //! | `GET /`, `/app.js`, ... | the viewer page ([`crate::assets`]) |
@@ -67,12 +68,15 @@ pub fn handle(catalog: &Catalog, method: &str, url: &str, body: &[u8]) -> Reply 
         (_, "/api/query") => Reply::error(405, "POST a JSON body to /api/query"),
         ("GET", p) if p.starts_with("/api/objects/") => {
             let name = &p["/api/objects/".len()..];
-            match name.strip_suffix(".glb") {
-                Some(name) => glb_reply(catalog, name, query),
-                None => Reply::error(
+            if let Some(name) = name.strip_suffix(".glb") {
+                glb_reply(catalog, name, query)
+            } else if let Some(name) = name.strip_suffix(".obj") {
+                obj_reply(catalog, name, query)
+            } else {
+                Reply::error(
                     404,
                     format!("no such resource {p:?} (try /api/objects/NAME.glb)"),
-                ),
+                )
             }
         }
         ("GET", p) if p.starts_with("/api/verify/") => {
@@ -122,6 +126,26 @@ fn glb_reply(catalog: &Catalog, name: &str, query: &str) -> Reply {
             body: glb,
         },
         Err(e) => Reply::error(400, format!("{name}: {e}")),
+    }
+}
+
+/// `GET /api/objects/{name}.obj?mesh=PART`: what `sylcol export NAME -o
+/// x.obj` writes (a library: `--mesh PART`, one part).
+fn obj_reply(catalog: &Catalog, name: &str, query: &str) -> Reply {
+    let Some(object) = catalog.get(name) else {
+        return Reply::error(404, format!("no object named {name:?}"));
+    };
+    let mesh = match query_param(query, "mesh") {
+        Ok(m) => m,
+        Err(e) => return Reply::error(400, e),
+    };
+    match object.obj(mesh.as_deref()) {
+        Ok(body) => Reply {
+            status: 200,
+            content_type: "model/obj",
+            body,
+        },
+        Err(e) => Reply::error(400, e),
     }
 }
 
@@ -342,6 +366,11 @@ mod tests {
         );
         assert_eq!((r.status, r.content_type), (200, "model/gltf-binary"));
         assert_eq!(&r.body[..4], b"glTF");
+        let r = handle(&c, "GET", "/api/objects/%242CF7EB47.obj", b"");
+        assert_eq!((r.status, r.content_type), (200, "model/obj"));
+        let text = String::from_utf8(r.body).unwrap();
+        assert!(text.contains("\no $2CF7EB47\n"), "{text}");
+        assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 12);
         let v = json_of(&handle(&c, "GET", "/api/verify/$2CF7EB47", b""));
         assert_eq!(v["ok"], true);
         assert_eq!(v["flagged"]["triangles"], json!([]));
@@ -386,6 +415,24 @@ mod tests {
         assert_eq!(full.status, 200, "{}", String::from_utf8_lossy(&full.body));
         assert_eq!(ask("CollisionSet_Tutorial", "rou_e101_bdy"), full);
         assert_eq!(ask("CollisionSet_S01", "rou_e101_bdy"), full);
+        let obj = |q: &str| {
+            handle(
+                &c,
+                "GET",
+                &format!("/api/objects/CollisionSet_S01.obj{q}"),
+                b"",
+            )
+        };
+        let part = obj("?mesh=rou_e101_bdy");
+        assert_eq!(part.status, 200, "{}", String::from_utf8_lossy(&part.body));
+        assert!(String::from_utf8_lossy(&part.body).contains("o rou_e101_bdy_cmesh\n"));
+        assert!(
+            json_of(&obj(""))["error"]
+                .as_str()
+                .unwrap()
+                .contains("name one with ?mesh=")
+        );
+        assert_eq!(obj("?mesh=nope").status, 400);
         let r = ask("CollisionSet_S01", "rou_e999");
         assert_eq!(r.status, 400);
         assert!(
