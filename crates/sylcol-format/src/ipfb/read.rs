@@ -135,7 +135,14 @@ impl Archive {
                 None => io_err(cause),
             }
         })?;
-        let index = Index::parse(&data).map_err(|error| ArchiveError::Index {
+        let mut archive = Archive::with_index(path, &data)?;
+        archive.parts = find_parts(path, &archive.stem).map_err(io_err)?;
+        Ok(archive)
+    }
+
+    /// The archive whose index file `path` holds `data`, no part found yet.
+    fn with_index(path: &Path, data: &[u8]) -> Result<Archive, ArchiveError> {
+        let index = Index::parse(data).map_err(|error| ArchiveError::Index {
             path: path.to_path_buf(),
             error,
         })?;
@@ -143,13 +150,12 @@ impl Archive {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let parts = find_parts(path, &stem).map_err(io_err)?;
         Ok(Archive {
             path: path.to_path_buf(),
             stem,
             index,
             names: NameBook::builtin(),
-            parts,
+            parts: vec![None; MAX_PARTS],
         })
     }
 
@@ -170,34 +176,19 @@ impl Archive {
             IndexHeaderRaw::read_from_bytes(index.get(..HEADER_SIZE as usize).unwrap_or(index))
                 .map_or(0, |h| u64::from(h.count.get()) * ENTRY_SIZE);
         let end = usize::try_from(HEADER_SIZE + declared).unwrap_or(usize::MAX);
-        let index =
-            Index::parse(&index[..end.min(index.len())]).map_err(|error| ArchiveError::Index {
-                path: path.to_path_buf(),
-                error,
-            })?;
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let mut found = vec![None; MAX_PARTS];
+        let mut archive = Archive::with_index(path, &index[..end.min(index.len())])?;
         for (name, bytes) in parts {
-            if let Some(n) = part_number(&stem, name)
-                && found[usize::from(n)].is_none()
+            if let Some(n) = part_number(&archive.stem, name)
+                && archive.parts[usize::from(n)].is_none()
             {
-                found[usize::from(n)] = Some(Part {
+                archive.parts[usize::from(n)] = Some(Part {
                     path: crate::atomic::folder_of(path).join(name),
                     len: bytes.len() as u64,
                     bytes: Some(bytes.clone()),
                 });
             }
         }
-        Ok(Archive {
-            path: path.to_path_buf(),
-            stem,
-            index,
-            names: NameBook::builtin(),
-            parts: found,
-        })
+        Ok(archive)
     }
 
     /// The index file's path.
