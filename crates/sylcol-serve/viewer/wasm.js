@@ -34,7 +34,7 @@
     // Rays (a Float32Array, six floats each) through the collider of map
     // `object` (or part `mesh`): time of impact and triangle per ray
     // (NaN, -1: a miss). What the benchmark times (tests/web/wasm_bench.mjs).
-    castRays: async (object, rays, mesh) => (await ready).castRays(object, mesh, rays, 3.4028234663852886e38),
+    castRays: async (object, rays, mesh, max = Infinity) => (await ready).castRays(object, mesh, rays, max),
   };
 
   // ---- the files: dropped (files or folders) or picked ----
