@@ -83,7 +83,9 @@ fn main() {
         (0..ROUNDS)
             .map(|_| {
                 let t = Instant::now();
-                let h = one.install(|| collider.cast_rays(&rays, f32::INFINITY)).unwrap();
+                let h = one
+                    .install(|| collider.cast_rays(&rays, f32::INFINITY))
+                    .unwrap();
                 hits = h.iter().flatten().count();
                 t.elapsed().as_secs_f64() * 1e3
             })
