@@ -12,6 +12,8 @@
 //! builds for `wasm32-unknown-unknown`, where `sylcol-wasm` answers the
 //! same API ([`api::handle`]) inside the page.
 
+#![forbid(unsafe_code)]
+
 pub mod api;
 pub mod assets;
 pub mod catalog;

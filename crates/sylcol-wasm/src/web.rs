@@ -105,7 +105,7 @@ impl Page {
             .ok_or_else(|| JsError::new(&format!("no object named {object:?}")))?;
         let collider = catalog
             .collider(o, mesh.as_deref())
-            .map_err(|e| JsError::new(&e))?;
+            .map_err(|e| JsError::new(&e.to_string()))?;
         let rays: Vec<Ray> = rays
             .chunks_exact(6)
             .map(|r| Ray::new(Vec3::new(r[0], r[1], r[2]), Vec3::new(r[3], r[4], r[5])))

@@ -2,6 +2,8 @@
 //! make, one module per area, in one test binary (ripgrep's layout: one
 //! link instead of one per file), all through [`common`].
 
+#![forbid(unsafe_code)]
+
 #[macro_use]
 mod common;
 
@@ -22,9 +24,11 @@ mod json_output;
 mod limits;
 mod mod_workflow;
 mod names;
+mod nonmanifold_parts;
 mod outputs;
 mod pairs;
 mod pak;
+mod pak_layout;
 mod readme;
 mod regn_idxd;
 mod samples_names;

@@ -39,28 +39,49 @@ const PROBE_BUFFER: usize = 4 * 1024;
 pub enum ArchiveError {
     /// A file could not be opened or read.
     #[error("{}: cannot read: {cause}", path.display())]
-    Io { path: PathBuf, cause: io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        cause: io::Error,
+    },
     /// The index header is unusable.
     #[error("{}: {error}", path.display())]
-    Index { path: PathBuf, error: DecodeError },
+    Index {
+        /// The index file.
+        path: PathBuf,
+        /// The broken invariant.
+        error: DecodeError,
+    },
     /// One entry breaks an invariant; `error.offset` is in `file`.
     #[error("entry {entry} ({file} at byte {:#x}): {}", error.offset, error.kind)]
     Entry {
+        /// The entry's name.
         entry: String,
+        /// The file its bytes are in.
         file: String,
+        /// The broken invariant (its offset in `file`).
         error: DecodeError,
     },
     /// The memory to hold an entry could not be had (an error, where an
     /// infallible allocation would abort the process).
     #[error("entry {entry} ({file}): {error}")]
     OutOfMemory {
+        /// The entry's name.
         entry: String,
+        /// The file its bytes are in.
         file: String,
+        /// The allocation that failed.
         error: OutOfMemory,
     },
     /// Writing an entry's bytes out failed.
     #[error("entry {entry}: cannot write: {cause}")]
-    Write { entry: String, cause: io::Error },
+    Write {
+        /// The entry's name.
+        entry: String,
+        /// What the system said.
+        cause: io::Error,
+    },
     /// The index cannot be read because a build of this archive was killed
     /// between its renames: its journal says where each file is, and
     /// [`crate::atomic::recover`] (`sylcol pak recover FOLDER`) puts the
@@ -73,8 +94,11 @@ pub enum ArchiveError {
         journal.display()
     )]
     Interrupted {
+        /// The archive's index file.
         path: PathBuf,
+        /// The process that was replacing it.
         pid: u32,
+        /// Its journal of the renames.
         journal: PathBuf,
     },
 }
@@ -216,6 +240,41 @@ impl Archive {
                 .map_or_else(String::new, |f| f.to_string_lossy().into_owned()),
             None => part_file_name(&self.stem, n),
         }
+    }
+
+    /// Part `n`'s file as found beside the index, and its length then.
+    pub fn part_file(&self, n: u8) -> Option<(&Path, u64)> {
+        let part = self.parts.get(usize::from(n))?.as_ref()?;
+        Some((part.path.as_path(), part.len))
+    }
+
+    /// The stored bytes of `e` as they are in its part (compressed or
+    /// not), checked to lie inside the part; a part that ends early while
+    /// they are read is an error, never a short read.
+    pub fn stored_bytes(&self, e: &IndexEntry) -> Result<BufReader<StoredBytes>, ArchiveError> {
+        let display = self.short_display(e);
+        self.stored(e, &display, 0, BUFFER)
+    }
+
+    /// The index file's bytes after the entries listed (a zero-hash slot
+    /// and whatever follows it, bytes past the declared table included),
+    /// read anew from the file; more than `limit` of them is an error.
+    pub fn index_tail(&self, limit: u64) -> Result<Vec<u8>, ArchiveError> {
+        let io_err = |cause| ArchiveError::Io {
+            path: self.path.clone(),
+            cause,
+        };
+        let mut f = File::open(&self.path).map_err(io_err)?;
+        let start = HEADER_SIZE + self.index.entries.len() as u64 * ENTRY_SIZE;
+        f.seek(SeekFrom::Start(start)).map_err(io_err)?;
+        let mut tail = Vec::new();
+        f.take(limit + 1).read_to_end(&mut tail).map_err(io_err)?;
+        if tail.len() as u64 > limit {
+            return Err(io_err(io::Error::other(format!(
+                "more than {limit} bytes follow the entry table at {start:#x}"
+            ))));
+        }
+        Ok(tail)
     }
 
     /// Name or `$XXXXXXXX`, for messages before the magic is known.
