@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 use sylcol::query::Ray;
-use sylcol_wasm::{Dropped, Session};
+use sylcol_wasm::{MemoryFolder, Session};
 
 /// Rays cast per timing.
 const RAYS: usize = 100_000;
@@ -28,10 +28,10 @@ fn main() {
     let (rays_out, paths) = args
         .split_first()
         .expect("usage: native_bench RAYS.bin FILE...");
-    let files: Vec<Dropped> = paths
-        .iter()
-        .map(|p| Dropped::new(p, std::fs::read(p).expect("a readable file")))
-        .collect();
+    let mut files = MemoryFolder::new();
+    for p in paths {
+        files.add(p, std::fs::read(p).expect("a readable file"));
+    }
     let open_verify = median(
         (0..ROUNDS)
             .map(|_| {

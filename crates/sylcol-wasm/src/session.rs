@@ -6,47 +6,84 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use sylcol::report::error::ErrorReport;
+use sylcol::report::pak::index_problems;
 use sylcol::report::verify::{Verified, VerifyRun};
+use sylcol::source::{Item, MemoryFolder, Opener};
 use sylcol::verify::DEFAULT_SEED;
 use sylcol_serve::api::{Reply, handle};
 use sylcol_serve::{Catalog, Source};
 
-use crate::files::{Dropped, Input, Item, walk};
+/// One dropped file, opened as the CLI opens a FILE argument
+/// ([`Opener::objects_in`]).
+#[derive(Debug)]
+struct Opened {
+    /// The problems of its index, when it is an archive (as `verify`
+    /// reports them).
+    problems: Vec<ErrorReport>,
+    /// Whether it is an archive: an entry of no format sylcol decodes is
+    /// then skipped, where a lone file of none is an error.
+    in_archive: bool,
+    /// Its objects (every entry of an archive, in index order), or why
+    /// one could not be read, as the CLI reports it.
+    items: Vec<Result<Item, ErrorReport>>,
+}
 
-/// The dropped files, walked, and the objects the viewer shows.
+impl Opened {
+    /// Every object of file `name` of `folder`; the error when the file
+    /// gives none (an archive whose index cannot be read).
+    fn open(opener: &Opener, folder: &MemoryFolder, name: &str) -> Result<Opened, ErrorReport> {
+        let objects = opener.objects_in(folder, name).map_err(|e| e.report())?;
+        let problems = objects
+            .archive()
+            .map(|a| index_problems(name, a))
+            .unwrap_or_default();
+        let in_archive = objects.archive().is_some();
+        Ok(Opened {
+            problems,
+            in_archive,
+            items: objects.map(|i| i.map_err(|e| e.report())).collect(),
+        })
+    }
+}
+
+/// The dropped files, opened, and the objects the viewer shows.
 #[derive(Debug, Default)]
 pub struct Session {
-    inputs: Vec<Result<Input, ErrorReport>>,
+    files: Vec<Result<Opened, ErrorReport>>,
     catalog: Catalog,
     /// Objects not shown, with the reason (`sylcol serve`'s notes).
     skipped: Vec<Value>,
 }
 
 impl Session {
-    /// Walks `files` as `sylcol serve FILE...` does and fills the catalog:
-    /// maps and libraries are shown; other objects, and objects that
-    /// cannot be read, are listed with the reason.
-    pub fn open(files: &[Dropped]) -> Session {
+    /// Opens the files of `folder` a user would name (every one but the
+    /// parts of a dropped archive and `names.txt`: [`MemoryFolder::arguments`])
+    /// as `sylcol serve FILE...` does, and fills the catalog: maps and
+    /// libraries are shown; other objects, and objects that cannot be
+    /// read, are listed with the reason.
+    pub fn open(folder: &MemoryFolder) -> Session {
+        let opener = Opener::default();
         let mut session = Session {
-            inputs: walk(files),
+            files: folder
+                .arguments()
+                .into_iter()
+                .map(|name| Opened::open(&opener, folder, name))
+                .collect(),
             ..Session::default()
         };
         let mut skipped = Vec::new();
-        for input in &session.inputs {
-            let Ok(input) = input else { continue };
-            for item in &input.items {
+        for file in session.files.iter().flatten() {
+            for item in &file.items {
                 let (path, reason) = match item {
-                    Item::Whole(name, bytes) => {
-                        match session
-                            .catalog
-                            .add(Source::new(name.clone(), bytes.clone()))
-                        {
+                    Ok(Item::Whole(input)) => {
+                        let source = Source::new(input.name.clone(), input.bytes.clone());
+                        match session.catalog.add(source) {
                             Ok(()) => continue,
                             Err(s) => (s.path, s.reason),
                         }
                     }
-                    Item::Other(e) => (e.path.clone(), e.error.to_string()),
-                    Item::Unreadable(e) => (e.path.clone().unwrap_or_default(), e.message.clone()),
+                    Ok(Item::Other(e)) => (e.path.clone(), e.error.to_string()),
+                    Err(e) => (e.path.clone().unwrap_or_default(), e.message.clone()),
                 };
                 skipped.push(json!({ "path": path, "reason": reason }));
             }
@@ -65,11 +102,8 @@ impl Session {
     /// `sylcol verify --json` reports it).
     pub fn summary(&self) -> Value {
         let objects: Vec<Value> = self.catalog.objects().iter().map(|o| o.summary()).collect();
-        let errors: Vec<&ErrorReport> = self
-            .inputs
-            .iter()
-            .filter_map(|i| i.as_ref().err())
-            .collect();
+        let errors: Vec<&ErrorReport> =
+            self.files.iter().filter_map(|f| f.as_ref().err()).collect();
         json!({ "objects": objects, "skipped": self.skipped, "errors": errors })
     }
 
@@ -85,36 +119,34 @@ impl Session {
     pub fn verify(&self) -> VerifyRun {
         let mut run = VerifyRun::new(DEFAULT_SEED);
         let mut done: Vec<(Arc<Vec<u8>>, Verified)> = Vec::new();
-        for input in &self.inputs {
-            let input = match input {
-                Ok(input) => input,
+        for file in &self.files {
+            let file = match file {
+                Ok(file) => file,
                 Err(e) => {
                     run.error(e.clone());
                     continue;
                 }
             };
-            let in_archive = input.archive.is_some();
-            if let Some(a) = &input.archive {
-                for problem in sylcol::report::pak::index_problems(&input.name, a) {
-                    run.error(problem);
-                }
+            for problem in &file.problems {
+                run.error(problem.clone());
             }
-            for item in &input.items {
+            for item in &file.items {
                 match item {
-                    Item::Whole(name, bytes) => {
+                    Ok(Item::Whole(input)) => {
+                        let (name, bytes) = (&input.name, &input.bytes);
                         if let Some((_, v)) = done.iter().find(|(b, _)| Arc::ptr_eq(b, bytes)) {
                             run.objects.push(renamed(v, name));
                             run.ok = run.ok && v.ok();
                             continue;
                         }
                         let before = run.objects.len();
-                        run.push(name, bytes, in_archive, None);
+                        run.push(name, bytes, file.in_archive, None);
                         if let Some(v) = run.objects.get(before) {
                             done.push((bytes.clone(), v.clone()));
                         }
                     }
-                    Item::Other(e) => run.push_undecoded(e.clone(), in_archive),
-                    Item::Unreadable(e) => run.error(e.clone()),
+                    Ok(Item::Other(e)) => run.push_undecoded(e.clone(), file.in_archive),
+                    Err(e) => run.error(e.clone()),
                 }
             }
         }

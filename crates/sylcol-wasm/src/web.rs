@@ -5,13 +5,13 @@ use glam::Vec3;
 use sylcol::query::Ray;
 use wasm_bindgen::prelude::*;
 
-use crate::{Dropped, Session};
+use crate::{MemoryFolder, Session};
 
 /// The files dropped on the page and what they hold.
 #[wasm_bindgen]
 #[derive(Default)]
 pub struct Page {
-    files: Vec<Dropped>,
+    files: MemoryFolder,
     session: Session,
 }
 
@@ -55,9 +55,7 @@ impl Page {
     /// Adds a dropped file (its folders are left off its name); it
     /// replaces a file of the same name added before.
     pub fn add(&mut self, name: &str, bytes: Vec<u8>) {
-        let file = Dropped::new(name, bytes);
-        self.files.retain(|f| f.name != file.name);
-        self.files.push(file);
+        self.files.add(name, bytes);
     }
 
     /// Forgets every file and object.
@@ -65,7 +63,7 @@ impl Page {
         *self = Page::default();
     }
 
-    /// Walks the files added and shows their objects: the summary as JSON
+    /// Opens the files added and shows their objects: the summary as JSON
     /// (`objects`, `skipped`, `errors`).
     pub fn open(&mut self) -> String {
         self.session = Session::open(&self.files);

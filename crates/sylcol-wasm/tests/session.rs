@@ -4,19 +4,22 @@
 
 use std::path::Path;
 
-use sylcol_wasm::{Dropped, Session};
+use sylcol_wasm::{MemoryFolder, Session};
 
-fn sample(name: &str) -> Dropped {
+/// The sample files `names`, dropped with their folders.
+fn samples(names: &[&str]) -> MemoryFolder {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-    Dropped::new(
-        &format!("some/folder/{name}"),
-        std::fs::read(dir.join(name)).unwrap(),
-    )
+    let mut folder = MemoryFolder::new();
+    for name in names {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        folder.add(&format!("some/folder/{name}"), bytes);
+    }
+    folder
 }
 
 #[test]
 fn the_samples_are_listed_verified_and_asked_through_the_api() {
-    let files = ["MiscBin.pak", "MiscBin.p00", "Tables.pak", "Tables.p00"].map(sample);
+    let files = samples(&["MiscBin.pak", "MiscBin.p00", "Tables.pak", "Tables.p00"]);
     let session = Session::open(&files);
     let summary = session.summary();
     let objects = summary["objects"].as_array().unwrap();
@@ -59,7 +62,7 @@ fn path_of(v: &sylcol::report::verify::Verified) -> &str {
 
 #[test]
 fn an_archive_without_its_part_is_an_error_per_entry_and_nothing_shown() {
-    let session = Session::open(&[sample("MiscBin.pak")]);
+    let session = Session::open(&samples(&["MiscBin.pak"]));
     let run = session.verify();
     assert!(run.objects.is_empty());
     assert!(!run.errors.is_empty());
@@ -78,11 +81,13 @@ fn an_archive_without_its_part_is_an_error_per_entry_and_nothing_shown() {
 #[test]
 fn a_truncated_map_and_random_bytes_are_the_cli_errors() {
     let map = sylcol_format::mcol::encode(&sylcol::verify::testmaps::box_map()).unwrap();
-    let truncated = Dropped::new("cut.MCOL", map[..map.len() / 2].to_vec());
+    let mut files = MemoryFolder::new();
+    files.add("cut.MCOL", map[..map.len() / 2].to_vec());
     let noise: Vec<u8> = (0..1u32 << 20)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
-    let session = Session::open(&[truncated, Dropped::new("noise.bin", noise)]);
+    files.add("noise.bin", noise);
+    let session = Session::open(&files);
     let run = session.verify();
     assert_eq!(run.errors.len(), 2);
     assert!(

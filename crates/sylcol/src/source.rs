@@ -9,7 +9,8 @@
 //! `.MAGIC`. [`Opener::objects`] walks every entry of a whole `.pak`, one
 //! result per entry, so one bad entry does not stop the rest. `-` reads
 //! standard input (at most [`MAX_STREAM`] bytes); [`from_bytes`] takes
-//! bytes a caller holds.
+//! bytes a caller holds, and [`Opener::objects_in`] the files of a
+//! [`MemoryFolder`] (a browser page's dropped files) as if on disk.
 //!
 //! Archives are opened with a [`NameList`]: the built-in names, a
 //! `names.txt` beside the archive, and the names the user gave.
@@ -28,6 +29,7 @@
 //! one reading of the grid and acceleration choices.
 
 mod error;
+mod memory;
 mod names;
 mod read;
 pub mod shared;
@@ -43,6 +45,7 @@ use sylcol_format::{AnyError, Object, SNIFF_LEN, budget, decode_any};
 use crate::report::error::{NotFound, ObjectError, ReadError, UsageError};
 
 pub use error::SourceError;
+pub use memory::MemoryFolder;
 pub use names::{NAMES_BESIDE, NameList};
 pub use read::{MAX_STREAM, is_archive, read_file};
 pub use spec::{Accel, ColliderSpec, Grid, SpecError};
@@ -216,13 +219,7 @@ impl Opener {
     /// (in index order), or the one object [`Opener::object`] reads.
     pub fn objects(&self, path: &str) -> Result<Objects, SourceError> {
         if split_archive_path(path).is_none() && is_archive(path) {
-            let archive = self.archive(path)?;
-            return Ok(Objects::Archive {
-                pak: path.to_string(),
-                streams: Streams::of(archive.entries()),
-                archive: Box::new(archive),
-                next: 0,
-            });
+            return Ok(Objects::of_archive(path, self.archive(path)?));
         }
         Ok(Objects::Single(Some(self.object(path))))
     }
@@ -294,6 +291,16 @@ pub enum Objects {
 }
 
 impl Objects {
+    /// Every entry of `archive`, opened from `pak`.
+    fn of_archive(pak: &str, archive: Archive) -> Objects {
+        Objects::Archive {
+            pak: pak.to_string(),
+            streams: Streams::of(archive.entries()),
+            archive: Box::new(archive),
+            next: 0,
+        }
+    }
+
     /// The archive being walked, if the FILE was one.
     pub fn archive(&self) -> Option<&Archive> {
         match self {

@@ -62,17 +62,29 @@ impl NameList {
     /// `pak+inner` lines and bare ones; the explicit names win where they
     /// disagree).
     pub fn apply(&self, path: &Path, archive: &mut Archive) -> Result<(), SourceError> {
+        self.apply_lists(path, archive, || {
+            let beside = path.with_file_name(NAMES_BESIDE);
+            beside.is_file().then(|| read_list(&beside)).transpose()
+        })
+    }
+
+    /// [`NameList::apply`] with the text of the `names.txt` beside the
+    /// archive from `beside` (`None`: there is none), read after the
+    /// explicit names.
+    pub(super) fn apply_lists(
+        &self,
+        path: &Path,
+        archive: &mut Archive,
+        beside: impl FnOnce() -> Result<Option<String>, SourceError>,
+    ) -> Result<(), SourceError> {
         match &self.explicit {
             Some(Explicit::File(file)) => archive.names.add_list(&read_list(file)?),
             Some(Explicit::Lines(text)) => archive.names.add_list(text),
             None => 0,
         };
-        let beside = path.with_file_name(NAMES_BESIDE);
-        if beside.is_file() {
+        if let Some(list) = beside()? {
             let own = path.file_name().unwrap_or_default();
-            archive
-                .names
-                .add_list_for(&read_list(&beside)?, &own.to_string_lossy());
+            archive.names.add_list_for(&list, &own.to_string_lossy());
         }
         Ok(())
     }
