@@ -1,6 +1,6 @@
 //! The viewer's files, embedded in the binary, and the one-file pages:
 //! the one `sylcol view` writes (objects embedded) and `sylcol.html`
-//! (sylcol compiled to WebAssembly, `cargo xtask html`).
+//! (sylcol compiled to WebAssembly, `cargo html`).
 //!
 //! `viewer/` holds the page (`index.html`, `app.js`, `scene.js`, `draw.js`,
 //! `style.css`, and `wasm.js`, the in-page back end of `sylcol.html`) and

@@ -4,9 +4,14 @@
 //!
 //! 1. `cargo build -p sylcol-wasm --lib --target wasm32-unknown-unknown
 //!    --profile wasm` (the target is added with rustup when missing);
-//! 2. `wasm-bindgen --target no-modules` at exactly the crate's
-//!    wasm-bindgen version, installed under `target/tools` with
-//!    `cargo install` when the one on `PATH` is missing or another;
+//! 2. the module's JavaScript glue, byte for byte as `wasm-bindgen
+//!    --target no-modules --no-typescript --omit-default-module-path`
+//!    writes it (the page always hands the glue its module: no default
+//!    path to fetch), by wasm-bindgen's own library
+//!    (`wasm-bindgen-cli-support`, feature `html`), pinned in
+//!    `Cargo.toml` to exactly the crate's wasm-bindgen version: nothing
+//!    to install, and a third of the build of the `wasm-bindgen-cli`
+//!    package (its test runner and servers left out);
 //! 3. the page: `sylcol_serve::assets::wasm_html` inlines the module
 //!    (base64), its glue, three.js and the viewer's scripts; written to a
 //!    temporary file, then renamed.
@@ -14,9 +19,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The wasm-bindgen version `Cargo.toml` pins (`=0.2.130`): the CLI must
-/// be the same, or the glue and the module disagree.
-const BINDGEN: &str = "0.2.130";
 const TARGET: &str = "wasm32-unknown-unknown";
 
 fn main() {
@@ -61,14 +63,16 @@ fn run() -> Result<(), String> {
             .current_dir(&root),
     )?;
     let module = target.join(TARGET).join("wasm/sylcol_wasm.wasm");
-    let bindgen = wasm_bindgen(&cargo, &target)?;
     let glue_dir = target.join("sylcol-html");
-    step(
-        Command::new(&bindgen)
-            .args(["--target", "no-modules", "--no-typescript", "--out-dir"])
-            .arg(&glue_dir)
-            .arg(&module),
-    )?;
+    wasm_bindgen_cli_support::Bindgen::new()
+        .input_path(&module)
+        .no_modules(true)
+        .and_then(|b| {
+            b.typescript(false)
+                .omit_default_module_path(true)
+                .generate(&glue_dir)
+        })
+        .map_err(|e| format!("wasm-bindgen on {}: {e:#}", module.display()))?;
     let read = |p: PathBuf| std::fs::read(&p).map_err(|e| format!("{}: {e}", p.display()));
     let glue =
         String::from_utf8(read(glue_dir.join("sylcol_wasm.js"))?).map_err(|e| e.to_string())?;
@@ -84,33 +88,6 @@ fn run() -> Result<(), String> {
         wasm.len()
     );
     Ok(())
-}
-
-/// The wasm-bindgen CLI at [`BINDGEN`]: under `target/tools`, else on
-/// `PATH`, else installed under `target/tools` from crates.io.
-fn wasm_bindgen(cargo: &str, target: &Path) -> Result<PathBuf, String> {
-    let tools = target.join("tools");
-    let local = tools.join("bin/wasm-bindgen");
-    for candidate in [local.clone(), PathBuf::from("wasm-bindgen")] {
-        let version = Command::new(&candidate).arg("--version").output();
-        if version.is_ok_and(|o| {
-            String::from_utf8_lossy(&o.stdout).trim() == format!("wasm-bindgen {BINDGEN}")
-        }) {
-            return Ok(candidate);
-        }
-    }
-    eprintln!(
-        "build-html: installing wasm-bindgen-cli {BINDGEN} under {}",
-        tools.display()
-    );
-    step(
-        Command::new(cargo)
-            .args(["install", "--quiet", "wasm-bindgen-cli", "--version"])
-            .arg(format!("={BINDGEN}"))
-            .arg("--root")
-            .arg(&tools),
-    )?;
-    Ok(local)
 }
 
 fn step(cmd: &mut Command) -> Result<(), String> {
