@@ -47,18 +47,7 @@ pub fn error_report(e: &anyhow::Error) -> ErrorReport {
 /// source, as `#[error("...: {source}")]` does, would otherwise repeat the
 /// OS error).
 pub fn message(e: &anyhow::Error) -> String {
-    let mut line = String::new();
-    for cause in e.chain() {
-        let text = cause.to_string();
-        if line.contains(&text) {
-            continue;
-        }
-        if !line.is_empty() {
-            line.push_str(": ");
-        }
-        line.push_str(&text);
-    }
-    line
+    sylcol::report::error::chain_message(e.chain())
 }
 
 /// Prints a fatal error: `sylcol: error: MESSAGE`, or with `--json` one

@@ -9,7 +9,8 @@
 //! `.MAGIC`. [`Opener::objects`] walks every entry of a whole `.pak`, one
 //! result per entry, so one bad entry does not stop the rest. `-` reads
 //! standard input (at most [`MAX_STREAM`] bytes); [`from_bytes`] takes
-//! bytes a caller holds.
+//! bytes a caller holds, and [`Opener::objects_in`] the files of a
+//! [`MemoryFolder`] (a browser page's dropped files) as if on disk.
 //!
 //! Archives are opened with a [`NameList`]: the built-in names, the
 //! names the user gave, a `names.txt` beside the archive and its cache
@@ -30,6 +31,7 @@
 //! one reading of the grid and acceleration choices.
 
 mod error;
+mod memory;
 mod names;
 mod parts;
 mod read;
@@ -47,6 +49,7 @@ use crate::report::error::{NotFound, ObjectError, ReadError, UsageError};
 use crate::report::name_sources::NameSources;
 
 pub use error::SourceError;
+pub use memory::MemoryFolder;
 pub use names::{NAMES_BESIDE, NameList, cache_file, keep};
 pub use parts::{MissingPart, missing_parts, part_hint};
 pub use read::{MAX_STREAM, is_archive, read_file};
@@ -246,14 +249,7 @@ impl Opener {
     /// (in index order), or the one object [`Opener::object`] reads.
     pub fn objects(&self, path: &str) -> Result<Objects, SourceError> {
         if split_archive_path(path).is_none() && is_archive(path) {
-            let archive = self.archive(path)?;
-            return Ok(Objects::Archive {
-                pak: path.to_string(),
-                streams: Streams::of(archive.entries()),
-                missing: missing_parts(&archive),
-                archive: Box::new(archive),
-                next: 0,
-            });
+            return Ok(Objects::of_archive(path, self.archive(path)?));
         }
         Ok(Objects::Single(Some(self.object(path))))
     }
@@ -329,6 +325,17 @@ pub enum Objects {
 }
 
 impl Objects {
+    /// Every entry of `archive`, opened from `pak`.
+    fn of_archive(pak: &str, archive: Archive) -> Objects {
+        Objects::Archive {
+            pak: pak.to_string(),
+            streams: Streams::of(archive.entries()),
+            missing: missing_parts(&archive),
+            archive: Box::new(archive),
+            next: 0,
+        }
+    }
+
     /// The archive being walked, if the FILE was one.
     pub fn archive(&self) -> Option<&Archive> {
         match self {

@@ -29,6 +29,7 @@ pub trait Kernel: Copy {
     /// The proof of AVX2, for the AVX kernel only (its walks are then
     /// compiled for AVX2).
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     fn avx2(self) -> Option<Avx2> {
         None
     }

@@ -78,6 +78,23 @@ impl NameList {
     /// this archive's file name), its cache entry (every line: the entry
     /// is this archive's by its index's hash).
     pub fn apply(&self, path: &Path, archive: &mut Archive) -> Result<NameSources, SourceError> {
+        let beside = path.with_file_name(NAMES_BESIDE);
+        let cached = cache_file(path).filter(|f| f.is_file());
+        self.apply_lists(path, archive, || {
+            beside.is_file().then(|| read_list(&beside)).transpose()
+        }, cached)
+    }
+
+    /// [`NameList::apply`] with the text of the `names.txt` beside the
+    /// archive from `beside` (`None`: there is none) and the cache entry
+    /// `cached` (`None`: none, as in a browser page).
+    pub(super) fn apply_lists(
+        &self,
+        path: &Path,
+        archive: &mut Archive,
+        beside: impl FnOnce() -> Result<Option<String>, SourceError>,
+        cached: Option<PathBuf>,
+    ) -> Result<NameSources, SourceError> {
         let mut layers = vec![Layer {
             origin: NameOrigin::BuiltIn,
             path: None,
@@ -100,15 +117,13 @@ impl NameList {
             }),
             None => {}
         }
-        let beside = path.with_file_name(NAMES_BESIDE);
-        if beside.is_file() {
-            let text = read_list(&beside)?;
+        if let Some(text) = beside()? {
             let own = path.file_name().unwrap_or_default().to_string_lossy();
-            add(NameOrigin::Beside, Some(beside), &|b| {
+            add(NameOrigin::Beside, Some(path.with_file_name(NAMES_BESIDE)), &|b| {
                 b.add_list_for(&text, &own);
             });
         }
-        if let Some(cached) = cache_file(path).filter(|f| f.is_file()) {
+        if let Some(cached) = cached {
             let text = read_list(&cached)?;
             add(NameOrigin::Cache, Some(cached), &|b| {
                 b.add_list(&text);
