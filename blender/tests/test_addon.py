@@ -137,7 +137,7 @@ def test_3_a_moved_vertex_survives_export_and_reimport_and_verifies(scene, tmp_p
     assert bpy.ops.sylcol.save_into_archive(source=str(PAK), filepath=str(mod)) == {"FINISHED"}
     report = bpy.context.window_manager.sylcol_report
     assert "1 replaced" in report and "verify ok" in report, report
-    code, text, err = cli("verify", mod, check=False)
+    code, text, err = cli("verify", f"{mod}+${h}", check=False)
     assert code == 0, text + err
     for source in (str(out), f"{mod}+${h}"):
         before = set(bpy.data.objects)
@@ -169,7 +169,8 @@ def test_4_an_opened_hull_is_refused_naming_the_open_edge_with_the_open_edges_se
         bpy.ops.export_scene.sylcol(filepath=str(out))
     text = str(refused.value)
     assert not out.exists()
-    assert "is not a closed, consistently oriented hull" in text and "(3 open edges)" in text, text
+    assert f"{obj.name} is not a closed, consistently oriented hull; nothing written:" in text, text
+    assert "(3 open edges)" in text, text
     named = re.search(r"edge from vertex (\d+) \([^)]*\) to vertex (\d+) \([^)]*\) is open", text)
     assert named, text
     hole = {frozenset(p) for p in zip(corners, corners[1:] + corners[:1])}
