@@ -36,9 +36,10 @@ def main():
     bpy.context.view_layer.objects.active = cells
     cells.select_set(True)
     bpy.ops.object.convert(target="CURVE")
-    cells.data.bevel_depth = 0.06
+    cells.data.bevel_depth = 0.06 / SCALE  # in the curve's own (game) units: 6 cm on screen
+    cells.data.bevel_resolution = 2
     cells.color = (0.15, 0.75, 1.0, 1.0)
-    hull.color = (0.75, 0.78, 0.85, 1.0)
+    hull.color = (0.62, 0.66, 0.78, 1.0)
     scene = bpy.context.scene
     scene.render.engine = "BLENDER_WORKBENCH"
     shading = scene.display.shading
@@ -47,7 +48,9 @@ def main():
     shading.show_xray = True
     shading.xray_alpha = 0.55
     shading.show_cavity = False
-    scene.render.resolution_x, scene.render.resolution_y = 1280, 800
+    scene.render.resolution_x, scene.render.resolution_y = 960, 600
+    scene.render.image_settings.color_mode = "RGB"
+    scene.render.image_settings.compression = 100
     scene.render.film_transparent = False
     scene.world = scene.world or bpy.data.worlds.new("World")
     cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
@@ -55,7 +58,7 @@ def main():
     cam.data.lens = 35
     cam.data.clip_end = 1000
     target = Vector((0, 0, 0))
-    cam.location = Vector((48, -58, 36))
+    cam.location = Vector((66, -80, 50))
     cam.rotation_euler = (target - cam.location).to_track_quat("-Z", "Y").to_euler()
     scene.camera = cam
     scene.render.filepath = str(OUT)
