@@ -45,7 +45,7 @@ def largest_map():
     return next(o for o in map_objects().values() if o.name.startswith(LARGEST) or o["sylcol_hash"] == LARGEST[1:])
 
 
-def test_1_import_gives_every_map_and_library_part(scene):
+def test_1_import_gives_every_map_and_library_part(scene, addon):
     import_default()
     entries = listing()
     maps = {e["hash"]: e for e in entries if e.get("magic") == "MCOL"}
@@ -64,8 +64,13 @@ def test_1_import_gives_every_map_and_library_part(scene):
         layers = {c["sylcol_layer"]: c for c in home.children}
         assert sorted(layers) == ["cell-spheres", "cells", "failures", "tri-spheres"]
         for coll in layers.values():
-            lc = find_layer(bpy.context.view_layer.layer_collection, coll)
+            lc = addon.importer.find_layer_collection(bpy.context.view_layer.layer_collection, coll)
             assert lc.hide_viewport and len(coll.objects) == 1
+    regions = {e["hash"]: e for e in entries if e.get("magic") == "REGN"}
+    clouds = {o["sylcol_hash"]: o for o in bpy.data.objects if o.get("sylcol_kind") == "REGN"}
+    assert sorted(clouds) == sorted(h.upper() for h in regions)
+    for h, obj in clouds.items():
+        assert len(obj.data.vertices) > 0 and len(obj.data.polygons) == 0, h
     lib = library_collection()
     names = [o["sylcol_record"] for o in sorted(lib.objects, key=lambda o: o["sylcol_index"])]
     facts = cli_json("info", f"{PAK}+CollisionSet_S01.bin")
@@ -74,14 +79,21 @@ def test_1_import_gives_every_map_and_library_part(scene):
     assert [o.name for o in sorted(lib.objects, key=lambda o: o["sylcol_index"])][:3] == names[:3]
 
 
-def find_layer(layer, coll):
-    if layer.collection == coll:
-        return layer
-    for child in layer.children:
-        found = find_layer(child, coll)
-        if found:
-            return found
-    return None
+def test_the_archive_dialog_lists_maps_libraries_and_regions_with_copies_unticked(addon):
+    import sylcol
+
+    rows = addon.importer.describe(sylcol.open_archive(PAK))
+    by_kind = {}
+    for key, label, kind, detail, ticked, same_as in rows:
+        by_kind.setdefault(kind, []).append((label, ticked, same_as))
+    entries = listing()
+    assert len(by_kind["MCOL"]) == sum(e.get("magic") == "MCOL" for e in entries)
+    assert len(by_kind["REGN"]) == sum(e.get("magic") == "REGN" for e in entries)
+    libraries = by_kind["CollisionSet"]
+    assert len(libraries) == 18 and sum(t for _, t, _ in libraries) == 1
+    (first,) = [label for label, t, _ in libraries if t]
+    assert all(same == first for label, t, same in libraries if not t)
+    assert ("mapmesh_box_500km.col", True, "") in by_kind["MCOL"]
 
 
 def test_2_unchanged_exports_are_byte_identical_and_save_into_archive_verifies(scene, extracted, tmp_path):
@@ -90,7 +102,6 @@ def test_2_unchanged_exports_are_byte_identical_and_save_into_archive_verifies(s
         activate(obj)
         out = tmp_path / f"{h}.MCOL"
         assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
-        assert out.read_bytes() == extracted[f"${h}.MCOL"] if f"${h}.MCOL" in extracted else True
         assert out.read_bytes() == original_bytes(extracted, h), h
     lib = library_collection()
     activate(lib.objects[0])
@@ -106,7 +117,7 @@ def test_2_unchanged_exports_are_byte_identical_and_save_into_archive_verifies(s
     code, out_text, err = cli("verify", mod, check=False)
     assert code == 0, out_text + err
     new = cli_json("pak", "list", mod)["entries"]
-    key = lambda e: (e["hash"], e.get("name"), e.get("size"), e.get("magic"))  # noqa: E731
+    key = lambda e: (e["hash"], e["name"], e["entry"], e["bytes"], e["magic"], e["compressed"])  # noqa: E731
     assert [key(e) for e in new] == [key(e) for e in listing()]
 
 
@@ -114,7 +125,7 @@ def original_bytes(extracted, h):
     """An extracted map's bytes: extract names unnamed entries $HASH.MCOL
     and named ones by their name."""
     for name, data in extracted.items():
-        if name.upper().startswith(f"${h}") :
+        if name.upper().startswith(f"${h}"):
             return data
     obj = next(o for o in map_objects().values() if o["sylcol_hash"] == h)
     return extracted[obj["sylcol_entry"]]

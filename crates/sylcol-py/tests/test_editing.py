@@ -156,7 +156,7 @@ def test_write_archive_round_trips_the_samples(tmp_path):
     done = sylcol.write_archive(out, entries)
     assert done == {"entries": len(entries), "parts": 1}
     run_cli("verify", out)
-    key = lambda e: (e["hash"], e.get("name"), e.get("size"), e.get("magic"))  # noqa: E731
+    key = lambda e: (e["hash"], e["name"], e["entry"], e["bytes"], e["magic"], e["compressed"])  # noqa: E731
     copy = json.loads(run_cli("--json", "pak", "list", out)[1])["entries"]
     assert [key(e) for e in copy] == [key(e) for e in listing(PAK)]
     # By name, raw, over an archive of that name: replaced whole.
