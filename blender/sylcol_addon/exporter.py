@@ -90,13 +90,18 @@ def library_of(obj):
 
 def target_of(context):
     """What the active object exports as: ("MCOL", object) or
-    ("CollisionSet", collection), or (None, None)."""
+    ("CollisionSet", collection), or (None, None). A mesh added to a
+    library collection is a new part; any other new mesh a new map."""
     obj = context.active_object
-    if obj is not None and obj.type == "MESH" and obj.get(keys.KIND, keys.MAP) == keys.MAP and keys.LAYER not in obj:
+    if obj is None or obj.type != "MESH" or keys.LAYER in obj:
+        return None, None
+    if obj.get(keys.KIND) == keys.MAP:
         return keys.MAP, obj
     coll = library_of(obj)
     if coll is not None:
-        return keys.LIBRARY, coll
+        return keys.LIBRARY, coll  # a part, imported or added to the library
+    if keys.KIND not in obj:
+        return keys.MAP, obj  # a new map: the builder's cost-model grid
     return None, None
 
 

@@ -281,3 +281,30 @@ def test_verify_fills_the_panel_report(scene):
     assert bpy.ops.sylcol.verify() == {"FINISHED"}
     report = json.loads(obj.sylcol_verify)
     assert report["ok"] and report["objects"][0]["checks"]
+
+
+def test_new_objects_export_as_a_new_map_and_a_new_library_part(scene, tmp_path):
+    import_default()
+    # A new mesh: a map on the builder's cost-model grid.
+    bpy.ops.mesh.primitive_ico_sphere_add(radius=1000.0)
+    ico = bpy.context.active_object
+    out = tmp_path / "new.MCOL"
+    assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
+    code, text, err = cli("verify", out, check=False)
+    assert code == 0, text + err
+    assert cli_json("info", out)["triangles"] == len(ico.data.polygons)
+    # A cube (quads, cut into triangles) put into the library: its last part.
+    bpy.ops.mesh.primitive_cube_add(size=500.0)
+    cube = bpy.context.active_object
+    cube.name = "rou_x900_cmesh"
+    lib = library_collection()
+    for coll in list(cube.users_collection):
+        coll.objects.unlink(cube)
+    lib.objects.link(cube)
+    activate(cube)
+    out = tmp_path / "library.bin"
+    assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
+    meshes = cli_json("info", out)["meshes"]
+    original = cli_json("info", f"{PAK}+CollisionSet_S01.bin")["meshes"]
+    assert meshes[:-1] == original
+    assert (meshes[-1]["name"], meshes[-1]["vertices"], meshes[-1]["triangles"]) == ("rou_x900_cmesh", 8, 12)
