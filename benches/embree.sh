@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
-# parry3d 0.31, from one run with interleaved rounds (benches/README.md).
+# parry3d 0.31, from one run with interleaved rounds (benches/queries.md).
 #
 #   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|all]   (default: all)
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Peak resident memory of each sylcol command, on the samples, on a
-synthetic archive with 1 GiB entries (benches/README.md, "Peak memory") and
-on memory bombs (docs/reliability.md, "Memory bombs").
+synthetic archive with 1 GiB entries and on memory bombs (the figures:
+benches/memory.md; the rules: docs/reliability.md, "Memory bombs").
 
     cargo build --release -p sylcol-cli
     python3 benches/peak_memory.py [path/to/sylcol] [--python PYTHON]

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`sylcol serve` under slow and many clients: the memory and sockets they
 make it hold, and its CPU time when out of file descriptors
-(docs/reliability.md, "The server under slow and many clients").
+(docs/security.md, "The server under slow and many clients"; the figures:
+benches/serve.md).
 
     cargo build -p sylcol-cli
     python3 benches/serve_slow_clients.py CASE [path/to/sylcol]

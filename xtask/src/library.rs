@@ -1,14 +1,15 @@
 //! The synthetic CollisionSet: 158 meshes with the seed's totals.
 //!
-//! The seed fixes 48 241 vertices, 90 836 triangles and 1 675 148 bytes.
-//! With the name budget met by [`crate::names`], the bytes follow from the
-//! two totals. The triangle total is met through topology: a closed mesh of
-//! k genus-0 components has 2V - F = 4k, an open cup 2 + rim, an open tube
-//! rim1 + rim2, and over the library 2V - F must add up to
-//! 2 x 48 241 - 90 836 = 5 646. So: 92 single closed meshes (the seed's
-//! chi = 2 count), 55 closed multi-component meshes (chi 4, 6, 8), and the
-//! 11 meshes the seed finds not fully manifold made open (wings, nozzles,
-//! shield domes), whose rims take up what the closed meshes leave of 5 646.
+//! The seed fixes 48 241 vertices, 90 836 triangles, 1 675 148 bytes and the
+//! edge line: 132 167 of 134 529 edges shared by exactly two triangles. With
+//! the name budget met by [`crate::names`], the bytes follow from the two
+//! totals. 92 parts are single closed meshes (the seed's chi = 2 count), 55
+//! closed multi-component meshes (chi 4, 6, 8): a closed mesh of k genus-0
+//! components has 2V - F = 4k, so their vertex counts fix their triangles.
+//! The 11 parts the seed finds not fully manifold (wings, engines, shields)
+//! are built by [`crate::nonmanifold`] to carry the edges the seed does not
+//! share by two, and take 7 707 of the vertices; the closed parts share the
+//! rest.
 
 use glam::{DQuat, DVec3};
 use rand::{Rng, SeedableRng};
@@ -16,8 +17,9 @@ use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
 
 use crate::names::{NamedMesh, all};
+use crate::nonmanifold::{self, Design};
 use crate::shapes::{
-    Caps, append, cylinder, diagonal, distribute, hull, lathe, lumpy, place, random_rotation,
+    append, cylinder, diagonal, distribute, hull, lathe, lumpy, place, random_rotation,
     rounded_box, sphere_rings,
 };
 
@@ -64,34 +66,15 @@ pub enum Kind {
 }
 
 /// The surface type of a record.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Topology {
     /// `components` closed genus-0 pieces.
     Closed {
         /// Number of pieces.
         components: usize,
     },
-    /// An open cup with a rim of `rim` edges.
-    Cup {
-        /// Rim length.
-        rim: usize,
-    },
-    /// An open tube with rims of `rims.0` and `rims.1` edges.
-    Tube {
-        /// Rim lengths.
-        rims: (usize, usize),
-    },
-}
-
-impl Topology {
-    /// 2V - F for this topology.
-    pub fn deficit(self) -> usize {
-        match self {
-            Topology::Closed { components } => 4 * components,
-            Topology::Cup { rim } => 2 + rim,
-            Topology::Tube { rims } => rims.0 + rims.1,
-        }
-    }
+    /// One of the eleven parts that are not fully manifold.
+    NonManifold(Design),
 }
 
 /// One record's plan.
@@ -130,8 +113,8 @@ fn kind_of(n: &NamedMesh) -> Kind {
     }
 }
 
-/// The eleven open meshes.
-const OPEN: &[&str] = &[
+/// The eleven parts that are not fully manifold.
+const NON_MANIFOLD: &[&str] = &[
     "rou_e901_wing_01_L_cmesh",
     "rou_e901_wing_01_R_cmesh",
     "rou_e901_wing_02_L_cmesh",
@@ -153,7 +136,7 @@ fn components(n: &NamedMesh, kind: Kind, pods: &[String], clusters: &[String]) -
     match kind {
         Kind::Weapon | Kind::Turret => 2,
         Kind::Gear => 2 + (h % 2) as usize,
-        Kind::Engine if !OPEN.contains(&n.name.as_str()) => 2,
+        Kind::Engine if !NON_MANIFOLD.contains(&n.name.as_str()) => 2,
         Kind::Hull if pods.contains(&n.name) => 2 + (h % 3) as usize,
         Kind::Asteroid if clusters.contains(&n.name) => 2 + (h % 3) as usize,
         _ => 1,
@@ -190,28 +173,23 @@ pub fn plan() -> Vec<Plan> {
             }
         })
         .collect();
-    let closed_deficit: usize =
-        plans.iter().map(|p| p.topology.deficit()).sum::<usize>() - 4 * OPEN.len();
-    let open_deficit = 2 * VERTICES - TRIANGLES - closed_deficit;
-    let rims = distribute(open_deficit - 2 * 7, &[1.0; 11], 8);
-    let mut open_vertices = 0;
-    for (i, name) in OPEN.iter().enumerate() {
+    let closed_euler: usize = plans
+        .iter()
+        .filter(|p| !NON_MANIFOLD.contains(&p.named.name.as_str()))
+        .map(|p| match p.topology {
+            Topology::Closed { components } => 2 * components,
+            Topology::NonManifold(_) => 0,
+        })
+        .sum();
+    let mut share = 0;
+    for (name, design) in nonmanifold::designs(closed_euler as i64) {
         let p = plans
             .iter_mut()
-            .find(|p| p.named.name == *name)
-            .expect("open name");
-        let rim = rims[i];
-        (p.topology, p.vertices) = if p.kind == Kind::Engine {
-            (
-                Topology::Tube {
-                    rims: (rim / 2, rim - rim / 2),
-                },
-                rim + rim / 2,
-            )
-        } else {
-            (Topology::Cup { rim }, 1 + rim + rim / 2 + rim / 4)
-        };
-        open_vertices += p.vertices;
+            .find(|p| p.named.name == name)
+            .expect("a non-manifold part's name");
+        p.vertices = design.vertices();
+        p.topology = Topology::NonManifold(design);
+        share += p.vertices;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(0x05EE_DC01_15E7);
     let closed: Vec<usize> = (0..plans.len())
@@ -221,7 +199,7 @@ pub fn plan() -> Vec<Plan> {
         .iter()
         .map(|&i| weight(plans[i].kind) * rng.random_range(0.6..1.4))
         .collect();
-    let budget = VERTICES - open_vertices;
+    let budget = VERTICES - share;
     let min_per = 6 * 4;
     let counts = distribute(budget, &weights, min_per);
     for (&i, v) in closed.iter().zip(counts) {
@@ -244,22 +222,20 @@ fn weight(kind: Kind) -> f64 {
 
 /// Triangles a plan's mesh will have.
 pub fn triangles(p: &Plan) -> usize {
-    2 * p.vertices - p.topology.deficit()
+    match &p.topology {
+        Topology::Closed { components } => 2 * p.vertices - 4 * components,
+        Topology::NonManifold(d) => d.triangles(),
+    }
 }
 
 /// Builds the mesh of `plan` in resource units (length about 1 along z,
 /// y up); the caller scales it.
 fn unit_mesh(p: &Plan) -> TriMesh {
     let mut rng = ChaCha8Rng::seed_from_u64(fnv(&p.named.name));
-    let (k, caps) = match p.topology {
-        Topology::Closed { components } => (components, Caps::Closed),
-        Topology::Cup { rim } => return open_mesh(p, &[rim / 4, rim / 2, rim], Caps::Cup),
-        Topology::Tube { rims } => {
-            let rings = [rims.0, p.vertices - rims.0 - rims.1, rims.1];
-            return open_mesh(p, &rings, Caps::Tube);
-        }
+    let k = match &p.topology {
+        Topology::Closed { components } => *components,
+        Topology::NonManifold(design) => return nonmanifold::build(design, p.named.part),
     };
-    debug_assert_eq!(caps, Caps::Closed);
     let mut shares = vec![1.0; k];
     shares[0] = if p.kind == Kind::Asteroid || p.kind == Kind::Hull {
         4.0
@@ -349,47 +325,13 @@ fn piece(rng: &mut ChaCha8Rng, p: &Plan, i: usize, v: usize) -> TriMesh {
                         dir * rng.random_range(1.5..2.2),
                     )
                 };
-                let mut m = lathe(&sphere_rings(v, 1.0), Caps::Closed, &rock);
+                let mut m = lathe(&sphere_rings(v, 1.0), &rock);
                 place(&mut m, squash * size, random_rotation(rng), at);
                 return m;
             }
         };
-    let mut m = lathe(&sphere_rings(v, stretch), Caps::Closed, &*shape);
+    let mut m = lathe(&sphere_rings(v, stretch), &*shape);
     place(&mut m, scale, DQuat::IDENTITY, at);
-    m
-}
-
-/// An open mesh: a wing skin, shield dome (cups) or engine nozzle (tube).
-fn open_mesh(p: &Plan, rings: &[usize], caps: Caps) -> TriMesh {
-    let mut m = lathe(rings, caps, &|_| 1.0);
-    let side = if p.named.part.ends_with('L') {
-        -1.0
-    } else {
-        1.0
-    };
-    let back = if p.named.part.contains("02") {
-        -0.2
-    } else {
-        0.0
-    };
-    let (scale, rotation, at) = match p.kind {
-        Kind::Wing => (
-            DVec3::new(0.45, 0.25, 0.03),
-            DQuat::from_rotation_x(-std::f64::consts::FRAC_PI_2),
-            DVec3::new(0.3 * side, 0.0, back),
-        ),
-        Kind::Shield => (
-            DVec3::new(0.35, 0.25, 0.2),
-            DQuat::IDENTITY,
-            DVec3::new(0.0, 0.0, 0.3),
-        ),
-        _ => (
-            DVec3::new(0.08, 0.08, 0.16),
-            DQuat::IDENTITY,
-            DVec3::new(0.1 * side, 0.0, -0.55 + back),
-        ),
-    };
-    place(&mut m, scale, rotation, at);
     m
 }
 
@@ -447,6 +389,7 @@ pub fn generate() -> Vec<(String, TriMesh)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::nonmanifold::count_edges;
     use crate::shapes::tests::topology;
 
     #[test]
@@ -456,22 +399,35 @@ mod tests {
         assert_eq!(plans.iter().map(|p| p.vertices).sum::<usize>(), VERTICES);
         assert_eq!(plans.iter().map(triangles).sum::<usize>(), TRIANGLES);
         let meshes = generate();
-        let mut single = 0;
-        let mut multi = 0;
-        let mut open = 0;
+        let (mut single, mut multi, mut other) = (0, 0, 0);
+        let (mut edges, mut shared_by_two, mut sides, mut euler) = (0, 0, 0, 0);
         for ((name, mesh), p) in meshes.iter().zip(&plans) {
             assert_eq!(mesh.vertices.len(), p.vertices, "{name}");
             assert_eq!(mesh.triangles.len(), triangles(p), "{name}");
             assert!(mesh.vertices.iter().all(|v| v.is_finite()), "{name}");
-            let (chi, closed, _) = topology(mesh);
-            match (closed, chi) {
-                (true, 2) => single += 1,
-                (true, 4 | 6 | 8) => multi += 1,
-                (false, _) => open += 1,
-                other => panic!("{name}: {other:?}"),
+            let (chi, closed, oriented) = topology(mesh);
+            let (counts, five_or_more) = count_edges(mesh);
+            assert_eq!(five_or_more, 0, "{name}");
+            match (&p.topology, closed, chi) {
+                (Topology::Closed { .. }, true, 2) if oriented => single += 1,
+                (Topology::Closed { .. }, true, 4 | 6 | 8) if oriented => multi += 1,
+                (Topology::NonManifold(d), false, _) => {
+                    assert_eq!(counts, d.edges(), "{name}");
+                    assert_eq!(chi, d.euler(), "{name}");
+                    other += 1;
+                }
+                _ => panic!("{name}: chi {chi}, closed {closed}, oriented {oriented}"),
             }
+            edges += counts.total();
+            shared_by_two += counts.twice;
+            sides += 3 * mesh.triangles.len();
+            euler += chi;
         }
-        assert_eq!((single, multi, open), (92, 55, 11));
+        assert_eq!((single, multi, other), (92, 55, 11));
+        // The seed's edge line, and what follows from it.
+        assert_eq!((shared_by_two, edges), (132_167, 134_529));
+        assert_eq!(sides - 2 * shared_by_two, 8_174);
+        assert_eq!(euler, 4_548);
         let diag = |n: &str| diagonal(&meshes.iter().find(|m| m.0 == n).unwrap().1);
         for &(name, want) in DIAGONALS {
             assert!(

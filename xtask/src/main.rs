@@ -7,10 +7,18 @@
 //!
 //! `cargo xtask screenshots [--out DIR]` regenerates the viewer pictures in
 //! `docs/img/` (see `docs/viewer.md`).
+//!
+//! `cargo xtask cycles [--report] [CRATE_DIR...]` lists the import cycles
+//! among each crate's modules (default: `crates/sylcol-query`) and fails
+//! when there is one (`--report`: lists only).
 
+#![forbid(unsafe_code)]
+
+mod cycles;
 mod library;
 mod maps;
 mod names;
+mod nonmanifold;
 mod regions;
 mod samples;
 mod screenshots;
@@ -21,8 +29,7 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 
-const USAGE: &str =
-    "usage: cargo xtask samples [--out DIR] [--full-copies] | cargo xtask screenshots [--out DIR]";
+const USAGE: &str = "usage: cargo xtask samples [--out DIR] [--full-copies] | cargo xtask screenshots [--out DIR] | cargo xtask cycles [--report] [CRATE_DIR...]";
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -58,6 +65,10 @@ fn main() -> anyhow::Result<()> {
                 _ => bail!("{USAGE}"),
             };
             screenshots::run(root, &out)
+        }
+        Some("cycles") => {
+            let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+            cycles::run(root.parent().unwrap_or(root), &args[1..])
         }
         _ => bail!("{USAGE}"),
     }

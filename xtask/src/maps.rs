@@ -14,7 +14,7 @@ use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
 
 use crate::shapes::{
-    Caps, append, cuboid, cylinder, distribute, flip, lathe, lumpy, place, random_direction,
+    append, cuboid, cylinder, distribute, flip, lathe, lumpy, place, random_direction,
     random_rotation, rounded_box, sphere_rings,
 };
 
@@ -122,7 +122,7 @@ fn wall(rng: &mut ChaCha8Rng, vertices: usize, half: f64) -> TriMesh {
     let bumps = lumpy(rng, 0.08);
     let boxy = rounded_box(DVec3::splat(WALL_SIZE * half), 0.35);
     let radius = move |d: DVec3| bumps(d).clamp(0.9, 1.05) * boxy(d);
-    let mut mesh = lathe(&sphere_rings(vertices, 1.0), Caps::Closed, &radius);
+    let mut mesh = lathe(&sphere_rings(vertices, 1.0), &radius);
     flip(&mut mesh);
     mesh
 }
@@ -132,15 +132,15 @@ fn item(rng: &mut ChaCha8Rng, theme: Theme, index: usize, vertices: usize) -> Tr
     match (theme, index % 2) {
         (Theme::Station, 0) => {
             let shape = cylinder(2.5);
-            lathe(&sphere_rings(vertices, 2.5), Caps::Closed, &shape)
+            lathe(&sphere_rings(vertices, 2.5), &shape)
         }
         (Theme::Station, _) => {
             let shape = rounded_box(DVec3::new(1.0, 0.6, 0.4), 0.15);
-            lathe(&sphere_rings(vertices, 1.0), Caps::Closed, &shape)
+            lathe(&sphere_rings(vertices, 1.0), &shape)
         }
         _ => {
             let shape = lumpy(rng, 0.5);
-            let mut rock = lathe(&sphere_rings(vertices, 1.0), Caps::Closed, &shape);
+            let mut rock = lathe(&sphere_rings(vertices, 1.0), &shape);
             let squash = DVec3::new(1.0, rng.random_range(0.6..1.0), rng.random_range(0.45..0.9));
             place(&mut rock, squash, DQuat::IDENTITY, DVec3::ZERO);
             rock

@@ -3,12 +3,9 @@
 //! Everything closed is built as a "lathe": rings of points around an axis
 //! between two poles, each point pushed out along its direction by a radial
 //! function. Any positive radial function gives a star-shaped, embedded
-//! surface, and the counts are fixed by the ring sizes alone:
-//!
-//! * closed (both poles), rings m1..mk: V = 2 + sum m, F = 2 sum m = 2V - 4
-//!   (one sphere, Euler characteristic 2);
-//! * cup (one pole): V = 1 + sum m, F = 2V - 2 - mk (one rim of mk edges);
-//! * tube (no poles): V = sum m, F = 2V - m1 - mk (two rims).
+//! surface, and the counts are fixed by the ring sizes alone: rings
+//! m1..mk give V = 2 + sum m, F = 2 sum m = 2V - 4 (one sphere, Euler
+//! characteristic 2).
 //!
 //! Rings of different sizes are stitched by walking both in angle, so any
 //! vertex budget >= 5 can be met exactly.
@@ -20,34 +17,17 @@ use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
 
-/// Which poles a lathe has.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Caps {
-    /// Both poles: a closed surface.
-    Closed,
-    /// The top pole only: an open cup (one rim).
-    Cup,
-    /// No poles: an open tube (two rims).
-    Tube,
-}
-
-/// Builds a lathe around +z with the given ring sizes (each >= 3); a point
-/// in unit direction `d` lands at `d * radius(d)`. Triangles face outward.
-pub fn lathe(rings: &[usize], caps: Caps, radius: &dyn Fn(DVec3) -> f64) -> TriMesh {
+/// Builds a closed lathe around +z with the given ring sizes (each >= 3); a
+/// point in unit direction `d` lands at `d * radius(d)`. Triangles face
+/// outward.
+pub fn lathe(rings: &[usize], radius: &dyn Fn(DVec3) -> f64) -> TriMesh {
     assert!(rings.iter().all(|&m| m >= 3) && !rings.is_empty());
     let k = rings.len();
-    let theta = |i: usize| match caps {
-        Caps::Closed => PI * (i + 1) as f64 / (k + 1) as f64,
-        Caps::Cup => 0.55 * PI * (i + 1) as f64 / k as f64,
-        Caps::Tube => 0.25 * PI + 0.5 * PI * i as f64 / (k.max(2) - 1) as f64,
-    };
+    let theta = |i: usize| PI * (i + 1) as f64 / (k + 1) as f64;
     let point = |d: DVec3| (d * radius(d)).as_vec3();
     let mut vertices = Vec::new();
     let mut triangles = Vec::new();
-    let top = matches!(caps, Caps::Closed | Caps::Cup).then(|| {
-        vertices.push(point(DVec3::Z));
-        0u32
-    });
+    vertices.push(point(DVec3::Z));
     let mut starts = Vec::with_capacity(k);
     for (i, &m) in rings.iter().enumerate() {
         starts.push(vertices.len() as u32);
@@ -59,11 +39,9 @@ pub fn lathe(rings: &[usize], caps: Caps, radius: &dyn Fn(DVec3) -> f64) -> TriM
             vertices.push(point(d));
         }
     }
-    if let Some(pole) = top {
-        let (s, m) = (starts[0], rings[0] as u32);
-        for j in 0..m {
-            triangles.push([pole, s + j, s + (j + 1) % m]);
-        }
+    let (s, m) = (starts[0], rings[0] as u32);
+    for j in 0..m {
+        triangles.push([0, s + j, s + (j + 1) % m]);
     }
     for i in 0..k - 1 {
         stitch(
@@ -73,20 +51,20 @@ pub fn lathe(rings: &[usize], caps: Caps, radius: &dyn Fn(DVec3) -> f64) -> TriM
             i,
         );
     }
-    if caps == Caps::Closed {
-        let pole = vertices.len() as u32;
-        vertices.push(point(-DVec3::Z));
-        let (s, m) = (starts[k - 1], rings[k - 1] as u32);
-        for j in 0..m {
-            triangles.push([pole, s + (j + 1) % m, s + j]);
-        }
+    let pole = vertices.len() as u32;
+    vertices.push(point(-DVec3::Z));
+    let (s, m) = (starts[k - 1], rings[k - 1] as u32);
+    for j in 0..m {
+        triangles.push([pole, s + (j + 1) % m, s + j]);
     }
     TriMesh::new(vertices, triangles)
 }
 
 /// Triangulates the band between ring `a` (above) and ring `b` (below) with
-/// a + b triangles, advancing whichever ring's next point comes first in angle.
-fn stitch(out: &mut Vec<[u32; 3]>, (sa, a): (u32, usize), (sb, b): (u32, usize), ring: usize) {
+/// a + b triangles, advancing whichever ring's next point comes first in
+/// angle. Ring number `ring` decides the twist: an odd ring's points sit
+/// half a step around.
+pub fn stitch(out: &mut Vec<[u32; 3]>, (sa, a): (u32, usize), (sb, b): (u32, usize), ring: usize) {
     let twist = |r: usize, m: usize| 0.5 * (r % 2) as f64 / m as f64;
     let angle = |j: usize, m: usize, r: usize| j as f64 / m as f64 + twist(r, m);
     let (mut i, mut j) = (0usize, 0usize);
@@ -327,28 +305,11 @@ pub mod tests {
         for v in [5, 6, 7, 17, 34, 111, 502, 1000] {
             let rings = sphere_rings(v, 1.0);
             let r = lumpy(&mut rng, 0.3);
-            let mesh = lathe(&rings, Caps::Closed, &r);
+            let mesh = lathe(&rings, &r);
             assert_eq!(mesh.vertices.len(), v);
             assert_eq!(mesh.triangles.len(), 2 * v - 4);
             assert_eq!(topology(&mesh), (2, true, true), "{v}");
         }
-    }
-
-    #[test]
-    fn open_lathes_have_the_stated_counts() {
-        let cyl = cylinder(2.0);
-        let cup = lathe(&[5, 8, 40], Caps::Cup, &cyl);
-        assert_eq!(
-            (cup.vertices.len(), cup.triangles.len()),
-            (54, 2 * 54 - 2 - 40)
-        );
-        assert_eq!(topology(&cup).0, 1);
-        let tube = lathe(&[30, 7, 31], Caps::Tube, &cyl);
-        assert_eq!(
-            (tube.vertices.len(), tube.triangles.len()),
-            (68, 2 * 68 - 61)
-        );
-        assert_eq!(topology(&tube).0, 0);
     }
 
     /// Signed volume (positive when the triangles face outward).
@@ -364,7 +325,7 @@ pub mod tests {
 
     #[test]
     fn outward_orientation_and_boxes() {
-        let sphere = lathe(&sphere_rings(50, 1.0), Caps::Closed, &|_| 1.0);
+        let sphere = lathe(&sphere_rings(50, 1.0), &|_| 1.0);
         let v = volume(&sphere);
         assert!(v > 3.0 && v < 4.19, "{v}");
         let b = cuboid(Vec3::splat(-1.0), Vec3::splat(1.0), false);

@@ -21,10 +21,20 @@
 //! the scenes whose name contains it), `EMBREE_CONFIG` (appended to Embree's
 //! device configuration, e.g. `max_isa=avx2`). Embree's methods exist only with the
 //! `embree` feature (`benches/embree.sh` installs Debian's libembree-dev
-//! and turns it on). See `docs/queries.md` for the figures.
+//! and turns it on). See `benches/README.md` for the figures.
+//!
+//! `unsafe` here is the one exception outside the query engine: Embree
+//! has no Rust binding that builds with Debian's Embree 3, so `embree`
+//! calls its C shim through `extern "C"` (behind the `embree` feature,
+//! for benchmarks only). Every other module is held to no `unsafe`.
+
+#![deny(unsafe_code)]
 
 mod batch;
+// The FFI to Embree's C shim: `extern "C"` calls, each with its `SAFETY:`
+// argument.
 #[cfg(feature = "embree")]
+#[allow(unsafe_code)]
 mod embree;
 mod methods;
 mod prep;

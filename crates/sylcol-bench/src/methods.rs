@@ -9,6 +9,7 @@ use std::hint::black_box;
 use std::ops::Range;
 
 use glam::Vec3;
+use sylcol::prelude::*;
 use sylcol::query::{Collider, Ray, RayHit};
 
 /// One scene made ready for every method.

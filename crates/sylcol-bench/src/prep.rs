@@ -16,6 +16,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use parry3d::query::{Ray as PRay, RayCast};
+use sylcol::prelude::*;
 use sylcol::query::{Bvh, Collider, Ray};
 
 use crate::scenes::Scene;

@@ -24,6 +24,7 @@ use sylcol::TriMesh;
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::format::ipfb::Archive;
 use sylcol::format::mcol::{self, Mcol};
+use sylcol::prelude::*;
 use sylcol::query::Ray;
 use sylcol::query::fixtures::uv_sphere;
 

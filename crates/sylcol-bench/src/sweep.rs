@@ -8,6 +8,7 @@ use std::hint::black_box;
 
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
 use sylcol::build::plan::{CostWeights, GridPlan, MeshStats, default_candidates, grid_cost_with};
+use sylcol::prelude::*;
 use sylcol::query::Collider;
 
 use crate::scenes;

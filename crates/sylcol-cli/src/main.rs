@@ -4,6 +4,8 @@
 //! `cmd/<name>.rs`. Exit codes: 0 ok, 1 a check failed, 2 usage error or
 //! unreadable / invalid input (see README "Exit codes").
 
+#![forbid(unsafe_code)]
+
 /// `eprintln!` for a human-readable note: control characters that names
 /// from the data may hold are shown escaped (`\x1b`), line breaks kept
 /// (`sylcol_format::text::escape_lines`, as `print` does for reports).
@@ -87,9 +89,11 @@ pub enum Outcome {
 
 /// What every command is told besides its own arguments.
 #[derive(Clone, Copy)]
-pub struct Context {
+pub struct Context<'a> {
     /// `--json`: reports as JSON, errors as JSON lines on standard error.
     pub json: bool,
+    /// How FILE arguments are opened (with the `--names` list).
+    pub open: &'a input::Opener,
 }
 
 fn main() -> ExitCode {
@@ -102,9 +106,12 @@ fn main() -> ExitCode {
     if !matches!(cli.command, Command::Serve(_)) {
         signals::clean_up_on_signals();
     }
-    input::set_names_file(cli.names);
     sylcol_format::budget::set_headroom(headroom(&cli.command));
-    let ctx = Context { json: cli.json };
+    let open = input::Opener::new(sylcol::source::NameList::with_file(cli.names));
+    let ctx = Context {
+        json: cli.json,
+        open: &open,
+    };
     let result = match cli.command {
         Command::Info(a) => cmd::info::run(a, ctx),
         Command::Build(a) => cmd::build::run(a, ctx),
@@ -114,8 +121,8 @@ fn main() -> ExitCode {
         Command::Verify(a) => cmd::verify::run(a, ctx),
         Command::Pak(a) => cmd::pak::run(a, ctx),
         Command::Query(a) => cmd::query::run(a, ctx),
-        Command::Serve(a) => cmd::serve::run(a),
-        Command::View(a) => cmd::view::run(a),
+        Command::Serve(a) => cmd::serve::run(a, ctx),
+        Command::View(a) => cmd::view::run(a, ctx),
         Command::Completions(a) => cmd::meta::completions(a, Cli::command()),
         Command::Man => cmd::meta::man(Cli::command()),
         Command::Names(a) => cmd::names::run(a, ctx),
@@ -134,7 +141,7 @@ fn main() -> ExitCode {
 
 /// How many times an object's size a command's work on it may take
 /// beyond the object's own bytes. Measured on a 60.7 MiB library
-/// (docs/reliability.md, "Memory bombs"): `view` 16.1 (every scene and
+/// (benches/memory.md, "Per object byte"): `view` 16.1 (every scene and
 /// report in one page), `export` 6.7 (a glTF scene), `serve` 6.0 (a
 /// scene and a verify report), `rewrite` 2.0, `info`, `verify` and
 /// `query` 1.0. That much is reserved, then freed, before an object is
@@ -149,12 +156,16 @@ fn headroom(command: &Command) -> u64 {
 }
 
 /// Output piped into `head` and closed early ends the process quietly, as
-/// for any Unix filter, instead of panicking inside `println!`.
+/// for any Unix filter, instead of panicking inside `println!`: SIGPIPE
+/// takes its default action (ending the process) again, which Rust's
+/// start-up set aside.
 fn restore_sigpipe() {
     #[cfg(unix)]
-    // SAFETY: resetting SIGPIPE to its default action before any thread
-    // starts; no handler of ours depends on it.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let always = Arc::new(AtomicBool::new(true));
+        let _ =
+            signal_hook::flag::register_conditional_default(signal_hook::consts::SIGPIPE, always);
     }
 }

@@ -463,15 +463,14 @@ fn remove_stale_temps(dir: &Path) -> Vec<PathBuf> {
 /// Whether a process `pid` runs (when in doubt: yes, so its file stays).
 #[cfg(unix)]
 fn process_alive(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
+    let Some(pid) = i32::try_from(pid)
+        .ok()
+        .and_then(rustix::process::Pid::from_raw)
+    else {
         return false;
     };
-    if pid <= 0 {
-        return false;
-    }
-    // SAFETY: signal 0 only asks whether `pid` exists; nothing is sent.
-    let status = unsafe { libc::kill(pid, 0) };
-    status == 0 || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    // Signal 0 only asks whether `pid` exists; nothing is sent.
+    rustix::process::test_kill_process(pid) != Err(rustix::io::Errno::SRCH)
 }
 
 /// Whether a process `pid` runs (when in doubt: yes, so its file stays).

@@ -40,22 +40,39 @@ pub enum DecodeErrorKind {
     /// The input ends before a structure that must be there.
     #[error("truncated: {what} needs {needed} bytes, only {available} remain")]
     Truncated {
+        /// The structure.
         what: &'static str,
+        /// Bytes it needs.
         needed: u64,
+        /// Bytes left in the input.
         available: u64,
     },
     /// A magic number is not the expected one.
     #[error("bad magic: expected {expected:?}, found {found:?}")]
-    BadMagic { expected: String, found: String },
+    BadMagic {
+        /// The magic the format has.
+        expected: String,
+        /// The bytes found in its place.
+        found: String,
+    },
     /// A size or count field disagrees with the data around it.
     #[error("{what}: {detail}")]
-    BadCount { what: &'static str, detail: String },
+    BadCount {
+        /// The field.
+        what: &'static str,
+        /// How it disagrees.
+        detail: String,
+    },
     /// A pointer (after relocation) lands outside where it may.
     #[error("pointer {what} = {value:#x} (target {target:#x}) {detail}")]
     BadPointer {
+        /// The pointer field.
         what: String,
+        /// Its stored value.
         value: u64,
+        /// Where it points after relocation.
         target: u64,
+        /// Why that is not allowed.
         detail: String,
     },
     /// A POF0 table is malformed or names a slot that cannot hold a pointer.
@@ -64,13 +81,21 @@ pub enum DecodeErrorKind {
     /// An index refers past the end of the array it indexes.
     #[error("{what} index {index} out of range (must be < {limit})")]
     IndexOutOfRange {
+        /// The index field.
         what: &'static str,
+        /// Its value.
         index: u64,
+        /// The length of the array it indexes.
         limit: u64,
     },
     /// Two structures claim the same bytes.
     #[error("{what} overlaps {other}")]
-    Overlap { what: String, other: String },
+    Overlap {
+        /// The one structure.
+        what: String,
+        /// The other, whose bytes it claims too.
+        other: String,
+    },
     /// Any other broken rule, stated in words.
     #[error("{0}")]
     Invalid(String),
@@ -82,8 +107,11 @@ pub enum EncodeError {
     /// A count does not fit its on-disk field.
     #[error("{what}: {value} does not fit (limit {limit})")]
     TooLarge {
+        /// The count.
         what: &'static str,
+        /// Its value.
         value: u64,
+        /// The most its field holds.
         limit: u64,
     },
     /// The model is inconsistent with itself.

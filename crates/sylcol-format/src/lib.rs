@@ -27,6 +27,8 @@
 //! [`budget`] (how many bytes of an object are held, reserved so that
 //! running out of memory is an error, not an abort).
 
+#![forbid(unsafe_code)]
+
 pub mod any;
 pub mod atomic;
 pub mod budget;

@@ -14,6 +14,8 @@
 //! that the bytes equal the input. A broken promise panics: that is what
 //! the fuzzer reports.
 
+#![forbid(unsafe_code)]
+
 mod format;
 mod mesh;
 mod tables;

@@ -5,7 +5,7 @@
 //! from a fixed seed, and every result goes through the target's checks.
 //! None may panic; the outcomes are tallied (decoded, or refused by error
 //! kind) and printed (`cargo test -p sylcol-fuzz --test mutations --
-//! --nocapture`); the figures are in docs/reliability.md.
+//! --nocapture`); the figures are in benches/fuzzing.md.
 
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};

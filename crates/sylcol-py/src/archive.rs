@@ -1,17 +1,16 @@
 //! `open_archive` and `load`: IPFB archives, their entries, and any
 //! object named by a path, an `ARCHIVE.pak+INNER` entry, or bytes.
 
-use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
-use sylcol::report::error::{NotFound, ObjectError, ReadError, Unsupported};
+use sylcol::report::error::{ObjectError, ReadError, Unsupported};
 use sylcol::report::pak::PakEntry;
+use sylcol::source::{NameList, Opener, SourceError, from_bytes, is_archive};
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, IndexEntry, split_archive_path};
-use sylcol_format::{Object, SNIFF_LEN, budget, decode_any};
+use sylcol_format::{Object, decode_any};
 
 use crate::errors::to_py;
 use crate::library::CollisionSet;
@@ -222,28 +221,46 @@ fn read_object(archive: &Archive, e: &IndexEntry, pak: &str) -> PyResult<Vec<u8>
     }
 }
 
-/// Opens `path` with the built-in names plus `names` (a file of names,
-/// one a line, or an iterable of names; `pak+inner` or bare).
-pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> PyResult<PyArchive> {
-    let mut archive = Archive::open(Path::new(&path)).map_err(|e| to_py(&e))?;
-    if let Some(names) = names {
-        let text = if names.is_instance_of::<PyString>() || names.hasattr("__fspath__")? {
-            let file: std::path::PathBuf = names.extract()?;
-            std::fs::read_to_string(&file).map_err(|error| {
-                to_py(&ReadError {
-                    path: file.display().to_string(),
-                    error,
-                })
-            })?
-        } else {
-            let mut lines = Vec::new();
-            for name in names.try_iter()? {
-                lines.push(name?.extract::<String>()?);
-            }
-            lines.join("\n")
-        };
-        archive.names.add_list(&text);
+/// The names `names` gives (a file of names, one a line, or an iterable
+/// of names; `pak+inner` or bare) beside the built-in ones and a
+/// `names.txt` beside the archive.
+fn name_list(names: Option<&Bound<'_, PyAny>>) -> PyResult<NameList> {
+    let Some(names) = names else {
+        return Ok(NameList::new());
+    };
+    if names.is_instance_of::<PyString>() || names.hasattr("__fspath__")? {
+        return Ok(NameList::with_file(Some(names.extract()?)));
     }
+    let mut lines = Vec::new();
+    for name in names.try_iter()? {
+        lines.push(name?.extract::<String>()?);
+    }
+    Ok(NameList::with_names(lines))
+}
+
+/// The exception for a FILE argument that gave no object: the error the
+/// library's front door wraps, raised as the CLI reports it.
+fn source_error(e: SourceError) -> PyErr {
+    match e {
+        SourceError::Read(e) => to_py(&e),
+        SourceError::Object(e) => to_py(&e),
+        SourceError::NotFound(e) => to_py(&e),
+        SourceError::Usage(e) => to_py(&e),
+        SourceError::Unsupported(e) => to_py(&e),
+        SourceError::Open(e) | SourceError::Archive { error: e, .. } => to_py(&*e),
+        SourceError::Names { path, error } => to_py(&ReadError {
+            path: path.display().to_string(),
+            error,
+        }),
+    }
+}
+
+/// Opens `path` with the built-in names, a `names.txt` beside it, and
+/// `names` ([`name_list`]): the library's front door, as `sylcol info`
+/// opens it.
+pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> PyResult<PyArchive> {
+    let opener = Opener::new(name_list(names)?);
+    let archive = py.detach(|| opener.archive(&path)).map_err(source_error)?;
     let archive = Arc::new(archive);
     let rows: Vec<(IndexEntry, PakEntry)> = py.detach(|| {
         archive
@@ -273,13 +290,16 @@ pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> P
     })
 }
 
-/// The object `source` names: bytes, a path, or `ARCHIVE.pak+INNER`.
-/// Held only when sylcol would hold it (`sylcol_format::budget`), in
-/// memory reserved so that running out raises MemoryLimitError.
+/// What `source` names, through the library's front door: bytes, a path
+/// or `ARCHIVE.pak+INNER` give one object (held only when sylcol would
+/// hold it, `sylcol_format::budget`, in memory reserved so that running
+/// out raises MemoryLimitError); a whole archive gives its
+/// :class:`Archive`, named as `sylcol info` names its entries.
 pub fn load(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     path: Option<String>,
+    names: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Py<PyAny>> {
     if let Ok(b) = source.cast::<PyBytes>() {
         return decode_borrowed(py, path, b.as_bytes());
@@ -290,68 +310,26 @@ pub fn load(
     }
     let given: std::path::PathBuf = source.extract()?;
     let given = given.to_string_lossy().into_owned();
-    let (name, bytes) = py.detach(|| read_named(&given))?;
-    decode_object(py, path.unwrap_or(name), bytes)
+    if split_archive_path(&given).is_none() && is_archive(&given) {
+        return Ok(Py::new(py, open(py, given, names)?)?.into_any());
+    }
+    let opener = Opener::new(name_list(names)?);
+    let input = py
+        .detach(|| opener.object(&given)?.whole().map_err(SourceError::from))
+        .map_err(source_error)?;
+    decode_object(py, path.unwrap_or(input.name), owned(input.bytes))
 }
 
 /// Decodes bytes Python holds, copied only once admitted.
 fn decode_borrowed(py: Python<'_>, path: Option<String>, data: &[u8]) -> PyResult<Py<PyAny>> {
     let path = path.unwrap_or_else(|| "<bytes>".into());
-    let size = data.len() as u64;
-    if let Err(error) = budget::admit(&data[..data.len().min(SNIFF_LEN)], size) {
-        return Err(to_py(&ObjectError { path, error }));
-    }
-    let mut bytes = budget::object_buffer(size).map_err(|e| {
-        to_py(&ReadError {
-            path: path.clone(),
-            error: e.into(),
-        })
-    })?;
-    bytes.extend_from_slice(data);
-    decode_object(py, path, bytes)
+    let input = from_bytes(&path, data).map_err(source_error)?;
+    decode_object(py, input.name, owned(input.bytes))
 }
 
-/// The name sylcol reports and the bytes of a path or archive entry.
-fn read_named(given: &str) -> PyResult<(String, Vec<u8>)> {
-    if let Some((pak, inner)) = split_archive_path(given) {
-        let archive = Archive::open(Path::new(pak)).map_err(|e| to_py(&e))?;
-        let hash = inner_hash(inner);
-        let entry = archive.index.find(hash).ok_or_else(|| {
-            to_py(&NotFound {
-                path: pak.to_string(),
-                detail: format!("no entry {inner} (hash {hash:08X}) in the archive"),
-            })
-        })?;
-        let info = archive.probe(entry).map_err(|e| to_py(&e))?;
-        let bytes = read_object(&archive, entry, pak)?;
-        return Ok((format!("{pak}+{}", info.display), bytes));
-    }
-    let cannot = |error| {
-        to_py(&ReadError {
-            path: given.to_string(),
-            error,
-        })
-    };
-    let mut file = std::fs::File::open(given).map_err(cannot)?;
-    let mut magic = [0u8; 4];
-    if given.to_ascii_lowercase().ends_with(".pak")
-        && file.read_exact(&mut magic).is_ok()
-        && &magic == sylcol_format::ipfb::MAGIC
-    {
-        return Err(to_py(&Unsupported {
-            path: given.to_string(),
-            detail: "an IPFB archive holds many objects: open it with sylcol.open_archive, or load one entry as ARCHIVE.pak+ENTRY".into(),
-        }));
-    }
-    file.seek(SeekFrom::Start(0)).map_err(cannot)?;
-    let size = file.metadata().map_err(cannot)?.len();
-    match budget::read_object(&mut file, size).map_err(cannot)? {
-        Ok(bytes) => Ok((given.to_string(), bytes)),
-        Err(error) => Err(to_py(&ObjectError {
-            path: given.to_string(),
-            error,
-        })),
-    }
+/// The bytes of an object read for Python alone (copied only if shared).
+fn owned(bytes: Arc<Vec<u8>>) -> Vec<u8> {
+    Arc::try_unwrap(bytes).unwrap_or_else(|shared| (*shared).clone())
 }
 
 /// Decodes `bytes` (named `path` in reports and errors) into an `Mcol`, a

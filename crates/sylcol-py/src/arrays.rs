@@ -25,7 +25,10 @@ use pyo3::prelude::*;
 ///
 /// `rows` must live inside `owner` (a frozen pyclass that never mutates
 /// the vector holding them): numpy keeps `owner` alive through the
-/// array's `base`.
+/// array's `base`. (numpy's only way to give an array another object as
+/// its `base` is `borrow_from_array`, which is `unsafe`: the crate's one
+/// exception, here and in [`view1`].)
+#[allow(unsafe_code)]
 pub fn view<'py, T: Element, const K: usize>(
     rows: &[[T; K]],
     owner: &Bound<'py, PyAny>,
@@ -43,6 +46,7 @@ pub fn view<'py, T: Element, const K: usize>(
 
 /// A read-only 1-D numpy view of `items`, owned by `owner` (the same
 /// contract as [`view`]).
+#[allow(unsafe_code)]
 pub fn view1<'py, T: Element>(
     items: &[T],
     owner: &Bound<'py, PyAny>,

@@ -11,38 +11,27 @@ use numpy::PyArray1;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
-use sylcol::TriMesh;
 use sylcol::query::{self, BatchError, GridSource, Ray, RayHit};
 use sylcol::report::error::{ErrorKind, ErrorReport};
-use sylcol::report::query::grid_fit;
-use sylcol_format::mcol::Mcol;
+use sylcol::report::query::{grid_fit, inside_refusal};
+use sylcol::source::spec::Target;
+use sylcol::source::{Accel, ColliderSpec, Grid};
 
 use crate::arrays::{Rows, batch_rows, rows_of, scalars};
 use crate::batch::{self, in_blocks};
-use crate::errors::raise;
+use crate::errors::{raise, to_py};
 use crate::reports::json_to_py;
 
-/// Which grid a collider walks.
+/// `grid=`: the library's [`Grid`], read by its one parser (`"file"`,
+/// `"derived"`, or a cell count given as an int or a string), with its
+/// error text for a value it refuses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GridChoice {
-    /// The MCOL file's own grid and lists.
-    File,
-    /// A grid sized for the mesh.
-    Derived,
-    /// This many cubic cells along the longest axis.
-    Cells(usize),
-}
+pub struct GridChoice(pub Grid);
 
-/// What rays and segments go through (`sylcol query --accel`).
+/// `accel=`: the library's [`Accel`] (`"grid"` or `"bvh"`), read by its
+/// one parser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AccelChoice {
-    /// The grid chosen by [`GridChoice`].
-    Grid,
-    /// sylcol's own acceleration: an eight-wide BVH built from the mesh
-    /// (none for a mesh of at most 16 triangles, two packets, whose rays
-    /// test every triangle).
-    Bvh,
-}
+pub struct AccelChoice(pub Accel);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for AccelChoice {
     type Error = PyErr;
@@ -54,23 +43,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for AccelChoice {
                 obj.get_type().name()?
             )));
         };
-        match &*text.to_cow()? {
-            "grid" => Ok(AccelChoice::Grid),
-            "bvh" => Ok(AccelChoice::Bvh),
-            other => Err(PyValueError::new_err(format!(
-                "accel={other:?}: expected \"grid\" or \"bvh\""
-            ))),
-        }
-    }
-}
-
-impl AccelChoice {
-    /// `c` with the chosen acceleration for rays and segments.
-    fn apply(self, c: query::Collider) -> query::Collider {
-        match self {
-            AccelChoice::Grid => c,
-            AccelChoice::Bvh => c.with_bvh(),
-        }
+        let accel = text.to_cow()?.parse::<Accel>();
+        accel
+            .map(AccelChoice)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 }
 
@@ -78,29 +54,20 @@ impl<'a, 'py> FromPyObject<'a, 'py> for GridChoice {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        const ACCEPTED: &str = "\"file\", \"derived\" or a cell count (an int >= 1)";
-        if obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>() {
-            return match obj.extract::<usize>() {
-                Ok(n) if n > 0 => Ok(GridChoice::Cells(n)),
-                _ => Err(PyValueError::new_err(format!(
-                    "grid={}: a cell count must be at least 1 (expected {ACCEPTED})",
-                    obj.repr()?
-                ))),
-            };
-        }
-        let Ok(text) = obj.cast::<PyString>() else {
+        let is_int = obj.is_instance_of::<PyInt>() && !obj.is_instance_of::<PyBool>();
+        let text = if is_int {
+            obj.str()?.to_cow()?.into_owned()
+        } else if let Ok(text) = obj.cast::<PyString>() {
+            text.to_cow()?.into_owned()
+        } else {
             return Err(PyTypeError::new_err(format!(
-                "grid: expected {ACCEPTED}, got {}",
+                "grid: expected \"file\", \"derived\" or a cell count (an int >= 1), got {}",
                 obj.get_type().name()?
             )));
         };
-        match &*text.to_cow()? {
-            "file" => Ok(GridChoice::File),
-            "derived" => Ok(GridChoice::Derived),
-            other => Err(PyValueError::new_err(format!(
-                "grid={other:?}: expected {ACCEPTED}"
-            ))),
-        }
+        let grid = text.parse::<Grid>();
+        grid.map(GridChoice)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 }
 
@@ -112,78 +79,33 @@ pub struct Collider {
     /// Boxed: the collider holds 32-byte aligned SIMD rows, and Python
     /// places a class's fields at 16-byte alignment only.
     inner: Box<query::Collider>,
+    /// Why `inside` has no answer on this mesh (worked out on the first
+    /// `inside` call).
+    inside_refused: std::sync::OnceLock<Option<String>>,
 }
 
 impl Collider {
-    /// Over an MCOL map, through its own grid or a derived one (and the
-    /// BVH for rays when asked).
-    pub fn of_mcol(
+    /// Over a map or a library part (`name` in reports: the object, or
+    /// `PATH+PART`), made as the library makes every front's collider
+    /// ([`ColliderSpec::collider`]).
+    pub fn of(
         py: Python<'_>,
         name: &str,
-        m: &Mcol,
+        target: Target<'_>,
         grid: GridChoice,
         accel: AccelChoice,
     ) -> PyResult<Self> {
-        let inner = py.detach(|| {
-            let base = query::Collider::from_mcol(m)?;
-            let c = match grid {
-                GridChoice::File => Ok(base),
-                GridChoice::Derived => base.with_derived_grid(base.suggested_cells_per_axis()),
-                GridChoice::Cells(n) => base.with_derived_grid(n),
-            };
-            c.map(|c| accel.apply(c))
-        });
-        Self::made(name, inner)
-    }
-
-    /// Over any mesh, through a derived grid (and the BVH for rays when
-    /// asked).
-    pub fn of_mesh(
-        py: Python<'_>,
-        name: &str,
-        mesh: TriMesh,
-        grid: GridChoice,
-        accel: AccelChoice,
-    ) -> PyResult<Self> {
-        if grid == GridChoice::File {
-            return Err(raise(
-                &ErrorReport {
-                    message: format!(
-                        "{name}: a library mesh has no file grid; use grid=\"derived\" or a cell count"
-                    ),
-                    path: Some(name.to_string()),
-                    offset: None,
-                    kind: ErrorKind::Unsupported,
-                },
-                None,
-            ));
-        }
-        let inner = py.detach(|| {
-            let base = query::Collider::from_mesh(&mesh)?;
-            let c = match grid {
-                GridChoice::Cells(n) => base.with_derived_grid(n),
-                _ => Ok(base),
-            };
-            c.map(|c| accel.apply(c))
-        });
-        Self::made(name, inner)
-    }
-
-    fn made(name: &str, inner: Result<query::Collider, query::ColliderError>) -> PyResult<Self> {
-        let inner = inner.map_err(|e| {
-            raise(
-                &ErrorReport {
-                    message: format!("{name}: cannot query: {e}"),
-                    path: Some(name.to_string()),
-                    offset: None,
-                    kind: ErrorKind::Invalid,
-                },
-                None,
-            )
-        })?;
+        let spec = ColliderSpec {
+            grid: Some(grid.0),
+            accel: accel.0,
+        };
+        let inner = py
+            .detach(|| spec.collider(name, target))
+            .map_err(|e| to_py(&e))?;
         Ok(Collider {
             name: name.to_string(),
             inner: Box::new(inner),
+            inside_refused: std::sync::OnceLock::new(),
         })
     }
 
@@ -303,12 +225,35 @@ impl Collider {
     }
 
     /// Whether each point lies inside the closed hull (or on it): a bool
-    /// array.
+    /// array. A mesh with an edge used by an odd number of triangles (an
+    /// open rim, a single-sided fin) encloses no definite volume:
+    /// `UnsupportedError`, as `sylcol query inside` refuses it.
     fn inside<'py>(
         &self,
         py: Python<'py>,
         points: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        // Worked out without the GIL and outside the cell's lock: a thread
+        // waiting on the lock while holding the GIL would never let the
+        // one computing take the GIL back (two threads may compute it).
+        let refused = match self.inside_refused.get() {
+            Some(known) => known,
+            None => {
+                let why = py.detach(|| inside_refusal(&self.inner));
+                self.inside_refused.get_or_init(|| why)
+            }
+        };
+        if let Some(why) = refused {
+            return Err(raise(
+                &ErrorReport {
+                    message: format!("{}: {why}", self.name),
+                    path: Some(self.name.clone()),
+                    offset: None,
+                    kind: ErrorKind::Unsupported,
+                },
+                None,
+            ));
+        }
         let p = Rows::read(points, "points")?;
         let mut inside = Vec::with_capacity(p.len());
         py.detach(|| {

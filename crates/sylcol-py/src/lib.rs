@@ -19,6 +19,9 @@
 //! | `editing` | `hull_faults`, `weld`, `map_cells`, `cell_at`, `map_failures`, `write_archive` |
 //! | `errors` | exceptions of `sylcol._errors` |
 
+// `unsafe` only where numpy lends Rust memory (`arrays::view`).
+#![deny(unsafe_code)]
+
 mod archive;
 mod arrays;
 mod batch;
@@ -38,8 +41,9 @@ use pyo3::types::PyBytes;
 
 /// Opens an IPFB archive (``MiscBin.pak`` with its ``.p00`` ...).
 ///
-/// ``names``: more entry names than the built-in ones — a path to a file
-/// with one name a line, or an iterable of names (``pak+inner`` or bare).
+/// ``names``: more entry names than the built-in ones and those of a
+/// ``names.txt`` beside the archive — a path to a file with one name a
+/// line, or an iterable of names (``pak+inner`` or bare).
 /// Returns an ``Archive``: a sequence of ``Entry`` in index order, also
 /// indexable by name (``archive["CollisionSet_S01.bin"]``).
 #[pyfunction]
@@ -52,17 +56,27 @@ fn open_archive(
     archive::open(py, path.to_string_lossy().into_owned(), names)
 }
 
-/// Loads one object: an ``Mcol``, a ``CollisionSet``, a ``Regn`` or a
-/// ``StringTable`` (IDXD / IXUD).
+/// Loads what ``source`` names, as ``sylcol`` on the command line reads
+/// a FILE: one object (an ``Mcol``, a ``CollisionSet``, a ``Regn`` or a
+/// ``StringTable``), or for a whole ``.pak`` its ``Archive``, its entries
+/// named as ``sylcol info`` names them.
 ///
 /// ``source`` is a path, ``"ARCHIVE.pak+ENTRY"`` (the game's notation:
 /// ``"MiscBin.pak+CollisionSet_S01.bin"``, ``"MiscBin.pak+$DC4B0896"``),
-/// or the object's bytes. ``path`` overrides the name reports and errors
-/// give it (default: the path, ``ARCHIVE.pak+ENTRY.MAGIC``, ``<bytes>``).
+/// a whole archive, or the object's bytes. ``path`` overrides the name
+/// reports and errors give one object (default: the path,
+/// ``ARCHIVE.pak+ENTRY.MAGIC``, ``<bytes>``). ``names``: entry names
+/// beside the built-in ones and a ``names.txt`` beside the archive, as
+/// for ``open_archive``.
 #[pyfunction]
-#[pyo3(signature = (source, path = None))]
-fn load(py: Python<'_>, source: &Bound<'_, PyAny>, path: Option<String>) -> PyResult<Py<PyAny>> {
-    archive::load(py, source, path)
+#[pyo3(signature = (source, path = None, names = None))]
+fn load(
+    py: Python<'_>,
+    source: &Bound<'_, PyAny>,
+    path: Option<String>,
+    names: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    archive::load(py, source, path, names)
 }
 
 /// Builds a valid MCOL map hull from a closed mesh and returns its bytes.

@@ -4,11 +4,13 @@ use numpy::PyArray2;
 use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use sylcol::TriMesh;
 use sylcol::report::info::{Info, collisionset_info};
 use sylcol_format::collisionset;
 
 use crate::arrays::view;
+use sylcol::source::spec::Target;
+use sylcol::source::{Accel, Grid};
+
 use crate::collider::{AccelChoice, Collider, GridChoice};
 use crate::errors::to_py;
 use crate::reports::{json_to_py, verify_bytes};
@@ -226,11 +228,10 @@ impl Mesh {
     /// grid sized for it) or an int (cells along the longest axis); a
     /// library mesh has no file grid; ``accel="bvh"`` sends rays and
     /// segments through a BVH built from the mesh.
-    #[pyo3(signature = (grid = GridChoice::Derived, accel = AccelChoice::Grid))]
+    #[pyo3(signature = (grid = GridChoice(Grid::Derived), accel = AccelChoice(Accel::Grid)))]
     fn collider(&self, py: Python<'_>, grid: GridChoice, accel: AccelChoice) -> PyResult<Collider> {
         let name = format!("{}+{}", self.library.get().path, self.name());
-        let mesh = TriMesh::from_collision_record(self.record());
-        Collider::of_mesh(py, &name, mesh, grid, accel)
+        Collider::of(py, &name, Target::Part(self.record()), grid, accel)
     }
 
     /// Number of vertices.

@@ -8,6 +8,9 @@ use sylcol_format::chunk::Chunk;
 use sylcol_format::mcol::{self, CellLink};
 
 use crate::arrays::{Field, structured, view, view1};
+use sylcol::source::spec::Target;
+use sylcol::source::{Accel, Grid};
+
 use crate::collider::{AccelChoice, Collider, GridChoice};
 use crate::errors::to_py;
 use crate::reports::{json_to_py, verify_bytes};
@@ -251,9 +254,9 @@ impl Mcol {
     /// sized for the mesh, an int that many cells along the longest axis;
     /// ``accel="bvh"`` sends rays and segments through a BVH built from
     /// the mesh (``sylcol query --accel bvh``).
-    #[pyo3(signature = (grid = GridChoice::File, accel = AccelChoice::Grid))]
+    #[pyo3(signature = (grid = GridChoice(Grid::File), accel = AccelChoice(Accel::Grid)))]
     fn collider(&self, py: Python<'_>, grid: GridChoice, accel: AccelChoice) -> PyResult<Collider> {
-        Collider::of_mcol(py, &self.path, &self.mcol, grid, accel)
+        Collider::of(py, &self.path, Target::Map(&self.mcol), grid, accel)
     }
 
     /// Number of vertices.

@@ -141,8 +141,9 @@ def test_names_that_do_not_exist():
         sylcol.open_archive(PAK)[len(listing(PAK))]
     with pytest.raises(FileNotFoundError):
         sylcol.load("no/such/file.mcol")
-    with pytest.raises(sylcol.UnsupportedError):
-        sylcol.load(PAK)
+    # A whole archive is no longer refused: it loads as its Archive
+    # (tests/test_objects.py, test_load_of_an_archive_...).
+    assert isinstance(sylcol.load(PAK), sylcol.Archive)
 
 
 def test_user_names_name_unknown_entries(tmp_path):

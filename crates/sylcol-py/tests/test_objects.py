@@ -1,11 +1,13 @@
 """Loading: every sample object and fixture, its arrays against the CLI's
 export, its reports against the CLI's JSON, its bytes round-tripped."""
 
+import json
+
 import numpy as np
 import pytest
 
 import sylcol
-from conftest import ARCHIVES, FIXTURES, PAK, TABLES, cli_json, entries_with_magic, entry_path, listing
+from conftest import ARCHIVES, FIXTURES, PAK, TABLES, cli_json, entries_with_magic, entry_path, listing, run_cli
 
 
 def read_obj(path):
@@ -200,3 +202,31 @@ def test_to_trimesh(maps, library):
     assert t.vertices.shape == (502, 3) and t.faces.shape == (924, 3)
     assert t.is_watertight
     assert library["rou_e101_bdy"].to_trimesh().faces.shape[0] == library["rou_e101_bdy"].triangle_count
+
+
+def _info_paths(pak):
+    """Every entry `sylcol info --json` names: decoded, skipped or failed."""
+    info = json.loads(run_cli("--json", "info", pak, check=False)[1])
+    return [o["path"] for o in info["objects"] + info["skipped"]] + [
+        e["path"] for e in info["errors"] if e.get("path")
+    ]
+
+
+def test_load_of_an_archive_names_its_entries_as_info_does(scratch):
+    """`sylcol.load(ARCHIVE)` opens the archive through the CLI's front
+    door: its entries are the ones `sylcol info` names, and a `names.txt`
+    beside it (as `names harvest -o` writes it) names entries the built-in
+    list does not know, in both."""
+    pak = scratch / "MiscBin.pak"
+    before = [e.path for e in sylcol.load(pak)]
+    assert sorted(before) == sorted(_info_paths(pak)) and len(before) == 40
+    assert f"{pak}+$DC4B0896.MCOL" in before
+    name = "S14_p1_AsteroidVolume_wp.col"
+    assert sylcol.entry_hash(name) == 0xDC4B0896
+    (scratch / "names.txt").write_text(f"# harvested\nhidden\\MiscBin.pak+{name}\nother.pak+x.bin\n")
+    after = [e.path for e in sylcol.load(pak)]
+    assert sorted(after) == sorted(_info_paths(pak))
+    assert f"{pak}+{name}" in after and f"{pak}+$DC4B0896.MCOL" not in after
+    assert [e.path for e in sylcol.open_archive(pak)] == after
+    # One entry loaded by its hash is named by the list too.
+    assert sylcol.load(f"{pak}+$DC4B0896").path == f"{pak}+{name}"

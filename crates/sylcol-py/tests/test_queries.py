@@ -321,3 +321,22 @@ def test_resizing_the_inputs_during_a_query_cannot_crash():
     )
     assert out.returncode == 0, f"exit {out.returncode}: {out.stderr[-2000:]}"
     assert out.stdout.strip() == "survived"
+
+
+@pytest.mark.parametrize("grid", ["file", "derived", "16", 16])
+def test_the_grid_spellings_are_the_cli_s(grid):
+    """One parser reads `grid` in Python and `--grid` in the CLI."""
+    path = f"{PAK}+$DC4B0896"
+    c = sylcol.load(path).collider(grid=grid)
+    cli = json.loads(run_cli("--json", "query", "--grid", str(grid), path, "grid")[1])
+    assert c.grid_fit() == cli
+
+
+@pytest.mark.parametrize("option, value", [("grid", "x"), ("grid", "0"), ("accel", "octree")])
+def test_a_bad_grid_or_accel_says_what_the_cli_says(option, value):
+    m = sylcol.load(f"{PAK}+$DC4B0896")
+    with pytest.raises(ValueError) as e:
+        m.collider(**{option: value})
+    code, _, err = run_cli("query", f"--{option}", value, f"{PAK}+$DC4B0896", "grid", check=False)
+    assert code == 2 and str(e.value) in err, err
+    assert str(e.value).startswith(f'{option} "{value}": expected "')

@@ -11,12 +11,15 @@
 //! | `GET /`, `/app.js`, ... | the viewer page ([`crate::assets`]) |
 
 use glam::Vec3;
-use serde_json::{Value, json};
-use sylcol::export::gltf::Layers;
-use sylcol::query::{Query, Ray};
+use serde::Serialize;
+use serde_json::Value;
+use sylcol::export::gltf::{GltfExportError, Layers};
+use sylcol::query::script::ParseError;
+use sylcol::query::{Answer, Query, QueryError, Ray};
+use sylcol::report::query::inside_refusal;
 
 use crate::assets;
-use crate::catalog::Catalog;
+use crate::catalog::{Catalog, ColliderError};
 
 /// Largest request body accepted.
 pub const MAX_BODY: usize = 1 << 20;
@@ -34,9 +37,16 @@ pub struct Reply {
     pub body: Vec<u8>,
 }
 
+/// The body of every error reply: `{"error": message}`.
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    error: &'a str,
+}
+
 impl Reply {
-    /// A JSON answer.
-    pub fn json(status: u16, value: &Value) -> Reply {
+    /// A JSON answer: `value` serialised (floats as `query --json`
+    /// prints them).
+    pub fn json(status: u16, value: &impl Serialize) -> Reply {
         Reply {
             status,
             content_type: "application/json",
@@ -46,144 +56,281 @@ impl Reply {
 
     /// `{"error": message}` with a 4xx status.
     pub fn error(status: u16, message: impl Into<String>) -> Reply {
-        Reply::json(status, &json!({ "error": message.into() }))
+        Reply::json(
+            status,
+            &ErrorBody {
+                error: &message.into(),
+            },
+        )
+    }
+}
+
+/// Why a request is refused; each is a 4xx reply `{"error": message}`.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// The URL path does not decode.
+    #[error("the path is not valid percent-encoded UTF-8")]
+    BadPath,
+    /// A query-string parameter does not decode.
+    #[error("{key}={raw:?} is not valid percent-encoded UTF-8")]
+    BadParam {
+        /// The parameter.
+        key: &'static str,
+        /// Its raw value.
+        raw: String,
+    },
+    /// `/api/objects/NAME` without `.glb`.
+    #[error("no such resource {0:?} (try /api/objects/NAME.glb)")]
+    NoResource(String),
+    /// No object of that name.
+    #[error("no object named {0:?}")]
+    NoObject(String),
+    /// No API at that path.
+    #[error("no API {0:?}")]
+    NoApi(String),
+    /// No page at that path.
+    #[error("no page {0:?}")]
+    NoPage(String),
+    /// `/api/query` asked with another method than POST.
+    #[error("POST a JSON body to /api/query")]
+    QueryNeedsPost,
+    /// A method the server does not answer.
+    #[error("method {0} is not served")]
+    Method(String),
+    /// `layers=` with no layer.
+    #[error(
+        "layers= is empty: name one or more of hull, cells, cell-spheres, tri-spheres, failures, or all (without it: every layer the object has)"
+    )]
+    EmptyLayers,
+    /// `layers=` naming what is not a layer.
+    #[error("layers={list:?}: {error}")]
+    Layers {
+        /// The list given.
+        list: String,
+        /// What is wrong with it.
+        error: String,
+    },
+    /// The scene could not be made.
+    #[error("{name}: {error}")]
+    Export {
+        /// The object.
+        name: String,
+        /// Why.
+        error: GltfExportError,
+    },
+    /// The body is larger than [`MAX_BODY`].
+    #[error("the body is over {MAX_BODY} bytes")]
+    BodyTooLarge,
+    /// The body does not parse.
+    #[error("the body is not JSON: {0}")]
+    NotJson(serde_json::Error),
+    /// A field of the body is missing or of the wrong type.
+    #[error("{0}")]
+    Field(&'static str),
+    /// More than [`MAX_QUERIES`] queries.
+    #[error("at most {MAX_QUERIES} queries a request")]
+    TooManyQueries,
+    /// The object and part offer no collider.
+    #[error(transparent)]
+    Collider(#[from] ColliderError),
+    /// A query that is not a string.
+    #[error("query {0} is not a string")]
+    NotAString(usize),
+    /// A query line that does not parse.
+    #[error("query {index} ({line:?}): {error}")]
+    Parse {
+        /// Its place in the request.
+        index: usize,
+        /// The line.
+        line: String,
+        /// Why.
+        error: ParseError,
+    },
+    /// A query that cannot be answered.
+    #[error("query {index} ({line:?}): {error}")]
+    Answer {
+        /// Its place in the request.
+        index: usize,
+        /// The line.
+        line: String,
+        /// Why.
+        error: QueryError,
+    },
+    /// A query this mesh has no answer for (`inside` on a mesh with an
+    /// edge used by an odd number of triangles).
+    #[error("query {index} ({line:?}): {why}")]
+    Unanswerable {
+        /// Its place in the request.
+        index: usize,
+        /// The line.
+        line: String,
+        /// Why.
+        why: String,
+    },
+}
+
+impl ApiError {
+    /// The HTTP status it is answered with.
+    pub fn status(&self) -> u16 {
+        match self {
+            ApiError::NoResource(_)
+            | ApiError::NoObject(_)
+            | ApiError::NoApi(_)
+            | ApiError::NoPage(_) => 404,
+            ApiError::QueryNeedsPost | ApiError::Method(_) => 405,
+            ApiError::BodyTooLarge | ApiError::TooManyQueries => 413,
+            _ => 400,
+        }
+    }
+}
+
+impl From<ApiError> for Reply {
+    fn from(e: ApiError) -> Reply {
+        Reply::error(e.status(), e.to_string())
     }
 }
 
 /// Answers one request. `url` is the raw request target (path and query).
 /// HEAD is answered as GET (the HTTP layer sends the headers only).
 pub fn handle(catalog: &Catalog, method: &str, url: &str, body: &[u8]) -> Reply {
+    route(catalog, method, url, body).unwrap_or_else(Reply::from)
+}
+
+fn route(catalog: &Catalog, method: &str, url: &str, body: &[u8]) -> Result<Reply, ApiError> {
     let method = if method == "HEAD" { "GET" } else { method };
     let (raw_path, query) = url.split_once('?').unwrap_or((url, ""));
-    let Some(path) = percent_decode(raw_path) else {
-        return Reply::error(400, "the path is not valid percent-encoded UTF-8");
-    };
+    let path = percent_decode(raw_path).ok_or(ApiError::BadPath)?;
     match (method, path.as_str()) {
         ("GET", "/api/objects") => {
             let list: Vec<Value> = catalog.objects().iter().map(|o| o.summary()).collect();
-            Reply::json(200, &Value::Array(list))
+            Ok(Reply::json(200, &list))
         }
         ("POST", "/api/query") => query_reply(catalog, body),
-        (_, "/api/query") => Reply::error(405, "POST a JSON body to /api/query"),
+        (_, "/api/query") => Err(ApiError::QueryNeedsPost),
         ("GET", p) if p.starts_with("/api/objects/") => {
             let name = &p["/api/objects/".len()..];
             match name.strip_suffix(".glb") {
                 Some(name) => glb_reply(catalog, name, query),
-                None => Reply::error(
-                    404,
-                    format!("no such resource {p:?} (try /api/objects/NAME.glb)"),
-                ),
+                None => Err(ApiError::NoResource(p.to_string())),
             }
         }
         ("GET", p) if p.starts_with("/api/verify/") => {
             let name = &p["/api/verify/".len()..];
-            match catalog.get(name) {
-                Some(o) => Reply::json(200, &o.verify()),
-                None => Reply::error(404, format!("no object named {name:?}")),
-            }
+            let object = catalog
+                .get(name)
+                .ok_or_else(|| ApiError::NoObject(name.to_string()))?;
+            Ok(Reply::json(200, &object.verify()))
         }
-        ("GET", p) if p.starts_with("/api/") => Reply::error(404, format!("no API {p:?}")),
+        ("GET", p) if p.starts_with("/api/") => Err(ApiError::NoApi(p.to_string())),
         ("GET", p) => match assets::asset(p) {
-            Some((content_type, body)) => Reply {
+            Some((content_type, body)) => Ok(Reply {
                 status: 200,
                 content_type,
                 body: body.to_vec(),
-            },
-            None => Reply::error(404, format!("no page {p:?}")),
+            }),
+            None => Err(ApiError::NoPage(p.to_string())),
         },
-        (m, _) => Reply::error(405, format!("method {m} is not served")),
+        (m, _) => Err(ApiError::Method(m.to_string())),
     }
 }
 
 /// `GET /api/objects/{name}.glb?layers=...` (default: every layer the
 /// object has).
-fn glb_reply(catalog: &Catalog, name: &str, query: &str) -> Reply {
-    let Some(object) = catalog.get(name) else {
-        return Reply::error(404, format!("no object named {name:?}"));
+fn glb_reply(catalog: &Catalog, name: &str, query: &str) -> Result<Reply, ApiError> {
+    let object = catalog
+        .get(name)
+        .ok_or_else(|| ApiError::NoObject(name.to_string()))?;
+    let layers = match query_param(query, "layers")? {
+        Some(list) if list.trim().is_empty() => return Err(ApiError::EmptyLayers),
+        Some(list) => Layers::parse(&list).map_err(|error| ApiError::Layers { list, error })?,
+        None => object.layers(),
     };
-    let layers = match query_param(query, "layers") {
-        Ok(Some(list)) if list.trim().is_empty() => {
-            return Reply::error(
-                400,
-                "layers= is empty: name one or more of hull, cells, cell-spheres, tri-spheres, failures, or all (without it: every layer the object has)",
-            );
-        }
-        Ok(Some(list)) => match Layers::parse(&list) {
-            Ok(l) => l,
-            Err(e) => return Reply::error(400, format!("layers={list:?}: {e}")),
-        },
-        Ok(None) => object.layers(),
-        Err(e) => return Reply::error(400, e),
-    };
-    match object.scene(layers).and_then(|s| s.to_glb()) {
-        Ok(glb) => Reply {
-            status: 200,
-            content_type: "model/gltf-binary",
-            body: glb,
-        },
-        Err(e) => Reply::error(400, format!("{name}: {e}")),
-    }
+    let glb = object
+        .scene(layers)
+        .and_then(|s| s.to_glb())
+        .map_err(|error| ApiError::Export {
+            name: name.to_string(),
+            error,
+        })?;
+    Ok(Reply {
+        status: 200,
+        content_type: "model/gltf-binary",
+        body: glb,
+    })
+}
+
+/// One answer of `POST /api/query`: the answer as `query --json` prints
+/// it, with the cells a ray or segment walked when asked for.
+#[derive(Serialize)]
+struct Answered {
+    #[serde(flatten)]
+    answer: Answer,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cells: Option<Vec<[usize; 3]>>,
 }
 
 /// `POST /api/query`: `{"object", "mesh"?, "queries": [...], "cells"?}`.
-fn query_reply(catalog: &Catalog, body: &[u8]) -> Reply {
+fn query_reply(catalog: &Catalog, body: &[u8]) -> Result<Reply, ApiError> {
     if body.len() > MAX_BODY {
-        return Reply::error(413, format!("the body is over {MAX_BODY} bytes"));
+        return Err(ApiError::BodyTooLarge);
     }
-    let req: Value = match serde_json::from_slice(body) {
-        Ok(v) => v,
-        Err(e) => return Reply::error(400, format!("the body is not JSON: {e}")),
-    };
-    let Some(name) = req.get("object").and_then(Value::as_str) else {
-        return Reply::error(400, "\"object\" (a name from /api/objects) is missing");
-    };
-    let Some(queries) = req.get("queries").and_then(Value::as_array) else {
-        return Reply::error(400, "\"queries\" (an array of query lines) is missing");
-    };
+    let req: Value = serde_json::from_slice(body).map_err(ApiError::NotJson)?;
+    let name = req
+        .get("object")
+        .and_then(Value::as_str)
+        .ok_or(ApiError::Field(
+            "\"object\" (a name from /api/objects) is missing",
+        ))?;
+    let queries = req
+        .get("queries")
+        .and_then(Value::as_array)
+        .ok_or(ApiError::Field(
+            "\"queries\" (an array of query lines) is missing",
+        ))?;
     if queries.len() > MAX_QUERIES {
-        return Reply::error(413, format!("at most {MAX_QUERIES} queries a request"));
+        return Err(ApiError::TooManyQueries);
     }
     let mesh = match req.get("mesh") {
         None | Some(Value::Null) => None,
         Some(Value::String(m)) => Some(m.as_str()),
-        Some(_) => return Reply::error(400, "\"mesh\" must be a part name"),
+        Some(_) => return Err(ApiError::Field("\"mesh\" must be a part name")),
     };
     let want_cells = req.get("cells").and_then(Value::as_bool).unwrap_or(false);
-    let Some(object) = catalog.get(name) else {
-        return Reply::error(404, format!("no object named {name:?}"));
-    };
-    let collider = match catalog.collider(object, mesh) {
-        Ok(c) => c,
-        Err(e) => return Reply::error(400, e),
-    };
+    let object = catalog
+        .get(name)
+        .ok_or_else(|| ApiError::NoObject(name.to_string()))?;
+    let collider = catalog.collider(object, mesh)?;
     let mut answers = Vec::with_capacity(queries.len());
-    for (i, q) in queries.iter().enumerate() {
-        let Some(line) = q.as_str() else {
-            return Reply::error(400, format!("query {i} is not a string"));
-        };
-        let parsed: Query = match line.parse() {
-            Ok(q) => q,
-            Err(e) => return Reply::error(400, format!("query {i} ({line:?}): {e}")),
-        };
-        let answer = match collider.answer(&parsed) {
-            Ok(a) => a,
-            Err(e) => return Reply::error(400, format!("query {i} ({line:?}): {e}")),
-        };
-        // The answer's own serialisation (floats as `query --json` prints
-        // them), with the walked cells appended when asked for.
-        let mut text = serde_json::to_string(&answer).unwrap_or_default();
-        if want_cells && let Some((ray, end)) = walked(&parsed, answer.time_of_impact) {
-            let cells = collider.ray_cells(&ray, end).unwrap_or_default();
-            text.pop();
-            text.push_str(&format!(",\"cells\":{}}}", json!(cells)));
+    // Why `inside` has no answer on this mesh, worked out at the first one.
+    let inside_refused = std::cell::OnceCell::new();
+    for (index, q) in queries.iter().enumerate() {
+        let line = q.as_str().ok_or(ApiError::NotAString(index))?;
+        let parsed: Query = line.parse().map_err(|error| ApiError::Parse {
+            index,
+            line: line.to_string(),
+            error,
+        })?;
+        if let Query::Inside { .. } = parsed
+            && let Some(why) = inside_refused.get_or_init(|| inside_refusal(&collider))
+        {
+            return Err(ApiError::Unanswerable {
+                index,
+                line: line.to_string(),
+                why: why.clone(),
+            });
         }
-        answers.push(text);
+        let answer = collider.answer(&parsed).map_err(|error| ApiError::Answer {
+            index,
+            line: line.to_string(),
+            error,
+        })?;
+        let cells = want_cells
+            .then(|| walked(&parsed, answer.time_of_impact))
+            .flatten()
+            .map(|(ray, end)| collider.ray_cells(&ray, end).unwrap_or_default());
+        answers.push(Answered { answer, cells });
     }
-    Reply {
-        status: 200,
-        content_type: "application/json",
-        body: format!("[{}]", answers.join(",")).into_bytes(),
-    }
+    Ok(Reply::json(200, &answers))
 }
 
 /// The ray a ray or segment query walks, and where its walk stops (the
@@ -202,7 +349,7 @@ fn walked(q: &Query, toi: Option<f32>) -> Option<(Ray, f32)> {
 /// The value of `key` in a query string (percent-decoded; `None` when
 /// absent), or an error naming the parameter when its percent-encoding
 /// or UTF-8 is broken.
-fn query_param(query: &str, key: &str) -> Result<Option<String>, String> {
+fn query_param(query: &str, key: &'static str) -> Result<Option<String>, ApiError> {
     let Some((_, raw)) = query
         .split('&')
         .map(|kv| kv.split_once('=').unwrap_or((kv, "")))
@@ -212,7 +359,10 @@ fn query_param(query: &str, key: &str) -> Result<Option<String>, String> {
     };
     percent_decode(&raw.replace('+', " "))
         .map(Some)
-        .ok_or_else(|| format!("{key}={raw:?} is not valid percent-encoded UTF-8"))
+        .ok_or_else(|| ApiError::BadParam {
+            key,
+            raw: raw.to_string(),
+        })
 }
 
 /// `%XX` escapes decoded; `None` when an escape or the UTF-8 is broken.
@@ -237,6 +387,7 @@ pub fn percent_decode(s: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::catalog::Source;
+    use serde_json::json;
     use sylcol::verify::testmaps;
 
     fn catalog() -> Catalog {

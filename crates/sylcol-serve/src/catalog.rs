@@ -10,9 +10,12 @@ use sylcol::export::gltf::{
     GltfExportError, Layers, Scene, SceneOptions, library_scene, map_scene,
 };
 use sylcol::export::object_name;
+use sylcol::prelude::*;
 use sylcol::query::Collider;
 use sylcol::report::info::info_of;
 use sylcol::report::verify::verify_object;
+use sylcol::source::ColliderSpec;
+use sylcol::source::spec::{BuildError, PickError, Target, target};
 use sylcol::verify::{self, collisionset, flags};
 use sylcol_format::{Object as Data, decode_any};
 
@@ -165,54 +168,74 @@ impl Catalog {
     }
 
     /// The collider of map `object`, or of part `mesh` of a library
-    /// (built on first use, then kept).
-    pub fn collider(&self, object: &Object, mesh: Option<&str>) -> Result<Arc<Collider>, String> {
+    /// (built on first use, then kept): the library's own choice of the
+    /// part ([`target`]: `rou_e101_bdy` and `rou_e101_bdy_cmesh` are one
+    /// part, found as `sylcol query --mesh` finds it) and collider
+    /// ([`ColliderSpec`], the defaults of `sylcol query`).
+    pub fn collider(
+        &self,
+        object: &Object,
+        mesh: Option<&str>,
+    ) -> Result<Arc<Collider>, ColliderError> {
         let index = self
             .objects
             .iter()
             .position(|o| std::ptr::eq(o, object))
-            .ok_or("not an object of this catalog")?;
-        // A part by its record (`rou_e101_bdy` and `rou_e101_bdy_cmesh`
-        // are one part), found as `sylcol query --mesh` finds it.
-        let record = match (&object.data, mesh) {
-            (Data::Mcol(_), None) => None,
-            (Data::Mcol(_), Some(part)) => {
-                return Err(format!(
-                    "{} is a map; \"mesh\": {part:?} picks a library part",
-                    object.name
-                ));
+            .ok_or(ColliderError::Foreign)?;
+        let target = target(&object.name, &object.data, mesh)?;
+        let record = match (&object.data, target) {
+            (Data::CollisionSet(set), Target::Part(r)) => {
+                set.records.iter().position(|x| std::ptr::eq(x, r))
             }
-            (Data::CollisionSet(set), Some(part)) => Some(set.position(part).ok_or_else(|| {
-                format!(
-                    "{} has no part named {part:?} (nor {part}_cmesh) among {} records",
-                    object.name,
-                    set.records.len()
-                )
-            })?),
-            (Data::CollisionSet(set), None) => {
-                return Err(format!(
-                    "{} is a library of {} parts: name one with \"mesh\"",
-                    object.name,
-                    set.records.len()
-                ));
-            }
-            _ => return Err(format!("{} has no collision mesh to query", object.name)),
+            _ => None,
         };
         let key = (index, record);
         let mut cache = self.colliders.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(c) = cache.get(&key) {
             return Ok(c.clone());
         }
-        let built = match (&object.data, record) {
-            (Data::Mcol(m), _) => Collider::from_mcol(m),
-            (Data::CollisionSet(set), Some(r)) => {
-                Collider::from_mesh(&TriMesh::from_collision_record(&set.records[r]))
-            }
-            _ => return Err(format!("{} has no collision mesh to query", object.name)),
+        let path = match mesh {
+            Some(mesh) => format!("{}+{mesh}", object.name),
+            None => object.name.clone(),
         };
-        let built = Arc::new(built.map_err(|e| e.to_string())?);
+        let built = Arc::new(ColliderSpec::default().collider(&path, target)?);
         cache.insert(key, built.clone());
         Ok(built)
+    }
+}
+
+/// Why an object offers no collider.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ColliderError {
+    /// The object is not one of this catalog's.
+    #[error("not an object of this catalog")]
+    Foreign,
+    /// No map, or no such part ([`PickError`], worded for the API's
+    /// `"mesh"` field).
+    #[error("{}", pick_text(.0))]
+    Pick(#[from] PickError),
+    /// The mesh is not one a collider takes.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+}
+
+/// A [`PickError`] in the API's words (its field is `"mesh"`).
+fn pick_text(e: &PickError) -> String {
+    match e {
+        PickError::MapHasNoParts { path, mesh } => {
+            format!("{path} is a map; \"mesh\": {mesh:?} picks a library part")
+        }
+        PickError::NoPartNamed { path, records } => {
+            format!("{path} is a library of {records} parts: name one with \"mesh\"")
+        }
+        PickError::NoSuchPart {
+            path,
+            mesh,
+            records,
+        } => {
+            format!("{path} has no part named {mesh:?} (nor {mesh}_cmesh) among {records} records")
+        }
+        PickError::NothingToQuery { path } => format!("{path} has no collision mesh to query"),
     }
 }
 

@@ -8,6 +8,8 @@
 //! the caller fills; a request can name an object of it, never a path.
 //! See `docs/viewer.md`.
 
+#![forbid(unsafe_code)]
+
 pub mod api;
 pub mod assets;
 pub mod catalog;

@@ -1,7 +1,7 @@
 //! The server as a browser meets it: several keep-alive connections at
 //! once, requests answered on each, and a stop that ends them all; and
 //! as slow, many or foreign clients meet it: deadlines, the connection
-//! cap, cross-site requests (docs/reliability.md, "The server under slow
+//! cap, cross-site requests (docs/security.md, "The server under slow
 //! and many clients"). The deadlines are set short here through
 //! [`Limits`]; nothing asserts how long anything took.
 

@@ -7,9 +7,11 @@
 //! (default 3) interleaved rounds, and the first call's time (which pays
 //! for any index built lazily on first use). `SCENE=text` keeps only the
 //! maps whose names contain it. No criterion here: the table is the
-//! figure `docs/queries.md` keeps.
+//! figure `benches/README.md` keeps.
 
 mod common;
+
+use common::{env_or, time_each};
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -17,6 +19,7 @@ use std::time::Instant;
 use glam::Vec3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use sylcol::prelude::*;
 use sylcol::query::Collider;
 
 /// One sample map: its name, collider and query points.
@@ -44,22 +47,6 @@ fn sample_maps(points: usize) -> Vec<Map> {
     maps
 }
 
-/// Nanoseconds per query of `f` over every point.
-fn time<T>(points: &[Vec3], mut f: impl FnMut(Vec3) -> T) -> f64 {
-    let t = Instant::now();
-    for &p in points {
-        black_box(f(p));
-    }
-    t.elapsed().as_secs_f64() * 1e9 / points.len().max(1) as f64
-}
-
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
 fn main() {
     let (n, rounds) = (env_or("POINTS", 100_000), env_or("ROUNDS", 3).max(1));
     let only = std::env::var("SCENE").ok();
@@ -84,8 +71,8 @@ fn main() {
         let first_cl = t.elapsed().as_secs_f64() * 1e6;
         let (mut best_in, mut best_cl) = (f64::INFINITY, f64::INFINITY);
         for _ in 0..rounds {
-            best_in = best_in.min(time(&m.points, |p| c.contains_point(p).unwrap()));
-            best_cl = best_cl.min(time(&m.points, |p| c.closest_point(p).unwrap()));
+            best_in = best_in.min(time_each(&m.points, |&p| c.contains_point(p).unwrap()));
+            best_cl = best_cl.min(time_each(&m.points, |&p| c.closest_point(p).unwrap()));
         }
         sum_in += best_in;
         sum_cl += best_cl;

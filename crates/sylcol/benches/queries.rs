@@ -32,6 +32,7 @@ use parry3d::query::{Ray as PRay, RayCast};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
+use sylcol::prelude::*;
 use sylcol::query::fixtures::{icosphere, map_from_mesh, merged, uv_sphere};
 use sylcol::query::{Collider, Ray};
 

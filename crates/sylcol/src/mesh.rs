@@ -1,78 +1,42 @@
-//! Triangle meshes in the model layer.
+//! Triangle meshes in the model layer: the query engine's [`TriMesh`],
+//! made from the decoded game files ([`MeshFromFile`]).
 
 use glam::Vec3;
 use sylcol_format::collisionset::Record;
 use sylcol_format::mcol::Mcol;
 
-/// An indexed triangle mesh: vertices and triangles as vertex-index triples.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct TriMesh {
-    /// Vertex positions.
-    pub vertices: Vec<Vec3>,
-    /// Triangles (indices into `vertices`), in file order.
-    pub triangles: Vec<[u32; 3]>,
+pub use sylcol_query::TriMesh;
+
+/// The meshes of the game's files: `TriMesh::from_mcol(&map)`,
+/// `TriMesh::from_collision_record(&record)` (with this trait in scope;
+/// `use sylcol::prelude::*` brings it).
+pub trait MeshFromFile {
+    /// The mesh of an MCOL map (vertices and triangles in file order).
+    fn from_mcol(mcol: &Mcol) -> Self;
+    /// The mesh of one CollisionSet record (vertices and triangles in file
+    /// order).
+    fn from_collision_record(record: &Record) -> Self;
 }
 
-impl TriMesh {
-    /// Builds a mesh from raw arrays.
-    pub fn new(vertices: Vec<Vec3>, triangles: Vec<[u32; 3]>) -> Self {
-        TriMesh {
-            vertices,
-            triangles,
-        }
-    }
-
-    /// The mesh of an MCOL map (vertices and triangles in file order).
-    pub fn from_mcol(mcol: &Mcol) -> Self {
-        TriMesh {
-            vertices: mcol.vertices.iter().map(|&v| Vec3::from_array(v)).collect(),
-            triangles: mcol
-                .triangles
+impl MeshFromFile for TriMesh {
+    fn from_mcol(mcol: &Mcol) -> Self {
+        TriMesh::new(
+            mcol.vertices.iter().map(|&v| Vec3::from_array(v)).collect(),
+            mcol.triangles
                 .iter()
                 .map(|t| [t[0] as u32, t[1] as u32, t[2] as u32])
                 .collect(),
-        }
+        )
     }
 
-    /// The mesh of one CollisionSet record (vertices and triangles in file order).
-    pub fn from_collision_record(record: &Record) -> Self {
-        TriMesh {
-            vertices: record
+    fn from_collision_record(record: &Record) -> Self {
+        TriMesh::new(
+            record
                 .vertices
                 .iter()
                 .map(|&v| Vec3::from_array(v))
                 .collect(),
-            triangles: record.triangles.clone(),
-        }
-    }
-
-    /// The three corners of triangle `i`.
-    ///
-    /// Panics if `i` or one of its indices is out of range; meshes from the
-    /// decoders are checked, so this holds for them.
-    #[inline]
-    pub fn corners(&self, i: usize) -> [Vec3; 3] {
-        let [a, b, c] = self.triangles[i];
-        [
-            self.vertices[a as usize],
-            self.vertices[b as usize],
-            self.vertices[c as usize],
-        ]
-    }
-
-    /// Checks every index against the vertex count.
-    pub fn indices_in_range(&self) -> bool {
-        let n = self.vertices.len() as u32;
-        self.triangles.iter().all(|t| t.iter().all(|&i| i < n))
-    }
-
-    /// Axis-aligned bounds of the vertices, or `None` when empty.
-    pub fn bounds(&self) -> Option<(Vec3, Vec3)> {
-        let first = *self.vertices.first()?;
-        Some(
-            self.vertices
-                .iter()
-                .fold((first, first), |(lo, hi), &v| (lo.min(v), hi.max(v))),
+            record.triangles.clone(),
         )
     }
 }

@@ -21,8 +21,8 @@
 use glam::{DVec3, Vec3};
 use serde::Serialize;
 
-use crate::query::point_inside::{Crossing, crossing};
 use crate::topology::{EdgeFaults, triangle_components};
+use sylcol_query::geometry::parity::{Crossing, crossing};
 
 /// How the closed components of a mesh face.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]

@@ -12,7 +12,7 @@ use sylcol::report::build::McolBuilt;
 use sylcol::report::error::{ErrorKind, ErrorReport, Unsupported, UsageError};
 use sylcol_format::Object;
 
-use crate::input::read_object;
+use crate::input::Opener;
 use crate::output::{is_stdout, write_output};
 use crate::{Context, Outcome, print};
 
@@ -123,7 +123,7 @@ fn run_mcol(a: McolArgs, ctx: Context) -> anyhow::Result<Outcome> {
     };
     let mesh = import_file(&a.mesh, &import)?;
     let options = match &a.grid_from {
-        Some(file) => grid_of(file)?,
+        Some(file) => grid_of(ctx.open, file)?,
         None => McolBuildOptions {
             bbox: a.bbox.map(|b| (b.0, b.1)),
             cell: a.cell,
@@ -200,8 +200,8 @@ fn screen_hull(
 }
 
 /// The bbox and cell size of an existing MCOL.
-fn grid_of(file: &str) -> anyhow::Result<McolBuildOptions> {
-    let input = read_object(file)?.whole()?;
+fn grid_of(open: &Opener, file: &str) -> anyhow::Result<McolBuildOptions> {
+    let input = open.object(file)?.whole()?;
     let Object::Mcol(m) = input.decode()? else {
         anyhow::bail!(Unsupported {
             path: input.name.clone(),

@@ -14,12 +14,13 @@ use sylcol::build::collisionset::{ManifestEntry, write_manifest};
 use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene, mesh_scene};
 use sylcol::export::obj::write_obj;
 use sylcol::export::object_name;
+use sylcol::prelude::*;
 use sylcol::report::error::{NotFound, Unsupported, UsageError};
 use sylcol::report::files::{ExportReport, Written};
 use sylcol_format::Object;
 use sylcol_format::collisionset::{CollisionSet, Record};
 
-use crate::input::{Input, is_archive, read_object};
+use crate::input::{Input, is_archive};
 use crate::output::names::FileNames;
 use crate::output::{Dest, OutputDir, is_stdout, refuse_stdout, safe_components};
 
@@ -174,9 +175,9 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             &args.output,
             "a whole archive exports to a folder of files: name one (-o DIR)",
         )?;
-        archive::export_archive(&args, &mut report)?;
+        archive::export_archive(&args, ctx.open, &mut report)?;
     } else {
-        let (input, object) = read_object(&args.file)?.decode()?;
+        let (input, object) = ctx.open.object(&args.file)?.decode()?;
         let output = Dest::Named(args.output.clone());
         export_object(&input, &object, &args, &output, &mut report)?;
     }

@@ -4,7 +4,7 @@
 use sylcol::report::info::{ArchiveInfo, info_of};
 use sylcol::report::schema::InfoDocument;
 
-use crate::input::{Item, inputs, is_archive, read_object};
+use crate::input::{Item, inputs, is_archive};
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol info`.
@@ -20,7 +20,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     if is_archive(&args.file) {
         return archive_info(&args.file, ctx);
     }
-    let input = read_object(&args.file)?.whole()?;
+    let input = ctx.open.object(&args.file)?.whole()?;
     let info = InfoDocument::Object(info_of(&input.name, &input.bytes)?);
     print::report(ctx, &info, || match &info {
         InfoDocument::Object(i) => i.text(),
@@ -32,7 +32,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
 /// `info` on a whole archive: a row per entry it can decode, the entries
 /// of other formats, and every failure (exit 2 when there is one).
 fn archive_info(path: &str, ctx: Context) -> anyhow::Result<Outcome> {
-    let entries = inputs(path)?;
+    let entries = inputs(ctx.open, path)?;
     let mut report = ArchiveInfo::new(path);
     if let Some(archive) = entries.archive() {
         report.errors = sylcol::report::pak::index_problems(path, archive);

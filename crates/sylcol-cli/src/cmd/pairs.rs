@@ -6,7 +6,6 @@ use sylcol::report::error::ObjectError;
 use sylcol::report::names::Pairs;
 use sylcol_format::{mcol, regn};
 
-use crate::input::open_archive;
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol pairs`.
@@ -19,7 +18,7 @@ pub struct Args {
 /// Runs the command: exit 1 when a REGN stays unpaired, 2 when an entry
 /// could not be read.
 pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
-    let archive = open_archive(&args.archive)?;
+    let archive = ctx.open.archive(&args.archive)?;
     let (mut regns, mut mcols, mut errors) = (Vec::new(), Vec::new(), Vec::new());
     for e in archive.entries() {
         let info = match archive.probe(e) {

@@ -8,7 +8,6 @@ use sylcol::report::error::InvalidInput;
 use sylcol::report::probe::{probe_report, probe_text};
 use sylcol_format::probe::probe;
 
-use crate::input::read_input;
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol probe`.
@@ -23,7 +22,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
-    let input = read_input(&args.file)?;
+    let input = ctx.open.any(&args.file)?;
     let p = probe(&input.bytes).map_err(|error| InvalidInput {
         path: input.name.clone(),
         what: "not a POF0 chunk:",

@@ -5,15 +5,15 @@ use std::io::{BufRead, Read, Write};
 
 use anyhow::{Context as _, bail};
 use glam::Vec3;
-use sylcol::TriMesh;
 use sylcol::query::script::parse_vec3;
 use sylcol::query::{Collider, Query, Ray};
-use sylcol::report::error::{ErrorKind, ErrorReport, NotFound, ReadError, Unsupported, UsageError};
-use sylcol::report::query::grid_fit;
+use sylcol::report::error::{ErrorKind, ErrorReport, ReadError, Unsupported, UsageError};
+use sylcol::report::query::{grid_fit, inside_refusal};
 use sylcol::report::schema::BatchLine;
-use sylcol_format::Object;
+use sylcol::source::spec::{PickError, target};
+use sylcol::source::{Accel, ColliderSpec, Grid, SpecError};
 
-use crate::input::{Input, read_object};
+use crate::input::Input;
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol query`.
@@ -26,26 +26,54 @@ pub struct Args {
     #[arg(long, global = true)]
     pub mesh: Option<String>,
     /// The grid to walk: `file` (the map's own), `derived` (sized for the
-    /// mesh), or a number of cells along the longest axis.
-    #[arg(long, global = true, default_value = "file")]
-    pub grid: String,
+    /// mesh), or a number of cells along the longest axis. Default: the
+    /// map's own, a derived one for a CollisionSet mesh (which has none).
+    #[arg(long, global = true, value_parser = grid)]
+    pub grid: Option<Grid>,
     /// What rays and segments go through: `grid` (the grid above) or
     /// `bvh` (sylcol's own acceleration, an eight-wide BVH built from the
     /// mesh). Other queries always use the grid. (The rays of a mesh of
     /// at most 64 triangles skip the grid either way.)
-    #[arg(long, global = true, value_enum, default_value_t = Accel::Grid)]
+    #[arg(long, global = true, value_parser = AccelParser, default_value = "grid")]
     pub accel: Accel,
     #[command(subcommand)]
     pub query: Kind,
 }
 
-/// The acceleration of rays and segments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Accel {
-    /// The grid chosen by `--grid`.
-    Grid,
-    /// An eight-wide BVH built from the mesh.
-    Bvh,
+fn grid(s: &str) -> Result<Grid, SpecError> {
+    s.parse()
+}
+
+/// `--accel`: the library's parser, with its spellings offered to help
+/// and shell completion.
+#[derive(Clone)]
+struct AccelParser;
+
+impl clap::builder::TypedValueParser for AccelParser {
+    type Value = Accel;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Accel, clap::Error> {
+        let parse = |s: &str| s.parse::<Accel>();
+        parse.parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use clap::builder::PossibleValue;
+        Some(Box::new(
+            [
+                PossibleValue::new("grid").help("The grid chosen by `--grid`"),
+                PossibleValue::new("bvh").help("An eight-wide BVH built from the mesh"),
+            ]
+            .into_iter(),
+        ))
+    }
 }
 
 /// The query to run.
@@ -119,18 +147,19 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             "the map and the queries cannot both come from standard input".into()
         ));
     }
-    let input = read_object(&args.file)?.whole()?;
-    let mut collider = load(&input, args.mesh.as_deref(), &args.grid)?;
-    if args.accel == Accel::Bvh {
-        collider = collider.with_bvh();
-    }
+    let input = ctx.open.object(&args.file)?.whole()?;
+    let spec = ColliderSpec {
+        grid: args.grid,
+        accel: args.accel,
+    };
+    let collider = load(&input, args.mesh.as_deref(), spec)?;
+    let name = match &args.mesh {
+        Some(mesh) => format!("{}+{mesh}", input.name),
+        None => input.name.clone(),
+    };
     let query = match args.query {
         Kind::Batch { queries } => return batch(&collider, &queries, ctx),
         Kind::Grid => {
-            let name = match &args.mesh {
-                Some(mesh) => format!("{}+{mesh}", input.name),
-                None => input.name.clone(),
-            };
             let fit = grid_fit(&name, &collider);
             print::report(ctx, &fit, || fit.text())?;
             return Ok(Outcome::Ok);
@@ -152,6 +181,11 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             motion: motion.unwrap_or(Vec3::ZERO),
         },
     };
+    if let Query::Inside { .. } = query
+        && let Some(detail) = inside_refusal(&collider)
+    {
+        bail!(Unsupported { path: name, detail });
+    }
     let answer = collider
         .answer(&query)
         .with_context(|| format!("{}: bad query", input.name))?;
@@ -163,49 +197,25 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     Ok(Outcome::Ok)
 }
 
-/// The collider for `input` over the grid `grid` names.
-fn load(input: &Input, mesh: Option<&str>, grid: &str) -> anyhow::Result<Collider> {
-    let base = match input.decode()? {
-        Object::Mcol(m) => {
-            if let Some(name) = mesh {
-                bail!(Unsupported {
-                    path: input.name.clone(),
-                    detail: format!("--mesh {name} picks a CollisionSet mesh, but this is an MCOL"),
-                });
-            }
-            Collider::from_mcol(&m).with_context(|| format!("{}: cannot query", input.name))?
-        }
-        Object::CollisionSet(set) => {
-            let Some(name) = mesh else {
-                bail!(UsageError(format!(
-                    "{}: a CollisionSet holds {} meshes; pick one with --mesh NAME (`sylcol info` lists them)",
-                    input.name,
-                    set.records.len()
-                )));
-            };
-            let record = set.get(name).ok_or_else(|| NotFound {
-                path: input.name.clone(),
-                detail: format!("no mesh named {name:?} among {} records", set.records.len()),
-            })?;
-            Collider::from_mesh(&TriMesh::from_collision_record(record))
-                .with_context(|| format!("{}+{name}: cannot query", input.name))?
-        }
-        _ => bail!(Unsupported {
-            path: input.name.clone(),
-            detail: "nothing to query in this format".into(),
+/// The collider `spec` makes over `input` (its part `mesh`, for a
+/// library), the flag named where the library's error says "a part".
+fn load(input: &Input, mesh: Option<&str>, spec: ColliderSpec) -> anyhow::Result<Collider> {
+    let object = input.decode()?;
+    let target = target(&input.name, &object, mesh).map_err(|e| match e {
+        PickError::MapHasNoParts { path, mesh } => anyhow::Error::new(Unsupported {
+            path,
+            detail: format!("--mesh {mesh} picks a CollisionSet mesh, but this is an MCOL"),
         }),
+        PickError::NoPartNamed { path, records } => anyhow::Error::new(UsageError(format!(
+            "{path}: a CollisionSet holds {records} meshes; pick one with --mesh NAME (`sylcol info` lists them)"
+        ))),
+        other => other.into(),
+    })?;
+    let name = match mesh {
+        Some(mesh) => format!("{}+{mesh}", input.name),
+        None => input.name.clone(),
     };
-    let cells = match grid {
-        "file" => return Ok(base),
-        "derived" => base.suggested_cells_per_axis(),
-        n => n.parse::<usize>().ok().filter(|&n| n > 0).ok_or_else(|| {
-            UsageError(format!(
-                "--grid {n}: expected file, derived or a cell count"
-            ))
-        })?,
-    };
-    base.with_derived_grid(cells)
-        .with_context(|| format!("{}: cannot derive a grid", input.name))
+    Ok(spec.collider(&name, target)?)
 }
 
 /// Lines answered together at most (one call of `answer_many`).
@@ -234,6 +244,9 @@ fn batch(c: &Collider, path: &str, ctx: Context) -> anyhow::Result<Outcome> {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut bad = 0usize;
     let mut block = Block::default();
+    // Why `inside` lines are refused, worked out at the first one.
+    let refusal = std::cell::OnceCell::new();
+    let inside_refused = || refusal.get_or_init(|| inside_refusal(c)).clone();
     let mut line = Vec::new();
     let mut number = 0usize;
     loop {
@@ -254,7 +267,7 @@ fn batch(c: &Collider, path: &str, ctx: Context) -> anyhow::Result<Outcome> {
                 block.refuse(number, format!("line is longer than {MAX_LINE} bytes"));
             } else {
                 match std::str::from_utf8(&line) {
-                    Ok(text) => block.push(number, text.trim()),
+                    Ok(text) => block.push(number, text.trim(), &inside_refused),
                     Err(e) => block.refuse(number, format!("line is not UTF-8: {e}")),
                 }
             }
@@ -297,16 +310,22 @@ impl Block {
         self.lines.len()
     }
 
-    /// Takes line `number`; blank lines and `#` comments are skipped.
-    fn push(&mut self, number: usize, text: &str) {
+    /// Takes line `number`; blank lines and `#` comments are skipped, and
+    /// an `inside` query is refused with `inside_refused()` when that says
+    /// why.
+    fn push(&mut self, number: usize, text: &str, inside_refused: &dyn Fn() -> Option<String>) {
         if text.is_empty() || text.starts_with('#') {
             return;
         }
-        let entry = text.parse::<Query>().map(|q| {
-            self.queries.push(q);
-            self.queries.len() - 1
-        });
-        self.lines.push((number, entry.map_err(|e| e.to_string())));
+        let entry = match text.parse::<Query>() {
+            Ok(Query::Inside { .. }) if let Some(why) = inside_refused() => Err(why),
+            Ok(q) => {
+                self.queries.push(q);
+                Ok(self.queries.len() - 1)
+            }
+            Err(e) => Err(e.to_string()),
+        };
+        self.lines.push((number, entry));
     }
 
     /// Takes line `number` as a bad line with `error`.

@@ -9,7 +9,6 @@ use anyhow::Context as _;
 use sylcol::report::files::RewriteReport;
 use sylcol_format::encode_any;
 
-use crate::input::read_object;
 use crate::output::{is_stdout, write_output};
 use crate::{Context, Outcome, print};
 
@@ -30,7 +29,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             "-o - writes the object to standard output, where --json would write the report; pick one".into()
         ));
     }
-    let (input, object) = read_object(&args.file)?.decode()?;
+    let (input, object) = ctx.open.object(&args.file)?.decode()?;
     let encoded =
         encode_any(&object).with_context(|| format!("{}: cannot re-encode", input.name))?;
     write_output(&args.output, &encoded)?;

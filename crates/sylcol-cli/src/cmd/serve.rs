@@ -2,13 +2,14 @@
 //! JSON API on a local web server, until Ctrl-C.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use anyhow::bail;
 use sylcol_serve::{Catalog, Limits, Source, serve};
 
-use crate::Outcome;
-use crate::input::{Item, inputs};
+use crate::input::{Item, Opener, inputs};
+use crate::{Context, Outcome};
 
 /// Arguments of `sylcol serve`.
 #[derive(clap::Args)]
@@ -25,20 +26,19 @@ pub struct Args {
     pub host: IpAddr,
 }
 
-/// Set by Ctrl-C (SIGINT) or SIGTERM; the server loop stops on it.
-static STOP: AtomicBool = AtomicBool::new(false);
-
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let catalog = catalog(&args.paths)?;
-    stop_on_signals();
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    let catalog = catalog(&args.paths, ctx.open)?;
+    // Set by Ctrl-C (SIGINT) or SIGTERM; the server loop stops on it.
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_signals(&stop);
     let addr = SocketAddr::new(args.host, args.port);
     if !args.host.to_canonical().is_loopback() {
         note!("{}", network_warning(args.host));
     }
     let count = catalog.objects().len();
     let limits = Limits::default();
-    serve(std::sync::Arc::new(catalog), addr, limits, &STOP, |bound| {
+    serve(Arc::new(catalog), addr, limits, &stop, |bound| {
         println!("serving {count} objects at http://{bound}/ (Ctrl-C stops)");
         use std::io::Write;
         let _ = std::io::stdout().flush();
@@ -65,10 +65,10 @@ fn network_warning(host: IpAddr) -> String {
 /// archive that point at one stored stream share one read of it).
 /// Entries of other formats, too large, or past what a catalog holds are
 /// skipped with a note; a path that cannot be read at all is an error.
-pub fn catalog(paths: &[String]) -> anyhow::Result<Catalog> {
+pub fn catalog(paths: &[String], open: &Opener) -> anyhow::Result<Catalog> {
     let mut catalog = Catalog::default();
     for path in paths {
-        for item in inputs(path)? {
+        for item in inputs(open, path)? {
             match item.map(Item::whole) {
                 Ok(Ok(input)) => {
                     if let Err(s) = catalog.add(Source::new(input.name, input.bytes)) {
@@ -89,21 +89,18 @@ pub fn catalog(paths: &[String]) -> anyhow::Result<Catalog> {
     Ok(catalog)
 }
 
+/// SIGINT and SIGTERM set `stop` (the server loop then stops).
 #[cfg(unix)]
-fn stop_on_signals() {
-    extern "C" fn on_signal(_: libc::c_int) {
-        // An atomic store is async-signal-safe.
-        STOP.store(true, Ordering::SeqCst);
-    }
-    // SAFETY: installs a handler that only stores to an atomic, before
-    // the server starts; no other code of ours handles these signals.
-    unsafe {
-        libc::signal(libc::SIGINT, on_signal as *const () as libc::sighandler_t);
-        libc::signal(libc::SIGTERM, on_signal as *const () as libc::sighandler_t);
+fn stop_on_signals(stop: &Arc<AtomicBool>) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    for signal in [SIGINT, SIGTERM] {
+        if let Err(e) = signal_hook::flag::register(signal, Arc::clone(stop)) {
+            note!(
+                "sylcol: warning: cannot watch for signal {signal} ({e}); stop the server otherwise"
+            );
+        }
     }
 }
 
 #[cfg(not(unix))]
-fn stop_on_signals() {
-    let _ = Ordering::SeqCst;
-}
+fn stop_on_signals(_: &Arc<AtomicBool>) {}

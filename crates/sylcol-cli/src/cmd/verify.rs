@@ -34,7 +34,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     };
     let mut run = VerifyRun::new(args.seed);
     for path in &args.paths {
-        let objects = match inputs(path) {
+        let objects = match inputs(ctx.open, path) {
             Ok(objects) => objects,
             Err(e) => {
                 run.error(print::error_report(&e));

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use anyhow::anyhow;
 
-use crate::Outcome;
 use crate::cmd::serve::catalog;
 use crate::output::{is_stdout, write_output};
+use crate::{Context, Outcome};
 
 /// Arguments of `sylcol view`.
 #[derive(clap::Args)]
@@ -22,8 +22,8 @@ pub struct Args {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let catalog = catalog(&args.paths)?;
+pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
+    let catalog = catalog(&args.paths, ctx.open)?;
     let page = sylcol_serve::assets::standalone_html(&catalog).map_err(|e| anyhow!(e))?;
     write_output(&args.output, page.as_bytes())?;
     let to = if is_stdout(&args.output) {

@@ -327,8 +327,8 @@ impl Server {
     }
 
     pub(crate) fn interrupt(mut self) -> std::process::Output {
-        // SAFETY: sends SIGINT to the child we spawned.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        let pid = rustix::process::Pid::from_child(&self.child);
+        rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
         let child = std::mem::replace(&mut self.child, Command::new("true").spawn().unwrap());
         child.wait_with_output().unwrap()
     }

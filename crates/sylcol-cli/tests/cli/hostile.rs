@@ -1,5 +1,5 @@
 //! Hostile archives and output folders, run through the real binary: the
-//! cases of the table in docs/reliability.md ("Hostile archives"); the
+//! cases of the table in docs/security.md ("Hostile archives"); the
 //! memory, signal and temporary-file cases are in `limits.rs`.
 
 use crate::common::handmade::{RawEntry, write_archive, z1_zeros};

@@ -1,4 +1,4 @@
-//! Planted recovery journals (issue 33; docs/reliability.md, "Planted
+//! Planted recovery journals (issue 33; docs/security.md, "Planted
 //! recovery journals"). Every command that writes into a folder first
 //! settles the journals of killed sylcol runs it finds there; a journal
 //! that an archive, a download or another user put there must change

@@ -73,8 +73,8 @@ fn info_and_verify_never_hold_an_entry_they_do_not_decode() {
 }
 
 /// A stream that never ends (standard input, a device) is read up to
-/// 256 MiB and refused: `info /dev/zero` once read until the allocator
-/// aborted. Under a 600 MiB cap it ends with exit 2 and a message.
+/// 64 MiB (the budget of one object) and refused: `info /dev/zero` once
+/// read until the allocator aborted. Under a 600 MiB cap it ends with exit 2 and a message.
 #[cfg(target_os = "linux")]
 #[test]
 fn an_endless_stream_is_refused_past_its_limit() {
@@ -82,7 +82,7 @@ fn an_endless_stream_is_refused_past_its_limit() {
         let o = run_capped(600, args);
         assert_eq!(o.status.code(), Some(2), "{args:?} {}", stderr(&o));
         assert!(
-            stderr(&o).contains("more than 256 MiB from a stream"),
+            stderr(&o).contains("more than 64 MiB from a stream"),
             "{}",
             stderr(&o)
         );
@@ -108,8 +108,9 @@ fn a_signal_during_extraction_leaves_no_temporary_file() {
         "Slow",
         &[RawEntry::new(0x42, 0, 0, z1_zeros(256 << 20, 256 << 20))],
     );
-    for signal in [libc::SIGTERM, libc::SIGINT] {
-        let out = d.join(format!("out{signal}"));
+    use rustix::process::{Pid, Signal, kill_process};
+    for signal in [Signal::TERM, Signal::INT] {
+        let out = d.join(format!("out{}", signal.as_raw()));
         let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sylcol"))
             .args(["pak", "extract"])
             .arg(&pak)
@@ -131,10 +132,9 @@ fn a_signal_during_extraction_leaves_no_temporary_file() {
             );
             std::thread::sleep(std::time::Duration::from_millis(2));
         }
-        // SAFETY: sends a signal to the child this test started.
-        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        kill_process(Pid::from_child(&child), signal).unwrap();
         let status = child.wait().unwrap();
-        assert_eq!(status.signal(), Some(signal), "dies of the signal");
+        assert_eq!(status.signal(), Some(signal.as_raw()), "dies of the signal");
         assert_eq!(temps_under(&out), Vec::<String>::new());
         assert_eq!(files_under(&out), Vec::<String>::new());
     }

@@ -2,6 +2,8 @@
 //! make, one module per area, in one test binary (ripgrep's layout: one
 //! link instead of one per file), all through [`common`].
 
+#![forbid(unsafe_code)]
+
 #[macro_use]
 mod common;
 
@@ -22,6 +24,7 @@ mod json_output;
 mod limits;
 mod mod_workflow;
 mod names;
+mod nonmanifold_parts;
 mod outputs;
 mod pairs;
 mod pak;

@@ -1,6 +1,6 @@
 //! `sylcol serve` under hostile clients, through the real binary: out of
 //! file descriptors, a cross-site POST, `--host 0.0.0.0`
-//! (docs/reliability.md, "The server under slow and many clients"). The
+//! (docs/security.md, "The server under slow and many clients"). The
 //! deadlines and the connection cap are tested with short values in
 //! crates/sylcol-serve/tests/http.rs.
 

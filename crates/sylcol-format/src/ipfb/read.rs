@@ -33,28 +33,49 @@ const PROBE_BUFFER: usize = 4 * 1024;
 pub enum ArchiveError {
     /// A file could not be opened or read.
     #[error("{}: cannot read: {cause}", path.display())]
-    Io { path: PathBuf, cause: io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        cause: io::Error,
+    },
     /// The index header is unusable.
     #[error("{}: {error}", path.display())]
-    Index { path: PathBuf, error: DecodeError },
+    Index {
+        /// The index file.
+        path: PathBuf,
+        /// The broken invariant.
+        error: DecodeError,
+    },
     /// One entry breaks an invariant; `error.offset` is in `file`.
     #[error("entry {entry} ({file} at byte {:#x}): {}", error.offset, error.kind)]
     Entry {
+        /// The entry's name.
         entry: String,
+        /// The file its bytes are in.
         file: String,
+        /// The broken invariant (its offset in `file`).
         error: DecodeError,
     },
     /// The memory to hold an entry could not be had (an error, where an
     /// infallible allocation would abort the process).
     #[error("entry {entry} ({file}): {error}")]
     OutOfMemory {
+        /// The entry's name.
         entry: String,
+        /// The file its bytes are in.
         file: String,
+        /// The allocation that failed.
         error: OutOfMemory,
     },
     /// Writing an entry's bytes out failed.
     #[error("entry {entry}: cannot write: {cause}")]
-    Write { entry: String, cause: io::Error },
+    Write {
+        /// The entry's name.
+        entry: String,
+        /// What the system said.
+        cause: io::Error,
+    },
     /// The index cannot be read because a build of this archive was killed
     /// between its renames: its journal says where each file is, and
     /// [`crate::atomic::recover`] (`sylcol pak recover FOLDER`) puts the
@@ -67,8 +88,11 @@ pub enum ArchiveError {
         journal.display()
     )]
     Interrupted {
+        /// The archive's index file.
         path: PathBuf,
+        /// The process that was replacing it.
         pid: u32,
+        /// Its journal of the renames.
         journal: PathBuf,
     },
 }

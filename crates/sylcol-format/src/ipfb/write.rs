@@ -107,17 +107,30 @@ impl Default for WriteOptions {
 pub enum WriteError {
     /// A file could not be written.
     #[error("{}: cannot write: {cause}", path.display())]
-    Io { path: PathBuf, cause: io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        cause: io::Error,
+    },
     /// Two entries hash alike; the index can hold only one.
     #[error("entries {first} and {second} have the same hash {hash:08X}")]
     DuplicateHash {
+        /// The hash.
         hash: u32,
+        /// The one entry.
         first: String,
+        /// The other.
         second: String,
     },
     /// An entry cannot be encoded.
     #[error("entry {entry}: {error}")]
-    Encode { entry: String, error: EncodeError },
+    Encode {
+        /// The entry's name.
+        entry: String,
+        /// Why it cannot.
+        error: EncodeError,
+    },
     /// A rename putting the files in place failed after others were done:
     /// the earlier archive was restored, or the message names the backup
     /// files that hold what could not be put back.

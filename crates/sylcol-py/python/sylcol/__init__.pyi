@@ -134,7 +134,11 @@ class Collider:
     def segment(self, starts: _Points, ends: _Points) -> Hits:
         """First crossing of each segment; t in (0, 1]."""
     def inside(self, points: _Points) -> np.ndarray:
-        """Whether each point lies inside the closed hull (bool array)."""
+        """Whether each point lies inside the closed hull (bool array).
+
+        Raises UnsupportedError on a mesh with an edge used by an odd number
+        of triangles (an open rim, a single-sided fin): it encloses no
+        definite volume. Double-sided faces enclose nothing."""
     def closest(self, points: _Points) -> Closest:
         """Nearest surface point of each point."""
     def sphere(self, centres: _Points, radii: npt.ArrayLike, motions: Optional[_Points] = ...) -> Hits:
@@ -331,8 +335,9 @@ _Object = Union[Mcol, CollisionSet, Regn, StringTable]
 def open_archive(path: _Path, names: Union[None, _Path, Iterable[str]] = ...) -> Archive:
     """Opens an IPFB archive."""
 
-def load(source: Union[_Path, bytes, bytearray, memoryview], path: Optional[str] = ...) -> _Object:
-    """Loads a path, ``ARCHIVE.pak+ENTRY`` or bytes."""
+def load(source: Union[_Path, bytes, bytearray, memoryview], path: Optional[str] = ..., names: Union[None, _Path, Iterable[str]] = ...) -> Union[_Object, Archive]:
+    """Loads a path, ``ARCHIVE.pak+ENTRY`` or bytes (one object), or a
+    whole ``.pak`` (its ``Archive``, named as ``sylcol info`` names it)."""
 
 def build_mcol(vertices: npt.ArrayLike, triangles: npt.ArrayLike, bbox: Optional[npt.ArrayLike] = ..., cell: Optional[float] = ..., *, allow_open: bool = ...) -> bytes:
     """A valid MCOL from a closed, consistently oriented mesh; any other

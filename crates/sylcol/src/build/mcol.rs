@@ -20,17 +20,18 @@
 //! The model has no layout: [`sylcol_format::mcol::encode`] writes it in the
 //! seeds' canonical layout.
 
-use glam::{DVec3, Vec3};
+use glam::DVec3;
 use sylcol_format::mcol::{Cell, CellLink, GridPrefix, Header, ListRecord, Mcol};
 
 use super::BuildError;
-use super::plan::{GridPlan, MeshStats, f32_at_least, plan_grid};
-use crate::geom::{Aabb, enclosing_radius, sphere_reaches_box, triangle_min_sphere};
-use crate::grid::{GridSpec, build_cell_lists};
+use super::plan::{GridPlan, MeshStats, plan_grid};
+use crate::geom::{Aabb, enclosing_f32_radius, sphere_reaches_box};
+use crate::grid::{GridSpec, SpecFromHeader, build_cell_lists};
 use crate::import::{CountLimit, check_mesh};
 use crate::mesh::TriMesh;
 
 pub use super::plan::{MAX_CELLS, MAX_DEFAULT_CELLS};
+pub use crate::geom::{SPHERE_SCALE, triangle_sphere};
 
 /// MCOL stores vertex and triangle counts as u16.
 pub const MAX_COUNT: usize = u16::MAX as usize;
@@ -41,8 +42,6 @@ pub const COUNT_LIMIT: CountLimit = CountLimit {
     max: MAX_COUNT,
     why: "MCOL stores the count as u16",
 };
-/// Triangle sphere radius = enclosing radius x this (the game's epsilon).
-pub const SPHERE_SCALE: f64 = 1.0001;
 /// The list margin as a fraction of the cell size.
 pub const MARGIN_FRACTION: f64 = 1e-4;
 
@@ -156,29 +155,6 @@ fn check_inside(mesh: &TriMesh, spec: &GridSpec) -> Result<(), BuildError> {
             min: b.min.to_array(),
             max: b.max.to_array(),
         }),
-    }
-}
-
-/// A triangle's stored bounding sphere (centre, radius).
-pub fn triangle_sphere(tri: &[Vec3; 3]) -> [f32; 4] {
-    let (centre, radius) = triangle_min_sphere(tri);
-    // The exact centre lies in the triangle's bounds; clamping keeps f64
-    // rounding from moving the stored f32 centre past them (and the map box).
-    let c = centre.as_vec3().clamp(
-        tri[0].min(tri[1]).min(tri[2]),
-        tri[0].max(tri[1]).max(tri[2]),
-    );
-    let r = enclosing_f32_radius(radius * SPHERE_SCALE, enclosing_radius(tri, c.as_dvec3()));
-    [c.x, c.y, c.z, r]
-}
-
-/// `wanted` as an f32 no smaller than `needed` (both f64).
-fn enclosing_f32_radius(wanted: f64, needed: f64) -> f32 {
-    let r = wanted as f32;
-    if f64::from(r) >= needed {
-        r
-    } else {
-        f32_at_least(needed)
     }
 }
 

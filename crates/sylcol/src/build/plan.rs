@@ -19,8 +19,9 @@
 //! every axis (a `--bbox` for which that quotient is not a whole number is
 //! refused; a rounded-out maximum is raised by an ulp or two until it holds).
 //!
-//! The cost model (`docs/modding.md` explains it with the sweep that checks
-//! it) estimates the work of one ray through a candidate grid from the
+//! The cost model (`docs/modding.md`, "The cost model", explains it; the
+//! sweep that checks it: `benches/README.md`, "The default grid of build
+//! mcol") estimates the work of one ray through a candidate grid from the
 //! mesh's triangle count, total area and total perimeter alone, so trying
 //! every candidate costs nothing next to building the lists once.
 
@@ -417,12 +418,6 @@ fn round_cell_for_bbox(min: [f32; 3], max: [f32; 3], stats: &MeshStats) -> Optio
 /// The f32 nearest `x`.
 fn f32_nearest(x: f64) -> f32 {
     x as f32
-}
-
-/// The smallest f32 not below `x`.
-pub(crate) fn f32_at_least(x: f64) -> f32 {
-    let f = x as f32;
-    if f64::from(f) < x { f.next_up() } else { f }
 }
 
 #[cfg(test)]

@@ -17,7 +17,7 @@ use sylcol_format::collisionset::CollisionSet;
 use super::gltf_doc::{Doc, GltfExportError, Ix, short};
 use super::layers::{LAYER_KEY, Layer, RECORD_KEY, SceneOptions};
 use super::scene::{Scene, hull_primitive, root_node};
-use crate::mesh::TriMesh;
+use crate::mesh::{MeshFromFile, TriMesh};
 use crate::verify::collisionset::family;
 
 /// The families in layout order, each with its colour (linear RGBA).

@@ -11,8 +11,8 @@ use sylcol_format::mcol::Mcol;
 use super::gltf_doc::{Doc, GltfExportError, Ix, LINES, Primitive, TRIANGLES, short};
 use super::layers::{LAYER_KEY, Layer, SceneOptions};
 use super::scene::{Scene, box_lines, hull_primitive, root_node, unit_sphere_mesh};
-use crate::grid::GridSpec;
-use crate::mesh::TriMesh;
+use crate::grid::{GridSpec, SpecFromHeader};
+use crate::mesh::{MeshFromFile, TriMesh};
 use crate::verify::flags::{Flagged, cell_corners, mcol_flags};
 
 /// Colours of the map layers (linear RGBA).

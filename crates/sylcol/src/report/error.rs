@@ -10,6 +10,9 @@ use sylcol_format::budget::OutOfMemory;
 use sylcol_format::ipfb::{ArchiveError, WriteError};
 use sylcol_format::{AnyError, DecodeError};
 
+use crate::source::SourceError;
+use crate::source::spec::{BuildError, PickError};
+
 /// What kind of failure an error is; scripts branch on this, not on the
 /// message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -171,6 +174,11 @@ impl ErrorReport {
 
     /// Fills the fields `link` determines; true once `kind` is decided.
     fn classify(&mut self, link: &(dyn Error + 'static)) -> bool {
+        if let Some(e) = link.downcast_ref::<SourceError>() {
+            // A transparent wrapper is the error it wraps; the others add
+            // context to their source, which decides.
+            return e.typed().is_some_and(|typed| self.classify(typed));
+        }
         let (kind, path, offset) = if let Some(e) = link.downcast_ref::<ObjectError>() {
             let kind = match e.error {
                 AnyError::Invalid { .. } | AnyError::Empty => ErrorKind::Invalid,
@@ -178,6 +186,19 @@ impl ErrorReport {
                 AnyError::TooLarge { .. } => ErrorKind::TooLarge,
             };
             (kind, Some(e.path.clone()), Some(e.error.offset()))
+        } else if let Some(e) = link.downcast_ref::<BuildError>() {
+            let kind = match e {
+                BuildError::NoFileGrid { .. } => ErrorKind::Unsupported,
+                _ => ErrorKind::Invalid,
+            };
+            (kind, Some(e.path().to_string()), None)
+        } else if let Some(e) = link.downcast_ref::<PickError>() {
+            let kind = match e {
+                PickError::NoSuchPart { .. } => ErrorKind::NotFound,
+                PickError::NoPartNamed { .. } => ErrorKind::Usage,
+                _ => ErrorKind::Unsupported,
+            };
+            (kind, Some(e.path().to_string()), None)
         } else if let Some(e) = link.downcast_ref::<InvalidInput>() {
             (
                 ErrorKind::Invalid,

@@ -61,6 +61,6 @@ mod tests {
         let j = serde_json::to_string(&Row([1.5, f32::NAN, f32::NEG_INFINITY])).unwrap();
         assert_eq!(j, r#"[1.5,"NaN","-inf"]"#);
         let j = serde_json::to_string(&Row([f32::INFINITY, -0.0, 3e38])).unwrap();
-        assert_eq!(j, r#"["inf",-0.0,3e38]"#);
+        assert_eq!(j, r#"["inf",-0.0,3e+38]"#);
     }
 }

@@ -1,10 +1,39 @@
-//! `query grid`: how well the grid a query walks fits its mesh. (One
-//! query's answer is [`crate::query::script::Answer`].)
+//! `query grid`: how well the grid a query walks fits its mesh (one
+//! query's answer is [`crate::query::script::Answer`]), and when `inside`
+//! has an answer at all ([`inside_refusal`]).
 
 use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::query::{Collider, GridSource};
+use crate::topology::edge_faults;
+
+/// Why `inside` has no answer on the collider's mesh, or `None` when it has
+/// one. Every front (`sylcol query`, `serve`, Python) asks this before an
+/// `inside` query and refuses the query with this sentence.
+///
+/// `inside` counts how often a ray from the point crosses the surface
+/// ([`Collider::contains_point`]). The parity of that count is the same for
+/// every ray exactly when every edge is shared by an even number of
+/// triangles: a closed hull (two each), and double-sided faces (a triangle
+/// present in both windings is crossed twice, so it encloses nothing). An
+/// edge used by an odd number — an open rim, a single-sided fin welded to a
+/// hull (three) — lets two rays from one point disagree: the point is
+/// neither inside nor outside, and no answer is given.
+pub fn inside_refusal(c: &Collider) -> Option<String> {
+    let mesh = c.mesh();
+    let faults = edge_faults(mesh.vertices.len(), &mesh.triangles);
+    let first = faults.first_odd?;
+    let [a, b] = first.edge;
+    Some(format!(
+        "inside has no answer on this mesh: {} edges are used by an odd number of triangles \
+         (open rims, or single-sided sheets meeting a surface; the first runs from vertex {a} \
+         to vertex {b}, used by {} triangles), so whether a point is enclosed depends on the \
+         direction looked; inside needs every edge shared by an even number of triangles (a \
+         closed hull; double-sided faces enclose nothing)",
+        faults.odd, first.shared_by
+    ))
+}
 
 /// Where the walked grid came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]

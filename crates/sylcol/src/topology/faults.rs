@@ -35,6 +35,12 @@ pub struct EdgeFaults {
     pub same_direction: u64,
     /// The first of them.
     pub first_same_direction: Option<EdgeFault>,
+    /// Edges used by an odd number of triangles (1, 3, ...): open edges,
+    /// and where a single-sided sheet meets a surface. While there is one,
+    /// the parity of a ray's crossings depends on the ray.
+    pub odd: u64,
+    /// The first of them.
+    pub first_odd: Option<EdgeFault>,
     /// Per vertex: an end of some faulty edge.
     #[serde(skip)]
     pub faulty_vertex: Vec<bool>,
@@ -64,10 +70,14 @@ pub fn edge_faults(vertex_count: usize, triangles: &[[u32; 3]]) -> EdgeFaults {
         faulty_vertex: vec![false; vertex_count],
         ..EdgeFaults::default()
     };
-    let mut found: [Option<[u32; 2]>; 3] = [None; 3];
+    let mut found: [Option<[u32; 2]>; 4] = [None; 4];
     buckets.for_each_bucket(|v, bucket| {
         for run in bucket.chunk_by(|x, y| x >> 1 == y >> 1) {
             let w = run[0] >> 1;
+            if run.len() % 2 == 1 {
+                faults.odd += 1;
+                found[3].get_or_insert([v, w]);
+            }
             let kind = match run.len() {
                 1 => 0,
                 2 if (run[0] ^ run[1]) & 1 == 1 => continue,
@@ -89,6 +99,7 @@ pub fn edge_faults(vertex_count: usize, triangles: &[[u32; 3]]) -> EdgeFaults {
     faults.first_open = locate(found[0]);
     faults.first_overshared = locate(found[1]);
     faults.first_same_direction = locate(found[2]);
+    faults.first_odd = locate(found[3]);
     faults
 }
 
@@ -176,7 +187,17 @@ mod tests {
         assert!([[b, a], [c, b], [a, c]].contains(&e.edge), "{e:?}");
         t.push(last);
         t.push(last);
-        assert_eq!(edge_faults(v.len(), &t).overshared, 3);
+        let twice = edge_faults(v.len(), &t);
+        assert_eq!((twice.overshared, twice.odd), (3, 3));
+        assert_eq!(twice.first_odd.unwrap().shared_by, 3);
+        // The triangle in both windings (a double-sided face): every edge
+        // shared by four, none odd.
+        let n = t.len();
+        t[n - 1].swap(1, 2);
+        t.push(t[n - 1]);
+        t[n].swap(1, 2);
+        let both = edge_faults(v.len(), &t);
+        assert_eq!((both.overshared, both.odd, both.first_odd), (3, 0, None));
     }
 
     #[test]

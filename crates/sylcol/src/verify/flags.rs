@@ -17,8 +17,8 @@ use super::geometry::{self, file_lists, names as geo};
 use super::mcol::names;
 use super::report::CheckId;
 use crate::geom::{Aabb, enclosing_radius};
-use crate::grid::{GridSpec, build_cell_lists};
-use crate::mesh::TriMesh;
+use crate::grid::{GridSpec, SpecFromHeader, build_cell_lists};
+use crate::mesh::{MeshFromFile, TriMesh};
 
 /// One flagged element and the checks it breaks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

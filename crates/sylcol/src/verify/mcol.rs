@@ -14,8 +14,8 @@ use sylcol_format::mcol::{CELL_SIZE, Layout, Mcol, RECORD_SIZE};
 use super::geometry::{self, Broadphase, Spheres};
 use super::orientation;
 use super::report::{Check, CheckId, all_ok};
-use crate::grid::GridSpec;
-use crate::mesh::TriMesh;
+use crate::grid::{GridSpec, SpecFromHeader};
+use crate::mesh::{MeshFromFile, TriMesh};
 use crate::orientation::Facing;
 use crate::topology::{Topology, topology};
 

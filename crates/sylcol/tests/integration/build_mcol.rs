@@ -9,6 +9,7 @@ use proptest::prelude::*;
 use sylcol::TriMesh;
 use sylcol::build::BuildError;
 use sylcol::build::mcol::{McolBuildOptions, build_mcol};
+use sylcol::prelude::*;
 
 fn build(
     mesh: &TriMesh,

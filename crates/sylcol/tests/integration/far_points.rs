@@ -12,6 +12,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
+use sylcol::prelude::*;
 use sylcol::query::{Collider, QueryError};
 
 use super::rebuild_queries::sample_maps;

@@ -11,6 +11,7 @@ mod build_then_verify;
 mod far_points;
 mod import;
 mod json_schemas;
+mod nonmanifold_parts;
 mod rebuild_queries;
 mod topology_props;
 mod verify_ids;

@@ -16,6 +16,7 @@ use sylcol::export::obj::write_obj;
 use sylcol::format::ipfb::Archive;
 use sylcol::format::mcol::{self, Mcol};
 use sylcol::import::{ImportOptions, MeshFormat, import_bytes};
+use sylcol::prelude::*;
 use sylcol::query::{Collider, Ray};
 
 /// A sample map: the original collider, the two rebuilt ones, its box.

@@ -1,6 +1,7 @@
 //! `verify::mcol` on valid maps and on maps with one planted defect each:
 //! every defect must be caught by exactly the check meant to catch it.
 
+use sylcol::prelude::*;
 use sylcol::verify::mcol::{
     self, McolReport, geometry_names as geo, names, orientation_names as orient,
 };

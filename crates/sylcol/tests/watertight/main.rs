@@ -60,16 +60,21 @@ pub fn parallel(n: u64, work: impl Fn(u64, &mut Tally) + Sync) -> Tally {
 /// Counts by label, and the first failures.
 #[derive(Debug, Default)]
 pub struct Tally {
+    /// How many cases of each label were checked.
     pub counts: BTreeMap<String, u64>,
+    /// The first failures, described.
     pub failures: Vec<String>,
+    /// How many failed.
     pub failed: u64,
 }
 
 impl Tally {
+    /// Counts one case of `label`.
     pub fn count(&mut self, label: impl Into<String>) {
         *self.counts.entry(label.into()).or_default() += 1;
     }
 
+    /// Counts a failure, keeping its description among the first eight.
     pub fn fail(&mut self, what: String) {
         self.failed += 1;
         if self.failures.len() < 8 {

@@ -9,6 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
 use sylcol::format::ipfb::Archive;
+use sylcol::prelude::*;
 use sylcol::query::Collider;
 use sylcol::query::fixtures::{map_from_mesh, uv_sphere};
 

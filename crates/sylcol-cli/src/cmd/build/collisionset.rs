@@ -17,7 +17,6 @@ use sylcol_format::Object;
 use sylcol_format::collisionset::{self, CollisionSet, Endian};
 
 use super::{HullOptions, print_built, refuse_two_stdouts, screen_hull};
-use crate::input::read_object;
 use crate::output::write_output;
 use crate::{Context, Outcome};
 
@@ -114,17 +113,17 @@ pub fn run(a: Args, ctx: Context) -> anyhow::Result<Outcome> {
 }
 
 /// How the meshes of parts are read and screened.
-struct Parts {
+struct Parts<'a> {
     options: ImportOptions,
     hull: HullOptions,
-    ctx: Context,
+    ctx: Context<'a>,
     /// A part failed a hull check that refuses it.
     refused: Cell<bool>,
     /// What the hull checks found, `part NAME: fault` each.
     warnings: RefCell<Vec<String>>,
 }
 
-impl Parts {
+impl Parts<'_> {
     /// Reads the mesh of the part `name` from its own file and screens it.
     fn read(&self, name: &str, path: &Path) -> anyhow::Result<TriMesh> {
         let mesh = import_file(path, &self.options)?;
@@ -202,7 +201,7 @@ fn is_scene(path: &Path) -> bool {
 }
 
 fn edited(from: &str, a: &Args, import: &Parts) -> anyhow::Result<CollisionSet> {
-    let input = read_object(from)?.whole()?;
+    let input = import.ctx.open.object(from)?.whole()?;
     let Object::CollisionSet(mut set) = input.decode()? else {
         bail!(Unsupported {
             path: input.name.clone(),

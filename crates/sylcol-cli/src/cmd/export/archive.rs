@@ -14,7 +14,7 @@ use sylcol_format::text::escape;
 use sylcol_format::{AnyError, Object};
 
 use super::{Args, MeshFormat, export_object, is_gltf, other};
-use crate::input::{Item, archive_files, inputs};
+use crate::input::{Item, Opener, inputs};
 use crate::output::{Dest, FileNames, OutputDir};
 use crate::print;
 
@@ -33,11 +33,15 @@ struct Taken {
 /// repeat an earlier one (the disc stores the library eighteen times) is
 /// skipped, naming the first copy. Entries that fail to read or decode are
 /// reported and the rest still exported (exit 2).
-pub(super) fn export_archive(args: &Args, report: &mut ExportReport) -> anyhow::Result<()> {
-    let items = inputs(&args.file)?;
+pub(super) fn export_archive(
+    args: &Args,
+    open: &Opener,
+    report: &mut ExportReport,
+) -> anyhow::Result<()> {
+    let items = inputs(open, &args.file)?;
     let mut out = OutputDir::create(&args.output)?;
     if let Some(archive) = items.archive() {
-        out.protect(&archive_files(&args.file, archive));
+        out.protect(&open.archive_files(&args.file, archive));
     }
     let mut taken = Taken::default();
     for item in items {

@@ -17,7 +17,6 @@ use sylcol_format::ipfb::{Archive, ArchiveError, EntryInfo, IndexEntry};
 use sylcol_format::text::{escape, visible_file_name};
 
 use super::outcome;
-use crate::input::{archive_files, open_archive};
 use crate::output::names::Claim;
 use crate::output::{FileNames, OutputDir, file_component, refuse_stdout};
 use crate::{Context, Outcome, print};
@@ -83,7 +82,7 @@ pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
         &a.output,
         "pak extract writes a folder of files: name one (-o DIR)",
     )?;
-    let archive = open_archive(&a.archive)?;
+    let archive = ctx.open.archive(&a.archive)?;
     let mut errors = index_problems(&a.archive, &archive);
     let selected = select(&archive, &a.archive, &a.entries, &mut errors);
     let mut probed = Vec::new();
@@ -94,7 +93,7 @@ pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
         }
     }
     let mut out = OutputDir::create(&a.output)?;
-    out.protect(&archive_files(&a.archive, &archive));
+    out.protect(&ctx.open.archive_files(&a.archive, &archive));
     let bar = progress_bar(probed.iter().map(|i| i.size).sum());
     let mut files = Vec::new();
     for (info, claim) in probed.iter().zip(file_names(&probed)) {

@@ -9,7 +9,6 @@ mod recover;
 use sylcol::report::ErrorReport;
 use sylcol::report::pak::PakList;
 
-use crate::input::open_archive;
 use crate::{Context, Outcome, print};
 
 use self::build::BuildArgs;
@@ -65,7 +64,7 @@ fn outcome(errors: &[ErrorReport], ctx: Context) -> Outcome {
 }
 
 fn list(a: ListArgs, ctx: Context) -> anyhow::Result<Outcome> {
-    let archive = open_archive(&a.archive)?;
+    let archive = ctx.open.archive(&a.archive)?;
     let report = PakList::new(&a.archive, &archive, a.verify);
     print::report(ctx, &report, || report.text())?;
     let mut errors = report.errors.clone();

@@ -175,10 +175,11 @@ impl<'a> Sweep<'a> {
         if let Some(f) = on {
             self.test(e, f)?;
         }
-        for f in [self.status.below(e as u32), self.status.above(e as u32)] {
-            if let Some(f) = f {
-                self.test(e, f as usize)?;
-            }
+        for f in [self.status.below(e as u32), self.status.above(e as u32)]
+            .into_iter()
+            .flatten()
+        {
+            self.test(e, f as usize)?;
         }
         Ok(())
     }

@@ -7,6 +7,7 @@ use sylcol::TriMesh;
 use sylcol::format::mcol::{CellLink, Mcol};
 use sylcol::geom::{Aabb, enclosing_radius, sphere_reaches_box, triangle_overlaps_box};
 use sylcol::grid::GridSpec;
+use sylcol::prelude::*;
 
 /// A closed, lumpy UV sphere ("asteroid") of `slices * 2 * (stacks - 1)`
 /// triangles, minus `drop` triangles from the end.

@@ -1,0 +1,267 @@
+//! The inside index: a fine grid over the mesh whose empty cells are
+//! classified once as wholly inside or wholly outside the hull, built on
+//! the first `contains_point` (so a collider costs nothing more to
+//! prepare).
+//!
+//! Its lists are built from the mesh by the exact triangle/box test with a
+//! margin of 10^-5 of a cell (as for derived grids), so an empty cell is
+//! one that no triangle comes near: no point of its closed box lies on the
+//! surface, and all of them have one parity. Face-adjacent empty cells
+//! share it too (their two boxes together touch no triangle), so the empty
+//! cells are flood-filled into connected regions and each region costs one
+//! exact parity count, from its first cell's centre to the grid's edge.
+//!
+//! A point in an empty cell is answered by a lookup. A point in an occupied
+//! cell counts, with the exact crossing test of
+//! `geometry::parity`, the crossings of the axis ray
+//! from p up to the nearest classified cell in any of the six axis
+//! directions (or the grid's edge, beyond which lies the outside): the
+//! ray stops at q, that cell's centre along the axis, and q's parity is
+//! the cell's. Every triangle crossing the segment p..q is listed in one of
+//! the cells walked before the classified one, so the count is exact.
+//!
+//! The answer is the hull's exact parity for a closed mesh, whatever the
+//! file's own lists leave out.
+
+use glam::{DVec3, Vec3};
+
+use crate::geometry::grid::{GridSpec, build_cell_lists};
+use crate::geometry::mesh::TriMesh;
+use crate::geometry::parity::{Crossing, crossing_before, shortest_exit};
+use crate::geometry::sizing::{cells_per_axis, cubic_grid};
+use crate::kernels::mailbox::with_visits;
+
+/// The index's cells per axis, over the builder rule's (about two cells
+/// per triangle): finer cells leave fewer points in occupied cells.
+const REFINE: usize = 4;
+/// Most cells the index may have (a byte and four bytes of list start
+/// each).
+const MAX_CELLS: usize = 1 << 21;
+
+/// A cell with triangles near it (or not yet classified).
+const MIXED: u8 = 0;
+/// An empty cell wholly outside the hull.
+const OUTSIDE: u8 = 1;
+/// An empty cell wholly inside the hull.
+const INSIDE: u8 = 2;
+/// An empty cell queued in the flood fill.
+const QUEUED: u8 = 3;
+
+/// The fine grid, its lists and the class of every cell.
+#[derive(Debug, Clone)]
+pub(crate) struct InsideIndex {
+    pub(crate) spec: GridSpec,
+    /// `items[starts[c]..starts[c + 1]]` is cell c's list.
+    starts: Vec<u32>,
+    items: Vec<u32>,
+    class: Vec<u8>,
+}
+
+impl InsideIndex {
+    /// The index over `mesh` (every triangle, listed or not in a file's
+    /// grid).
+    pub(crate) fn new(mesh: &TriMesh) -> Self {
+        let (lo, hi) = mesh.bounds().unwrap_or((Vec3::ZERO, Vec3::ZERO));
+        let (lo, hi) = (lo.as_dvec3(), hi.as_dvec3());
+        let spec = index_grid(lo, hi, mesh.triangles.len());
+        let lists = build_cell_lists(mesh, &spec, spec.cell.x * 1e-5);
+        let mut starts = Vec::with_capacity(lists.len() + 1);
+        let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        starts.push(0u32);
+        for l in &lists {
+            items.extend_from_slice(l);
+            starts.push(items.len() as u32);
+        }
+        let class = lists
+            .iter()
+            .map(|l| if l.is_empty() { QUEUED } else { MIXED })
+            .collect();
+        let mut index = InsideIndex {
+            spec,
+            starts,
+            items,
+            class,
+        };
+        index.classify(mesh);
+        index
+    }
+
+    /// Cell `i`'s class: inside, outside, or `None` for a cell near the
+    /// surface.
+    #[cfg(test)]
+    pub(crate) fn class_of(&self, i: usize) -> Option<bool> {
+        match self.class[i] {
+            INSIDE => Some(true),
+            OUTSIDE => Some(false),
+            _ => None,
+        }
+    }
+
+    /// Cell `i`'s list.
+    #[inline(always)]
+    fn list(&self, i: usize) -> &[u32] {
+        &self.items[self.starts[i] as usize..self.starts[i + 1] as usize]
+    }
+
+    /// Flood-fills the empty cells (marked [`QUEUED`]) into regions and
+    /// gives each region the parity of its first cell's centre.
+    fn classify(&mut self, mesh: &TriMesh) {
+        let dims = self.spec.dims;
+        let mut region = Vec::new();
+        for seed in 0..self.class.len() {
+            if self.class[seed] != QUEUED {
+                continue;
+            }
+            region.clear();
+            region.push(seed);
+            self.class[seed] = MIXED;
+            let mut next = 0;
+            while next < region.len() {
+                let c = self.spec.coords(region[next]);
+                next += 1;
+                for (k, forward) in DIRECTIONS {
+                    if let Some(n) = step(c, dims, k, forward, 1) {
+                        let i = self.spec.linear(n);
+                        if self.class[i] == QUEUED {
+                            self.class[i] = MIXED;
+                            region.push(i);
+                        }
+                    }
+                }
+            }
+            let c = self.spec.coords(seed);
+            let b = self.spec.cell_box(seed);
+            let centre = (b.min + b.max) * 0.5;
+            let (k, forward) = shortest_exit(c, dims);
+            let inside = self.parity(mesh, centre, c, k, forward, None) == Some(true);
+            let class = if inside { INSIDE } else { OUTSIDE };
+            for &i in &region {
+                self.class[i] = class;
+            }
+        }
+    }
+
+    /// Whether `p` lies inside the hull or on its surface; `None` when `p`
+    /// lies outside the index's grid (and so outside the hull).
+    #[inline]
+    pub(crate) fn contains(&self, mesh: &TriMesh, p: DVec3) -> Option<bool> {
+        let c = self.spec.cell_of_point(p)?;
+        match self.class[self.spec.linear(c)] {
+            OUTSIDE => Some(false),
+            INSIDE => Some(true),
+            _ => {
+                let (k, forward, target) = self.nearest_classified(c);
+                self.parity(mesh, p, c, k, forward, target)
+            }
+        }
+    }
+
+    /// The nearest classified cell along one of the six axis directions
+    /// from `c`: the axis, the direction and (cell, its centre along the
+    /// axis), or no cell when the grid's edge comes first.
+    fn nearest_classified(&self, c: [usize; 3]) -> (usize, bool, Option<(usize, f64)>) {
+        let dims = self.spec.dims;
+        for d in 1.. {
+            for (k, forward) in DIRECTIONS {
+                let Some(n) = step(c, dims, k, forward, d) else {
+                    return (k, forward, None);
+                };
+                let i = self.spec.linear(n);
+                if self.class[i] != MIXED {
+                    let centre = self.spec.origin[k] + self.spec.cell[k] * (n[k] as f64 + 0.5);
+                    return (k, forward, Some((n[k], centre)));
+                }
+            }
+        }
+        unreachable!("the grid's edge is reached")
+    }
+
+    /// The parity of the axis ray from `p` (in cell `c`) along axis `k`:
+    /// to the grid's edge, or with `stop = (cell, coordinate)` up to the
+    /// point at that coordinate in that cell, whose class it then takes.
+    /// `Some(true)` for inside or on the surface.
+    fn parity(
+        &self,
+        mesh: &TriMesh,
+        p: DVec3,
+        c: [usize; 3],
+        k: usize,
+        forward: bool,
+        stop: Option<(usize, f64)>,
+    ) -> Option<bool> {
+        let n = self.spec.dims[k];
+        let mut odd = match stop {
+            Some((cell, _)) => {
+                let mut at = c;
+                at[k] = cell;
+                self.class[self.spec.linear(at)] == INSIDE
+            }
+            None => false,
+        };
+        let limit = stop.map(|(_, coord)| coord);
+        let end = stop.map(|(cell, _)| cell);
+        with_visits(mesh.triangles.len(), |seen| {
+            let mut cell = c;
+            loop {
+                for &t in self.list(self.spec.linear(cell)) {
+                    if !seen.first(t) {
+                        continue;
+                    }
+                    match crossing_before(&mesh.corners(t as usize), p, k, forward, limit) {
+                        Crossing::Miss => {}
+                        Crossing::Cross => odd = !odd,
+                        Crossing::OnSurface => return Some(true),
+                    }
+                }
+                match forward {
+                    true if cell[k] + 1 < n => cell[k] += 1,
+                    false if cell[k] > 0 => cell[k] -= 1,
+                    _ => return Some(odd),
+                }
+                if Some(cell[k]) == end {
+                    return Some(odd);
+                }
+            }
+        })
+    }
+}
+
+/// The six axis directions: (axis, forwards).
+const DIRECTIONS: [(usize, bool); 6] = [
+    (0, true),
+    (0, false),
+    (1, true),
+    (1, false),
+    (2, true),
+    (2, false),
+];
+
+/// Cell `c` moved `d` cells along axis `k`, or `None` off the grid.
+#[inline]
+fn step(c: [usize; 3], dims: [usize; 3], k: usize, forward: bool, d: usize) -> Option<[usize; 3]> {
+    let mut n = c;
+    n[k] = if forward {
+        Some(c[k] + d).filter(|&x| x < dims[k])?
+    } else {
+        c[k].checked_sub(d)?
+    };
+    Some(n)
+}
+
+/// The index's grid over the mesh box `lo..hi`: cubic cells, [`REFINE`]
+/// times finer than the builder rule, at most [`MAX_CELLS`], the box
+/// grown by a tenth of a cell so that the whole mesh lies strictly inside.
+fn index_grid(lo: DVec3, hi: DVec3, triangles: usize) -> GridSpec {
+    let mut n = cells_per_axis(hi - lo, triangles)
+        .saturating_mul(REFINE)
+        .max(1);
+    loop {
+        let longest = (hi - lo).max_element().max(f64::MIN_POSITIVE);
+        let pad = DVec3::splat(longest / n as f64 * 0.1 + longest * 1e-9);
+        let spec = cubic_grid(lo - pad, hi + pad, n);
+        if spec.cell_count() <= MAX_CELLS || n == 1 {
+            return spec;
+        }
+        n = (n * 4 / 5).max(1);
+    }
+}

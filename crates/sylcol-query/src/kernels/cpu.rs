@@ -1,0 +1,75 @@
+//! The CPU features the AVX2 kernels need, proven once at run time and
+//! carried by a value from then on.
+//!
+//! [`Avx2`] can only be made by [`Avx2::detect`], which checks the CPU
+//! (`is_x86_feature_detected!` for AVX and AVX2; the kernels use no fused
+//! multiply-add). Every AVX2 kernel takes one: the eight-lane ray/packet
+//! test ([`super::avx::Avx`] holds one), the lanes it computes in
+//! ([`super::w8::W8`] is made only with one), the AVX2 grid walk and the
+//! BVH's node step. So the only way to reach an AVX instruction is
+//! through a value that proves the CPU has it; each `unsafe` call into
+//! `#[target_feature(enable = "avx,avx2")]` code names that value in its
+//! `SAFETY:` comment. On any other CPU (an ARM one, an x86 without AVX2)
+//! no `Avx2` exists and every query takes the portable kernels.
+
+/// Proof that this CPU runs AVX and AVX2 instructions: made only by
+/// [`Avx2::detect`], so holding one means the check passed. A zero-sized
+/// value: passing it costs nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Avx2(());
+
+impl Avx2 {
+    /// The proof, where this CPU has AVX and AVX2; `None` elsewhere.
+    pub fn detect() -> Option<Avx2> {
+        avx_available().then_some(Avx2(()))
+    }
+}
+
+/// Whether the eight-lane AVX kernels (and the AVX2 walks) can run on
+/// this CPU.
+pub fn avx_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx") && std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The proof for a test of the AVX2 kernels. Such a test is ignored, with
+/// the reason, where the build found no AVX2 on its CPU (`build.rs` sets
+/// `avx2_tests` only where it did), so reaching this without AVX2 means
+/// the tests run on another CPU than the build's: said, not passed.
+#[cfg(test)]
+pub fn avx2_for_tests() -> Avx2 {
+    Avx2::detect().expect(
+        "this CPU has no AVX2, though the build's did (build.rs): run the tests where they were built",
+    )
+}
+
+/// The proof for a test that runs both kernels side by side: `Some` where
+/// the build found AVX2 (then it must be here), `None` elsewhere, where
+/// such a test runs its portable half only and
+/// [`tests::avx2_halves_of_the_kernel_tests_run`] is ignored, with the
+/// reason, to say so.
+#[cfg(test)]
+pub fn avx2_if_tested() -> Option<Avx2> {
+    cfg!(avx2_tests).then(avx2_for_tests)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Stands for the AVX2 halves of the tests that run both kernels
+    /// ([`super::avx2_if_tested`]): ignored, with the reason, where they
+    /// cannot run.
+    #[test]
+    #[cfg_attr(
+        not(avx2_tests),
+        ignore = "this CPU has no AVX2: the AVX2 halves of the kernel tests did not run"
+    )]
+    fn avx2_halves_of_the_kernel_tests_run() {
+        assert!(super::Avx2::detect().is_some());
+    }
+}

@@ -1,0 +1,339 @@
+//! The front door: what a user's FILE argument names, as named objects.
+//!
+//! Every front (the CLI, the Python package, the viewer's server) turns
+//! what a user gives into objects here, so that all of them name, cap and
+//! refuse alike. A FILE is a path on disk, or `ARCHIVE.pak+INNER` — the
+//! game's own way to name a file inside an archive
+//! (`dat\tables.pak+eng\GP_TITLE.tbl`). INNER is a name (`\` or `/`,
+//! hashed as `\`, any letter case) or `$XXXXXXXX`, optionally followed by
+//! `.MAGIC`. [`Opener::objects`] walks every entry of a whole `.pak`, one
+//! result per entry, so one bad entry does not stop the rest. `-` reads
+//! standard input (at most [`MAX_STREAM`] bytes); [`from_bytes`] takes
+//! bytes a caller holds.
+//!
+//! Archives are opened with a [`NameList`]: the built-in names, a
+//! `names.txt` beside the archive, and the names the user gave.
+//!
+//! [`Opener::object`] and [`Opener::objects`] hold an object whole only
+//! when its first bytes show a format sylcol decodes
+//! (`sylcol_format::sniff`) and its declared size is within what its
+//! header allows and the budget of one object (`sylcol_format::budget`);
+//! any other is refused from its first bytes, so a 1 GiB entry costs a
+//! fixed buffer, not 1 GiB. What is held is reserved with `try_reserve`:
+//! memory that cannot be had is an error naming the object. In a whole
+//! archive, index rows that point at one stored stream share one read of
+//! it ([`shared`]).
+//!
+//! A collider is made from an object by [`ColliderSpec`] ([`spec`]), the
+//! one reading of the grid and acceleration choices.
+
+mod error;
+mod names;
+mod read;
+pub mod shared;
+pub mod spec;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use sylcol_format::ipfb::names::inner_hash;
+use sylcol_format::ipfb::{Archive, EntryInfo, IndexEntry, split_archive_path};
+use sylcol_format::{AnyError, Object, SNIFF_LEN, budget, decode_any};
+
+use crate::report::error::{NotFound, ObjectError, ReadError, UsageError};
+
+pub use error::SourceError;
+pub use names::{NAMES_BESIDE, NameList};
+pub use read::{MAX_STREAM, is_archive, read_file};
+pub use spec::{Accel, ColliderSpec, Grid, SpecError};
+
+use shared::Streams;
+
+/// An object: how it is named and its bytes.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// How to name it in messages and reports (the path, or
+    /// `ARCHIVE.pak+ENTRY.MAGIC`).
+    pub name: String,
+    /// The whole object (shared by the index rows that point at its
+    /// stored bytes).
+    pub bytes: Arc<Vec<u8>>,
+}
+
+impl Input {
+    /// Decodes the object, whatever format it is.
+    pub fn decode(&self) -> Result<Object, ObjectError> {
+        decode_any(&self.bytes).map_err(|error| ObjectError {
+            path: self.name.clone(),
+            error,
+        })
+    }
+}
+
+/// One object of a FILE argument, sniffed (see the module docs).
+#[derive(Debug)]
+pub enum Item {
+    /// Read whole: it may be a format sylcol decodes.
+    Whole(Input),
+    /// Its first bytes show no format sylcol decodes, or it declares more
+    /// bytes than sylcol holds of it: never held whole (in an archive walk
+    /// a Z1 entry of another format is still inflated into nothing, to
+    /// check it). The error is what decoding it whole would say, or
+    /// [`AnyError::TooLarge`].
+    Other(ObjectError),
+}
+
+impl Item {
+    /// The object read whole, or why it is no format sylcol decodes.
+    pub fn whole(self) -> Result<Input, ObjectError> {
+        match self {
+            Item::Whole(input) => Ok(input),
+            Item::Other(e) => Err(e),
+        }
+    }
+
+    /// The object decoded (see [`Input::decode`]), with its input.
+    pub fn decode(self) -> Result<(Input, Object), ObjectError> {
+        let input = self.whole()?;
+        let object = input.decode()?;
+        Ok((input, object))
+    }
+
+    /// An item named `name` from what reading an object gave.
+    fn of(name: String, read: Result<Vec<u8>, AnyError>) -> Item {
+        match read {
+            Ok(bytes) => Item::Whole(Input {
+                name,
+                bytes: Arc::new(bytes),
+            }),
+            Err(error) => Item::Other(ObjectError { path: name, error }),
+        }
+    }
+}
+
+/// Bytes a caller holds, named `name`, as an object: copied only once
+/// admitted (its format and size, as for a file), into memory reserved
+/// so that running out is an error.
+pub fn from_bytes(name: &str, data: &[u8]) -> Result<Input, SourceError> {
+    let size = data.len() as u64;
+    budget::admit(&data[..data.len().min(SNIFF_LEN)], size).map_err(|error| ObjectError {
+        path: name.to_string(),
+        error,
+    })?;
+    let mut bytes = budget::object_buffer(size).map_err(|e| ReadError {
+        path: name.to_string(),
+        error: e.into(),
+    })?;
+    bytes.extend_from_slice(data);
+    Ok(Input {
+        name: name.to_string(),
+        bytes: Arc::new(bytes),
+    })
+}
+
+/// Opens what FILE arguments name, with one [`NameList`] for every
+/// archive.
+#[derive(Debug, Clone, Default)]
+pub struct Opener {
+    /// The names archives are opened with.
+    pub names: NameList,
+}
+
+impl Opener {
+    /// An opener naming archive entries with `names`.
+    pub fn new(names: NameList) -> Opener {
+        Opener { names }
+    }
+
+    /// Opens an archive index (`.pak` with its `.pNN` parts) with the
+    /// names of [`Opener::names`].
+    pub fn archive(&self, path: &str) -> Result<Archive, SourceError> {
+        if path == "-" {
+            return Err(UsageError(
+                "an archive cannot be read from standard input: its parts (.p00, ...) are files beside its index; name the .pak file".into(),
+            ).into());
+        }
+        let mut archive = Archive::open(Path::new(path))?;
+        self.names.apply(Path::new(path), &mut archive)?;
+        Ok(archive)
+    }
+
+    /// The files opening the archive `path` reads: its index and parts and
+    /// its name lists (what an output written next to them must never
+    /// replace).
+    pub fn archive_files(&self, path: &str, archive: &Archive) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = archive.files().into_iter().map(Path::to_path_buf).collect();
+        files.extend(self.names.files(Path::new(path)));
+        files
+    }
+
+    /// The object a FILE argument names (`-`: standard input), whatever
+    /// its format, up to the budget of one object (what `probe` analyses:
+    /// any chunk).
+    pub fn any(&self, path: &str) -> Result<Input, SourceError> {
+        if let Some((pak, inner)) = split_archive_path(path) {
+            let archive = self.archive(pak)?;
+            let (info, name) = probe(&archive, pak, find_inner(&archive, pak, inner)?)?;
+            budget::within_budget(None, info.size).map_err(|error| ObjectError {
+                path: name.clone(),
+                error,
+            })?;
+            let bytes = archive
+                .read_entry(&info)
+                .map_err(|error| SourceError::Archive {
+                    pak: pak.to_string(),
+                    error: Box::new(error),
+                })?;
+            return Ok(Input {
+                name,
+                bytes: Arc::new(bytes),
+            });
+        }
+        read::whole_file(path)
+    }
+
+    /// The object a FILE argument names, whole only when its first bytes
+    /// show a format sylcol decodes within its size limits (`-` and other
+    /// non-files are read whole, up to [`MAX_STREAM`]: their size is
+    /// unknown before they end). A whole archive is refused: it is not one
+    /// object.
+    pub fn object(&self, path: &str) -> Result<Item, SourceError> {
+        if let Some((pak, inner)) = split_archive_path(path) {
+            let archive = self.archive(pak)?;
+            let (info, name) = probe(&archive, pak, find_inner(&archive, pak, inner)?)?;
+            return read_entry_object(&archive, pak, &info, name, false);
+        }
+        if is_archive(path) {
+            return Err(UsageError(format!(
+                "{path}: an IPFB archive index, not one object: name an entry as {path}+INNER (`sylcol pak list` shows them)"
+            ))
+            .into());
+        }
+        read::sniffed_file(path)
+    }
+
+    /// Every object a FILE argument holds: each entry of a whole archive
+    /// (in index order), or the one object [`Opener::object`] reads.
+    pub fn objects(&self, path: &str) -> Result<Objects, SourceError> {
+        if split_archive_path(path).is_none() && is_archive(path) {
+            let archive = self.archive(path)?;
+            return Ok(Objects::Archive {
+                pak: path.to_string(),
+                streams: Streams::of(archive.entries()),
+                archive: Box::new(archive),
+                next: 0,
+            });
+        }
+        Ok(Objects::Single(Some(self.object(path))))
+    }
+}
+
+/// Entry INNER of archive `pak`.
+fn find_inner<'a>(
+    archive: &'a Archive,
+    pak: &str,
+    inner: &str,
+) -> Result<&'a IndexEntry, SourceError> {
+    let hash = inner_hash(inner);
+    Ok(archive.index.find(hash).ok_or_else(|| NotFound {
+        path: pak.to_string(),
+        detail: format!("no entry {inner} (hash {hash:08X}) in the archive"),
+    })?)
+}
+
+/// Probes `entry`: its header, and its name as `PAK+ENTRY`.
+fn probe(
+    archive: &Archive,
+    pak: &str,
+    entry: &IndexEntry,
+) -> Result<(EntryInfo, String), SourceError> {
+    let info = archive.probe(entry).map_err(|error| SourceError::Archive {
+        pak: pak.to_string(),
+        error: Box::new(error),
+    })?;
+    let name = format!("{pak}+{}", info.display);
+    Ok((info, name))
+}
+
+/// Reads a probed entry whole, or only its head when it is not admitted;
+/// `check_rest` then still inflates a Z1 entry of another format into
+/// nothing to check it (an archive walk reports every unreadable entry; a
+/// single named object of another format is refused without that wait).
+fn read_entry_object(
+    archive: &Archive,
+    pak: &str,
+    info: &EntryInfo,
+    name: String,
+    check_rest: bool,
+) -> Result<Item, SourceError> {
+    let read = archive
+        .read_object(info, check_rest)
+        .map_err(|error| SourceError::Archive {
+            pak: pak.to_string(),
+            error: Box::new(error),
+        })?;
+    Ok(Item::of(name, read))
+}
+
+/// An iterator over the objects of a FILE argument; see
+/// [`Opener::objects`].
+pub enum Objects {
+    /// A plain file or one archive entry.
+    Single(Option<Result<Item, SourceError>>),
+    /// The entries of a whole archive.
+    Archive {
+        /// The archive path as given.
+        pak: String,
+        /// The open archive (its index problems are in `archive.index.problems`).
+        archive: Box<Archive>,
+        /// The next entry to read.
+        next: usize,
+        /// What was read of streams that several rows point at.
+        streams: Streams,
+    },
+}
+
+impl Objects {
+    /// The archive being walked, if the FILE was one.
+    pub fn archive(&self) -> Option<&Archive> {
+        match self {
+            Objects::Archive { archive, .. } => Some(archive),
+            Objects::Single(_) => None,
+        }
+    }
+}
+
+impl Iterator for Objects {
+    type Item = Result<Item, SourceError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            Objects::Single(one) => one.take(),
+            Objects::Archive {
+                pak,
+                archive,
+                next,
+                streams,
+            } => {
+                let entry = *archive.entries().get(*next)?;
+                *next += 1;
+                let (info, name) = match probe(archive, pak, &entry) {
+                    Ok(probed) => probed,
+                    Err(e) => {
+                        streams.read(&entry, None);
+                        return Some(Err(e));
+                    }
+                };
+                if let Some(item) = streams.earlier(&entry, &name) {
+                    return Some(Ok(item));
+                }
+                let item = read_entry_object(archive, pak, &info, name, true);
+                streams.read(&entry, item.as_ref().ok());
+                Some(item)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
