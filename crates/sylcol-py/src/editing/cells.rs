@@ -6,6 +6,7 @@ use glam::DVec3;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use sylcol::grid::GridSpec;
+use sylcol::prelude::*;
 use sylcol::verify::flags::{cell_corners, mcol_flags};
 use sylcol_format::mcol;
 
