@@ -104,16 +104,23 @@ fn marked_name(name: &str, mark: &str) -> String {
 /// Whether `file_name` looks like one of sylcol's own files: a temporary
 /// file, an earlier file's backup or a journal (`.NAME` then
 /// [`TEMP_MARK`], [`BACKUP_MARK`] or [`JOURNAL_MARK`]), which a later run
-/// may remove or act on. Letter case is ignored (a case-blind disk
-/// takes `.X.SYLCOL-TMP-1` for `.x.sylcol-tmp-1`). A writer of names
-/// from data (an archive's entries) must not create such a name.
+/// may remove or act on, or the manifest `pak extract` writes and `pak
+/// build` follows ([`MANIFEST_FILE`]). Letter case is ignored (a
+/// case-blind disk takes `.X.SYLCOL-TMP-1` for `.x.sylcol-tmp-1`). A
+/// writer of names from data (an archive's entries) must not create such
+/// a name.
 pub fn is_own_file_name(file_name: &str) -> bool {
     let lower = file_name.to_ascii_lowercase();
-    lower.starts_with('.')
-        && [TEMP_MARK, BACKUP_MARK, JOURNAL_MARK]
-            .iter()
-            .any(|mark| lower.contains(mark))
+    lower == MANIFEST_FILE
+        || lower.starts_with('.')
+            && [TEMP_MARK, BACKUP_MARK, JOURNAL_MARK]
+                .iter()
+                .any(|mark| lower.contains(mark))
 }
+
+/// The file `pak extract` writes beside an archive's entries (the
+/// archive's layout and hashes) and `pak build` follows.
+pub const MANIFEST_FILE: &str = ".sylcol-pak.json";
 
 /// Splits a temporary file name into the target's name and the PID that
 /// wrote it; `None` for any other name.
@@ -253,6 +260,13 @@ impl TempFile {
             .settle(|| std::fs::rename(&path, target))?;
         sync_folder(folder_of(target));
         Ok(())
+    }
+}
+
+impl TempFile {
+    /// Truncates or extends the file to `len` bytes (zeros when extended).
+    pub fn set_len(&self, len: u64) -> io::Result<()> {
+        self.file.set_len(len)
     }
 }
 
@@ -513,6 +527,8 @@ mod tests {
             ".x.pak.sylcol-journal-2147483647",
             ".x.sylcol-tmp-",
             ".X.SYLCOL-Journal-1",
+            ".sylcol-pak.json",
+            ".SYLCOL-PAK.json",
         ] {
             assert!(is_own_file_name(own), "{own}");
         }

@@ -135,6 +135,18 @@ impl OutputDir {
         )
     }
 
+    /// Writes one of sylcol's own files (`name`, as is: the manifest
+    /// `pak extract` writes) in the folder itself, through a temporary
+    /// file; a link of that name is refused. Returns the path written.
+    pub fn write_own(
+        &self,
+        name: &str,
+        fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    ) -> anyhow::Result<PathBuf> {
+        self.folder.refuse_link(name)?;
+        self.folder.write_file(name, fill)
+    }
+
     /// Writes `name` inside the folder (see [`OutputDir::place`]); returns
     /// the path written.
     pub fn write_with(

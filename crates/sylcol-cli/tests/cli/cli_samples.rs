@@ -76,9 +76,13 @@ fn extracted(dir: &std::path::Path) -> (Vec<std::path::PathBuf>, std::path::Path
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
-            // The maps: not the library, not the REGN beside each map.
+            // The maps: not the library, not the REGN beside each map,
+            // not the manifest.
             let name = p.to_string_lossy();
-            !name.contains("CollisionSet_") && !name.ends_with(".REGN") && !name.ends_with(".rgn")
+            !name.contains("CollisionSet_")
+                && !name.ends_with(".REGN")
+                && !name.ends_with(".rgn")
+                && !name.ends_with(".sylcol-pak.json")
         })
         .collect();
     maps.sort();

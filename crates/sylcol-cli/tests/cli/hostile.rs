@@ -171,7 +171,11 @@ fn control_characters_are_escaped_in_text_kept_in_json_and_mapped_in_file_names(
     );
     assert_eq!(
         files_under(&out),
-        ["dir%07/cr%0Dmid%E2%80%AEtxt.bin", "esc%1B[2Jred.bin"]
+        [
+            ".sylcol-pak.json",
+            "dir%07/cr%0Dmid%E2%80%AEtxt.bin",
+            "esc%1B[2Jred.bin"
+        ]
     );
     // An error naming such an entry is escaped too.
     let o = run(args!["pak", "extract", &pak, "-o", &out, "nope\x1b.bin"]);

@@ -415,7 +415,12 @@ fn an_extracted_journal_entry_cannot_reach_outside_the_folder() {
     );
     assert_eq!(
         files_under(&extracted),
-        [visible.as_str(), "payload.sh", "readme.txt"]
+        [
+            visible.as_str(),
+            ".sylcol-pak.json",
+            "payload.sh",
+            "readme.txt"
+        ]
     );
     assert_eq!(std::fs::read(extracted.join(&visible)).unwrap(), journal);
     for args in scene.commands(&extracted) {

@@ -157,6 +157,19 @@ fn writing_commands_report_json_matching_their_schemas() {
         0,
     );
     assert_eq!(b["entries"], 2);
+    let pair = format!("$2CF7EB47={}", crate::common::fixture("box.mcol"));
+    let r = validated(
+        "pak-replace",
+        &[
+            "pak",
+            "replace",
+            path(&d("MiscBin.pak")),
+            &pair,
+            "--in-place",
+        ],
+        0,
+    );
+    assert_eq!(r["replaced"][0]["entries"].as_array().unwrap().len(), 1);
     let r = validated("pak-recover", &["pak", "recover", path(&d("x"))], 0);
     assert_eq!(r["recovered"], serde_json::json!([]));
 }

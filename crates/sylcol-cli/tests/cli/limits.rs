@@ -170,7 +170,13 @@ fn a_later_run_removes_stale_temporary_files_of_dead_runs_only() {
         !err.contains(".sylcol-tmp"),
         "never names a temp file: {err}"
     );
-    let mut expected = [alive.as_str(), unrelated, "sub/x.bin", "y.bin"];
+    let mut expected = [
+        alive.as_str(),
+        unrelated,
+        "sub/x.bin",
+        "y.bin",
+        ".sylcol-pak.json",
+    ];
     expected.sort();
     assert_eq!(files_under(&out), expected);
 }

@@ -28,6 +28,7 @@ mod nonmanifold_parts;
 mod outputs;
 mod pairs;
 mod pak;
+mod pak_layout;
 mod readme;
 mod regn_idxd;
 mod samples_names;

@@ -11,17 +11,26 @@ use sylcol::import::{ImportOptions, import_file};
 
 const ENTRY: &str = "$2CF7EB47.MCOL";
 
-#[test]
-fn extract_export_edit_build_pack() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    // The "game" archive: the 8-vertex outer-wall map under a seed object id.
+/// The "game" archive `d/MiscBin.pak`: the 8-vertex outer-wall map
+/// (`box.mcol`, returned too) under a seed object id, and `others`.
+fn game_archive(d: &std::path::Path, others: &[(&str, &[u8])]) -> (std::path::PathBuf, String) {
     let game = d.join("game");
     std::fs::create_dir(&game).unwrap();
     let fixture = crate::common::fixture("box.mcol");
     std::fs::copy(&fixture, game.join(ENTRY)).unwrap();
+    for (name, bytes) in others {
+        std::fs::write(game.join(name), bytes).unwrap();
+    }
     let game_pak = d.join("MiscBin.pak");
     run(&["pak", "build", path(&game), "-o", path(&game_pak)]);
+    (game_pak, fixture)
+}
+
+#[test]
+fn extract_export_edit_build_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (game_pak, fixture) = game_archive(d, &[]);
 
     // 1. extract
     let extracted = d.join("extracted");
@@ -147,4 +156,58 @@ fn collisionset_part_edit_through_the_archive() {
     let info = run_json(&["info", &inner, "--json"]);
     assert_eq!(info["format"], "CollisionSet");
     run(&["rewrite", &inner, "-o", path(&d.join("same.bin"))]);
+}
+
+/// The short route of docs/modding.md: export straight from the archive,
+/// edit, build mcol on the archive entry's grid, `pak replace` into a new
+/// archive; the other entry keeps its stored bytes.
+#[test]
+fn export_edit_build_replace_from_the_archive() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (game_pak, _) = game_archive(d, &[("other.bin", b"left alone")]);
+    let inner = format!("{}+{}", path(&game_pak), &ENTRY[..9]);
+
+    let hull = d.join("hull.gltf");
+    run(&["export", &inner, "-o", path(&hull)]);
+    let mut mesh = import_file(&hull, &ImportOptions::default()).unwrap();
+    mesh.vertices[0] *= Vec3::splat(0.5);
+    let edited = d.join("hull-edited.gltf");
+    std::fs::write(&edited, to_gltf(&mesh, "hull").unwrap()).unwrap();
+    let built = d.join("hull.mcol");
+    run(&[
+        "build",
+        "mcol",
+        path(&edited),
+        "--grid-from",
+        &inner,
+        "-o",
+        path(&built),
+    ]);
+    let mod_pak = d.join("mod").join("MiscBin.pak");
+    let pair = format!("{}={}", &ENTRY[..9], path(&built));
+    run(&[
+        "pak",
+        "replace",
+        path(&game_pak),
+        &pair,
+        "-o",
+        path(&mod_pak),
+    ]);
+
+    let moved = format!("{}+{}", path(&mod_pak), &ENTRY[..9]);
+    let back = d.join("back.obj");
+    run(&["export", &moved, "-o", path(&back)]);
+    let read = import_file(&back, &ImportOptions::default()).unwrap();
+    assert_eq!(read.vertices[0], mesh.vertices[0]);
+    let index = |pak: &std::path::Path| {
+        sylcol_format::ipfb::Index::parse(&std::fs::read(pak).unwrap()).unwrap()
+    };
+    let (old, new) = (index(&game_pak), index(&mod_pak));
+    let other = sylcol_format::ipfb::make_entry_id("other.bin");
+    assert_eq!(old.find(other), new.find(other), "the other entry is kept");
+    let p00 = |pak: &std::path::Path| std::fs::read(pak.with_extension("p00")).unwrap();
+    let e = old.find(other).unwrap();
+    let span = e.offset as usize..(e.offset + e.stored_size) as usize;
+    assert_eq!(p00(&game_pak)[span.clone()], p00(&mod_pak)[span]);
 }

@@ -152,9 +152,14 @@ impl Index {
             alignment: ALIGNMENT.into(),
             part_size: PART_SIZE.into(),
         };
-        let mut out =
-            Vec::with_capacity(HEADER_SIZE as usize + entries.len() * ENTRY_SIZE as usize);
-        out.extend_from_slice(header.as_bytes());
+        let mut out = header.as_bytes().to_vec();
+        out.extend_from_slice(&Index::encode_entries(entries));
+        out
+    }
+
+    /// Encodes the entry table alone: `entries` in the order given.
+    pub fn encode_entries(entries: &[IndexEntry]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(entries.len() * ENTRY_SIZE as usize);
         for e in entries {
             let raw = IndexEntryRaw {
                 hash: e.hash.into(),

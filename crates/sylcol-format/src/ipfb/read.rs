@@ -196,6 +196,41 @@ impl Archive {
         }
     }
 
+    /// Part `n`'s file as found beside the index, and its length then.
+    pub fn part_file(&self, n: u8) -> Option<(&Path, u64)> {
+        let part = self.parts.get(usize::from(n))?.as_ref()?;
+        Some((part.path.as_path(), part.len))
+    }
+
+    /// The stored bytes of `e` as they are in its part (compressed or
+    /// not), checked to lie inside the part; a part that ends early while
+    /// they are read is an error, never a short read.
+    pub fn stored_bytes(&self, e: &IndexEntry) -> Result<BufReader<StoredBytes>, ArchiveError> {
+        let display = self.short_display(e);
+        self.stored(e, &display, 0, BUFFER)
+    }
+
+    /// The index file's bytes after the entries listed (a zero-hash slot
+    /// and whatever follows it, bytes past the declared table included),
+    /// read anew from the file; more than `limit` of them is an error.
+    pub fn index_tail(&self, limit: u64) -> Result<Vec<u8>, ArchiveError> {
+        let io_err = |cause| ArchiveError::Io {
+            path: self.path.clone(),
+            cause,
+        };
+        let mut f = File::open(&self.path).map_err(io_err)?;
+        let start = HEADER_SIZE + self.index.entries.len() as u64 * ENTRY_SIZE;
+        f.seek(SeekFrom::Start(start)).map_err(io_err)?;
+        let mut tail = Vec::new();
+        f.take(limit + 1).read_to_end(&mut tail).map_err(io_err)?;
+        if tail.len() as u64 > limit {
+            return Err(io_err(io::Error::other(format!(
+                "more than {limit} bytes follow the entry table at {start:#x}"
+            ))));
+        }
+        Ok(tail)
+    }
+
     /// Name or `$XXXXXXXX`, for messages before the magic is known.
     pub fn short_display(&self, e: &IndexEntry) -> String {
         self.names.display(e.hash, None)

@@ -354,37 +354,56 @@ impl ArchiveWriter {
         for (slot, e) in entries.iter_mut().enumerate() {
             e.slot = slot;
         }
-        let pak = self.pak_path.clone();
-        let mut index = TempFile::beside(&pak).map_err(|cause| io_error(&pak, cause))?;
-        index
-            .write_all(&Index::encode(&entries))
-            .map_err(|cause| io_error(&pak, cause))?;
-        let parts_used = self.closed.len();
-        // The index goes last: replace_all moves it aside first and
-        // renames it in last.
-        self.closed.push((index, pak));
-        let backups_left = replace_all(std::mem::take(&mut self.closed)).map_err(|e| {
-            if e.step == Step::Prepare {
-                io_error(&e.path, e.cause)
-            } else {
-                WriteError::Replace(e)
-            }
-        })?;
-        let mut left_behind: Vec<LeftBehind> = backups_left
-            .into_iter()
-            .map(|b| LeftBehind {
-                path: b.file().to_path_buf(),
-                message: b.to_string(),
-            })
-            .collect();
-        let stale = remove_stale_parts(&self.pak_path, &self.stem, parts_used);
-        left_behind.extend(stale.left_behind);
-        Ok(Finished {
-            entries,
-            stale_parts_removed: stale.removed,
-            left_behind,
-        })
+        let index = Index::encode(&entries);
+        let parts = std::mem::take(&mut self.closed);
+        let used = parts.len();
+        commit(&self.pak_path, parts, used, &index, entries)
     }
+}
+
+/// Writes `index` beside the `parts` (temporary files, part 0 first) and
+/// puts every file in place as one step ([`replace_all`], the index
+/// last), then removes the parts of an earlier archive of that name that
+/// the new one does not use (numbers `parts_used` and up). `entries` is
+/// what the index lists.
+pub(super) fn commit(
+    pak: &Path,
+    mut parts: Vec<(TempFile, PathBuf)>,
+    parts_used: usize,
+    index: &[u8],
+    entries: Vec<IndexEntry>,
+) -> Result<Finished, WriteError> {
+    let mut file = TempFile::beside(pak).map_err(|cause| io_error(pak, cause))?;
+    file.write_all(index)
+        .map_err(|cause| io_error(pak, cause))?;
+    // The index goes last: replace_all moves it aside first and renames
+    // it in last.
+    parts.push((file, pak.to_path_buf()));
+    let backups_left = replace_all(parts).map_err(|e| {
+        if e.step == Step::Prepare {
+            io_error(&e.path, e.cause)
+        } else {
+            WriteError::Replace(e)
+        }
+    })?;
+    let mut left_behind: Vec<LeftBehind> = backups_left
+        .into_iter()
+        .map(|b| LeftBehind {
+            path: b.file().to_path_buf(),
+            message: b.to_string(),
+        })
+        .collect();
+    let stem = pak
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stale = remove_stale_parts(pak, &stem, parts_used);
+    left_behind.extend(stale.left_behind);
+    Ok(Finished {
+        entries,
+        stale_parts_removed: stale.removed,
+        left_behind,
+    })
 }
 
 pub(super) fn encode_error(key: &EntryKey, error: EncodeError) -> WriteError {

@@ -212,6 +212,17 @@ pub struct PakBuilt {
     pub parts: usize,
     /// Entries stored Z1-compressed.
     pub compressed: usize,
+    /// The manifest `pak extract` wrote that the build followed (order,
+    /// shared entries, parts, header words), if the folder had one.
+    pub manifest: Option<String>,
+    /// Entries whose stored bytes were kept as they are in the archive
+    /// the manifest names (same part, offset and bytes).
+    pub kept: usize,
+    /// Entries whose content changed (or could not be kept), stored anew.
+    pub stored_anew: usize,
+    /// Why entries could not keep their stored bytes, or what the folder
+    /// changed (entries removed, added), a sentence each.
+    pub notes: Vec<String>,
     /// Part files of the archive this one replaced that the new index does
     /// not use (`NAME.p01` after a rebuild into one part): removed.
     pub stale_parts_removed: Vec<String>,
@@ -229,11 +240,90 @@ impl PakBuilt {
             "{}: {} entries in {} part(s)\n",
             self.output, self.entries, self.parts
         );
+        if let Some(manifest) = &self.manifest {
+            let _ = writeln!(
+                t,
+                "following {manifest}: {} entries kept their stored bytes, {} stored anew",
+                self.kept, self.stored_anew
+            );
+        }
+        for note in &self.notes {
+            let _ = writeln!(t, "{note}");
+        }
         for stale in &self.stale_parts_removed {
             let _ = writeln!(
                 t,
                 "{stale}: removed, a part of the archive this one replaces (the new index does not use it)"
             );
+        }
+        t
+    }
+}
+
+/// What `pak replace` did.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PakReplaced {
+    /// The archive read.
+    pub path: String,
+    /// The index written (the archive itself with `--in-place`).
+    pub output: String,
+    /// Entries in the new index.
+    pub entries: usize,
+    /// Each new stored copy, in the order given.
+    pub replaced: Vec<Replacement>,
+    /// Part files of the archive replaced that the new index does not use:
+    /// removed.
+    pub stale_parts_removed: Vec<String>,
+    /// Files that could not be removed once the new archive was in place
+    /// (see `pak build`). Empty normally.
+    pub warnings: Vec<String>,
+}
+
+/// One new stored copy `pak replace` wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Replacement {
+    /// The entries that point at it (one, or every alias with
+    /// `--all-aliases`).
+    pub entries: Vec<String>,
+    /// The file its content came from.
+    pub file: String,
+    /// Its part.
+    pub part: u8,
+    /// Its offset in the part.
+    pub offset: u32,
+    /// Its stored size (compressed for Z1).
+    pub stored_bytes: u32,
+    /// Whether it is Z1-compressed (as the entry it replaces was).
+    pub compressed: bool,
+    /// `"reused"`: written over the copy it replaces, which had room;
+    /// `"appended"`: after the last part's end.
+    pub placed: String,
+}
+
+impl PakReplaced {
+    /// A line per new stored copy.
+    pub fn text(&self) -> String {
+        let mut t = format!("{}: {} entries\n", self.output, self.entries);
+        for r in &self.replaced {
+            let how = if r.placed == "reused" {
+                "in the place of the old copy"
+            } else {
+                "appended"
+            };
+            let _ = writeln!(
+                t,
+                "{}: {} stored bytes from {}, part {} at {:#x}, {how}",
+                r.entries.join(", "),
+                r.stored_bytes,
+                r.file,
+                r.part,
+                r.offset
+            );
+        }
+        for stale in &self.stale_parts_removed {
+            let _ = writeln!(t, "{stale}: removed, the new index does not use it");
         }
         t
     }

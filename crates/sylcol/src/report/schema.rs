@@ -10,7 +10,7 @@ use super::error::{ErrorDocument, ErrorReport};
 use super::files::{ExportReport, RewriteReport};
 use super::info::{ArchiveInfo, Info};
 use super::names::{Guess, Harvest, Pairs};
-use super::pak::{PakBuilt, PakExtract, PakList, PakRecovered};
+use super::pak::{PakBuilt, PakExtract, PakList, PakRecovered, PakReplaced};
 use super::probe::ProbeReport;
 use super::query::GridFit;
 use super::verify::VerifyRun;
@@ -58,6 +58,7 @@ pub fn schemas() -> Vec<(&'static str, Schema)> {
         ("pak-extract", schema_for!(PakExtract)),
         ("pak-build", schema_for!(PakBuilt)),
         ("pak-recover", schema_for!(PakRecovered)),
+        ("pak-replace", schema_for!(PakReplaced)),
         ("probe", schema_for!(ProbeReport)),
         ("names-harvest", schema_for!(Harvest)),
         ("names-guess", schema_for!(Guess)),

@@ -7,9 +7,12 @@ use sylcol::report::error::UsageError;
 use sylcol::report::pak::PakBuilt;
 use sylcol_format::atomic::folder_of;
 use sylcol_format::ipfb::names::parse_dollar_hash;
+use sylcol_format::ipfb::rewrite::rewrite;
 use sylcol_format::ipfb::z1::is_z1;
-use sylcol_format::ipfb::{ArchiveWriter, EntryKey, WriteOptions, part_number};
+use sylcol_format::ipfb::{ArchiveWriter, EntryKey, Finished, WriteOptions, part_number};
 
+use super::layout::{FromManifest, plan_from_manifest};
+use super::manifest::{MANIFEST_NAME, Manifest, refuse_odd};
 use crate::output::{FileId, ensure_folder, refuse_stdout};
 use crate::{Context, Outcome, print};
 
@@ -27,6 +30,10 @@ pub(super) struct BuildArgs {
     /// zlib level for Z1 entries (9 gives the game's `78 DA` header).
     #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(0..=9))]
     level: u32,
+    /// Ignore the folder's manifest (`.sylcol-pak.json`, written by
+    /// `pak extract`): build a new layout instead of the archive's.
+    #[arg(long)]
+    fresh: bool,
     /// Largest part file in bytes (testing aid).
     #[arg(long, hide = true, default_value_t = u64::from(sylcol_format::ipfb::PART_SIZE))]
     part_limit: u64,
@@ -49,6 +56,14 @@ pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
     let root = std::fs::canonicalize(&a.dir)
         .with_context(|| format!("{}: cannot read the folder", a.dir.display()))?;
     walk(&root, &a.dir, &a.dir, &mut files)?;
+    let manifest_path = a.dir.join(MANIFEST_NAME);
+    let manifest = if a.fresh || std::fs::symlink_metadata(&manifest_path).is_err() {
+        None
+    } else {
+        refuse_odd(&manifest_path)?;
+        Some(Manifest::read(&manifest_path)?)
+    };
+    files.retain(|(_, rel)| rel != MANIFEST_NAME);
     let mut keyed: Vec<(EntryKey, PathBuf, String)> = files
         .into_iter()
         .map(|(path, rel)| (key_of(&rel), path, rel))
@@ -60,6 +75,28 @@ pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
         level: a.level,
     };
     ensure_folder(folder_of(&a.output))?;
+    if let Some(m) = manifest {
+        let files: Vec<(PathBuf, String)> = (keyed.into_iter())
+            .map(|(_, path, rel)| (path, rel))
+            .collect();
+        let matcher = |rel: &str| store.is_match(rel);
+        let planned = plan_from_manifest(FromManifest {
+            manifest: &m,
+            files: &files,
+            store_raw: &matcher,
+            level: a.level,
+            key_of: &key_of,
+        })?;
+        let done = rewrite(&a.output, &planned.plan, a.part_limit)?;
+        let built = Built {
+            manifest: Some(manifest_path.display().to_string()),
+            kept: planned.kept,
+            stored_anew: planned.stored_anew,
+            compressed: planned.compressed,
+            notes: planned.notes,
+        };
+        return report(&a, done.finished, built, ctx);
+    }
     let mut writer = ArchiveWriter::create(&a.output, options);
     let mut compressed = 0usize;
     for (key, path, rel) in &keyed {
@@ -67,6 +104,27 @@ pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
         compressed += usize::from(add_file(&mut writer, key, path, rel, compress)?);
     }
     let done = writer.finish()?;
+    let built = Built {
+        manifest: None,
+        kept: 0,
+        stored_anew: done.entries.len(),
+        compressed,
+        notes: Vec::new(),
+    };
+    report(&a, done, built, ctx)
+}
+
+/// What a build says beyond what the writer did.
+struct Built {
+    manifest: Option<String>,
+    kept: usize,
+    stored_anew: usize,
+    compressed: usize,
+    notes: Vec<String>,
+}
+
+/// Prints the build's report (warnings on standard error in text mode).
+fn report(a: &BuildArgs, done: Finished, built: Built, ctx: Context) -> anyhow::Result<Outcome> {
     let parts = done
         .entries
         .iter()
@@ -78,7 +136,11 @@ pub(super) fn build(a: BuildArgs, ctx: Context) -> anyhow::Result<Outcome> {
         output: a.output.display().to_string(),
         entries: done.entries.len(),
         parts,
-        compressed,
+        compressed: built.compressed,
+        manifest: built.manifest,
+        kept: built.kept,
+        stored_anew: built.stored_anew,
+        notes: built.notes,
         stale_parts_removed: (done.stale_parts_removed.iter())
             .map(|p| p.display().to_string())
             .collect(),

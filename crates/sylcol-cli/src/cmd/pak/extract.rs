@@ -4,18 +4,23 @@
 //! files are never written over; `FileNames`: two entries never share a
 //! file).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use anyhow::Context as _;
+use sha2::Digest;
 use sylcol::report::ErrorReport;
 use sylcol::report::error::NotFound;
 use sylcol::report::pak::{Extracted, PakExtract, index_problems};
 use sylcol_format::ipfb::names::inner_hash;
-use sylcol_format::ipfb::{Archive, ArchiveError, EntryInfo, IndexEntry};
+use sylcol_format::ipfb::rewrite::Span;
+use sylcol_format::ipfb::{Archive, ArchiveError, EntryInfo, IndexEntry, MAX_PARTS};
 use sylcol_format::text::{escape, visible_file_name};
 
+use super::manifest::{
+    EntryRecord, FORMAT, Hashing, IndexRecord, MANIFEST_NAME, Manifest, PartRecord, hex, sha256_of,
+};
 use super::outcome;
 use crate::output::names::Claim;
 use crate::output::{FileNames, OutputDir, file_component, refuse_stdout};
@@ -76,6 +81,9 @@ fn file_names(infos: &[EntryInfo]) -> Vec<Claim> {
     infos.iter().map(|i| taken.claim(&i.display, "")).collect()
 }
 
+/// The most index bytes after the entry table a manifest records.
+const MAX_TAIL: u64 = 1 << 20;
+
 /// Runs `pak extract`.
 pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
     refuse_stdout(
@@ -96,20 +104,25 @@ pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
     out.protect(&ctx.open.archive_files(&a.archive, &archive));
     let bar = progress_bar(probed.iter().map(|i| i.size).sum());
     let mut files = Vec::new();
+    let mut written = Vec::new();
     for (info, claim) in probed.iter().zip(file_names(&probed)) {
         match extract_one(&archive, info, &claim.file, &out, &bar) {
-            Ok(path) => {
+            Ok((path, sha256)) => {
                 note_renamed(info, &claim, &path, &out, ctx);
                 files.push(Extracted {
                     entry: info.display.clone(),
                     path: path.display().to_string(),
                     bytes: info.size,
                 });
+                written.push(Written { info, path, sha256 });
             }
             Err(err) => errors.push(print::error_report(&err)),
         }
     }
     bar.finish_and_clear();
+    if a.entries.is_empty() {
+        write_manifest(&archive, &written, &out, &errors, ctx)?;
+    }
     let report = PakExtract {
         path: a.archive.clone(),
         output: a.output.display().to_string(),
@@ -135,30 +148,129 @@ pub(crate) fn progress_bar(total: u64) -> indicatif::ProgressBar {
     bar
 }
 
-/// Streams one entry into `name` under `out`; returns the file written.
+/// Streams one entry into `name` under `out`; returns the file written
+/// and the SHA-256 of its content.
 fn extract_one(
     archive: &Archive,
     info: &EntryInfo,
     name: &str,
     out: &OutputDir,
     bar: &indicatif::ProgressBar,
-) -> anyhow::Result<PathBuf> {
+) -> anyhow::Result<(PathBuf, String)> {
     bar.set_message(escape(&info.display).into_owned());
     let mut failure: Option<ArchiveError> = None;
+    let mut digest = String::new();
     let written = out.write_with(name, |w| {
         let mut counted = bar.wrap_write(w);
-        archive
-            .copy_entry(info, &mut counted)
-            .map(|_| ())
-            .map_err(|e| {
-                failure = Some(e);
-                std::io::Error::other("entry unreadable")
-            })
+        let mut hashing = Hashing {
+            inner: &mut counted,
+            hasher: Default::default(),
+        };
+        let copied = archive.copy_entry(info, &mut hashing);
+        digest = hex(&hashing.hasher.finalize());
+        copied.map(|_| ()).map_err(|e| {
+            failure = Some(e);
+            std::io::Error::other("entry unreadable")
+        })
     });
     match (failure, written) {
         (Some(err), _) => Err(err.into()),
-        (None, result) => result.with_context(|| format!("entry {}", info.display)),
+        (None, result) => result
+            .map(|path| (path, digest))
+            .with_context(|| format!("entry {}", info.display)),
     }
+}
+
+/// One entry written: what [`write_manifest`] records of it.
+struct Written<'a> {
+    info: &'a EntryInfo,
+    path: PathBuf,
+    sha256: String,
+}
+
+/// Writes the manifest ([`MANIFEST_NAME`]) once every entry of the
+/// archive was written and the index has no problem; else says why there
+/// is none (a build of the folder then makes a new layout).
+fn write_manifest(
+    archive: &Archive,
+    written: &[Written],
+    out: &OutputDir,
+    errors: &[ErrorReport],
+    ctx: Context,
+) -> anyhow::Result<()> {
+    if !errors.is_empty() || written.len() != archive.entries().len() {
+        if !ctx.json {
+            note!(
+                "no {MANIFEST_NAME} written: not every entry could be extracted, so `pak build` of this folder makes a new layout instead of the archive's"
+            );
+        }
+        return Ok(());
+    }
+    let manifest = manifest_of(archive, written, out)?;
+    out.write_own(MANIFEST_NAME, |w| w.write_all(manifest.text().as_bytes()))?;
+    Ok(())
+}
+
+/// The manifest of a whole extraction: the index's words and tail, the
+/// parts, and each entry with its file and hashes (the stored bytes of
+/// each span read once).
+fn manifest_of(
+    archive: &Archive,
+    written: &[Written],
+    out: &OutputDir,
+) -> anyhow::Result<Manifest> {
+    let mut stored: HashMap<Span, String> = HashMap::new();
+    let mut entries = Vec::with_capacity(written.len());
+    for w in written {
+        let e = &w.info.entry;
+        let span = Span::of(e);
+        if let std::collections::hash_map::Entry::Vacant(slot) = stored.entry(span) {
+            let mut r = archive.stored_bytes(e)?;
+            let digest = sha256_of(&mut r).map_err(|cause| ArchiveError::Io {
+                path: archive.path().to_path_buf(),
+                cause,
+            })?;
+            slot.insert(digest);
+        }
+        let rel = w.path.strip_prefix(out.root()).unwrap_or(&w.path);
+        let parts: Vec<String> = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        entries.push(EntryRecord {
+            file: parts.join("/"),
+            hash: format!("{:08X}", e.hash),
+            part: e.part,
+            offset: e.offset,
+            stored_size: e.stored_size,
+            compressed: w.info.compressed,
+            size: w.info.size,
+            stored_sha256: stored[&span].clone(),
+            sha256: w.sha256.clone(),
+        });
+    }
+    let parts = (0..MAX_PARTS as u8)
+        .filter_map(|n| {
+            let (_, length) = archive.part_file(n)?;
+            Some(PartRecord { part: n, length })
+        })
+        .collect();
+    let index = &archive.index;
+    let archive_path = std::path::absolute(archive.path())?;
+    Ok(Manifest {
+        format: FORMAT.to_string(),
+        archive: archive_path.display().to_string(),
+        index: IndexRecord {
+            declared_count: index.declared_count,
+            alignment: index.alignment,
+            part_size: index.part_size,
+            tail: hex(&archive.index_tail(MAX_TAIL)?),
+        },
+        parts,
+        entries,
+        checksum: String::new(),
+    }
+    .sealed())
 }
 
 /// Says (in text mode) when an entry's file name differs from its name:

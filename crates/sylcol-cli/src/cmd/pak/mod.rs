@@ -1,10 +1,15 @@
-//! `sylcol pak list | extract | build | recover`: IPFB archives (`.pak` +
-//! `.pNN`). `list` is here; `extract.rs`, `build.rs` and `recover.rs` hold
-//! the others.
+//! `sylcol pak list | extract | build | replace | recover`: IPFB archives
+//! (`.pak` + `.pNN`). `list` is here; `extract.rs`, `build.rs`,
+//! `replace.rs` and `recover.rs` hold the others; `manifest.rs` the file
+//! extract writes and build follows, `layout.rs` the plans that rewrite
+//! an archive around its layout.
 
 mod build;
 pub(crate) mod extract;
+mod layout;
+mod manifest;
 mod recover;
+mod replace;
 
 use sylcol::report::ErrorReport;
 use sylcol::report::pak::PakList;
@@ -14,6 +19,7 @@ use crate::{Context, Outcome, print};
 use self::build::BuildArgs;
 use self::extract::ExtractArgs;
 use self::recover::RecoverArgs;
+use self::replace::ReplaceArgs;
 
 /// Arguments of `sylcol pak`.
 #[derive(clap::Args)]
@@ -28,8 +34,11 @@ enum Action {
     List(ListArgs),
     /// Write entries (all, or those named) into a folder.
     Extract(ExtractArgs),
-    /// Build an archive from a folder: the inverse of extract.
+    /// Build an archive from a folder: the inverse of extract (with the
+    /// manifest extract writes, byte for byte what was extracted).
     Build(BuildArgs),
+    /// Give entries new content; every other stored byte stays where it was.
+    Replace(ReplaceArgs),
     /// Finish or undo an archive build that was killed half-way.
     Recover(RecoverArgs),
 }
@@ -49,6 +58,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         Action::List(a) => list(a, ctx),
         Action::Extract(a) => extract::extract(a, ctx),
         Action::Build(a) => build::build(a, ctx),
+        Action::Replace(a) => replace::replace(a, ctx),
         Action::Recover(a) => recover::recover_folder(a, ctx),
     }
 }
