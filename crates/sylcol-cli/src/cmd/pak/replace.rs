@@ -15,7 +15,6 @@ use sylcol_format::ipfb::rewrite::{
 use sylcol_format::ipfb::{Archive, IndexEntry, PART_SIZE};
 
 use super::layout::{base_of, settle_vacated, stored_form};
-use crate::input::open_archive;
 use crate::output::{ensure_folder, refuse_stdout};
 use crate::{Context, Outcome, print};
 
@@ -64,7 +63,7 @@ struct Request {
 
 /// Runs `pak replace`.
 pub(super) fn replace(a: ReplaceArgs, ctx: Context) -> anyhow::Result<Outcome> {
-    let archive = open_archive(&a.archive)?;
+    let archive = ctx.open.archive(&a.archive)?;
     let requests = resolve(&archive, &a)?;
     refuse_lone_aliases(&archive, &requests, &a)?;
     let output = match &a.output {
