@@ -177,7 +177,12 @@ impl ErrorReport {
         if let Some(e) = link.downcast_ref::<SourceError>() {
             // A transparent wrapper is the error it wraps; the others add
             // context to their source, which decides.
-            return e.typed().is_some_and(|typed| self.classify(typed));
+            // (`Archive` holds its error boxed: a `Box<ArchiveError>` in the
+            // chain downcasts to no `ArchiveError`, so it is classified here.)
+            return match e {
+                SourceError::Archive { error, .. } => self.classify(&**error),
+                _ => e.typed().is_some_and(|typed| self.classify(typed)),
+            };
         }
         let (kind, path, offset) = if let Some(e) = link.downcast_ref::<ObjectError>() {
             let kind = match e.error {
