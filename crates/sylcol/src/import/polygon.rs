@@ -16,7 +16,7 @@
 //!    predicates below exact;
 //! 4. no two edges may cross or touch, except neighbours at their shared
 //!    corner (and those may not fold back on each other): decided with
-//!    Shewchuk's exact `orient2d` by a sweep in O(n log n) ([`simple`]),
+//!    Shewchuk's exact `orient2d` by a sweep in O(n log n) (`simple.rs`),
 //!    a self-intersecting face is refused;
 //! 5. a strictly convex polygon becomes the fan from its first corner (what
 //!    every exporter expects of a quad); any other is cut by ear clipping
