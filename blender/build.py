@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Builds the sylcol Blender extension: target/blender/sylcol-<version>.zip.
 
-    python3 blender/build.py [--profile release|dev] [--out DIR]
+    python3 blender/build.py [--profile release|dev] [--out DIR] [--wheel WHEEL]
 
 1. builds the sylcol wheel for this platform with maturin (the release
-   profile by default; CI passes --profile dev, which reuses what `cargo
-   test` compiled);
+   profile by default), or takes the one `--wheel` names (CI passes the
+   wheel its Python step built, so the crate is not built twice);
 2. copies the add-on (blender/sylcol_addon) and the wheel into a staging
    folder, with the manifest's `version` (the workspace's), `wheels` (the
    wheel) and `platforms` (the wheel's) filled in;
@@ -69,6 +69,15 @@ def build_wheel(profile, wheels):
     return built[0]
 
 
+def given_wheel(path, version):
+    """`--wheel`: a sylcol wheel of the workspace's version."""
+    if not path.is_file():
+        sys.exit(f"build.py: {path}: no such wheel")
+    if not path.name.startswith(f"sylcol-{version}-") or path.suffix != ".whl":
+        sys.exit(f"build.py: {path}: not a sylcol {version} wheel (sylcol-{version}-*.whl)")
+    return path
+
+
 def platforms_of(wheel):
     tag = wheel.stem.split("-")[-1].lower()
     found = sorted({name for os_, arch, name in PLATFORMS if os_ in tag and tag.endswith(arch)})
@@ -102,10 +111,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--profile", default="release", help="cargo profile of the wheel (release, dev)")
     ap.add_argument("--out", type=Path, default=ROOT / "target" / "blender", help="output folder")
+    ap.add_argument("--wheel", type=Path, help="bundle this sylcol wheel instead of building one (--profile is then unused)")
     a = ap.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
     version = workspace_version()
-    wheel = build_wheel(a.profile, a.out / "wheels")
+    wheel = given_wheel(a.wheel, version) if a.wheel else build_wheel(a.profile, a.out / "wheels")
     files = [("blender_manifest.toml", manifest(version, wheel, platforms_of(wheel)).encode())]
     for path in sorted(ADDON.rglob("*")):
         rel = path.relative_to(ADDON).as_posix()

@@ -16,7 +16,7 @@ from bpy.props import StringProperty
 from bpy_extras.io_utils import ExportHelper
 
 from . import keys
-from .mesh_io import mesh_arrays
+from .mesh_io import mesh_arrays, vertex_ids
 
 
 class Refused(Exception):
@@ -28,11 +28,12 @@ class Refused(Exception):
 
 
 def checked_mesh(obj, part=False):
-    """(vertices, triangles) of `obj` welded, or Refused."""
+    """(vertices, triangles) of `obj` welded (the copies import made of a
+    file vertex merged back, see mesh_io), or Refused."""
     v, t, polys = mesh_arrays(obj)
     if len(t) == 0:
         raise sylcol.BuildError(f"{obj.name}: the mesh has no faces", obj.name, None, "invalid")
-    wv, wt = sylcol.weld(v, t)
+    wv, wt = sylcol.weld(v, t, ids=vertex_ids(obj.data))
     faults = sylcol.hull_faults(wv, wt, part=part)
     if faults["refused"]:
         # sylcol's own words, naming the object; the add-on has no opt-out.

@@ -46,6 +46,11 @@ def install():
         result = bpy.ops.extensions.package_install_files(filepath=str(zip_path()), repo="user_default", enable_on_install=True)
         assert result == {"FINISHED"}, result
     assert MODULE in bpy.context.preferences.addons, list(bpy.context.preferences.addons.keys())
+    # The sylcol the add-on runs on is the wheel the zip bundles, not one
+    # the Python running Blender happens to have.
+    import sylcol
+
+    assert Path(sylcol.__file__).is_relative_to(HOME), f"sylcol comes from {sylcol.__file__}, not the extension's wheel"
     return importlib.import_module(MODULE)
 
 

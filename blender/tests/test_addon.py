@@ -4,6 +4,7 @@ the refusals and the cell selection besides."""
 
 import json
 import re
+import struct
 
 import bmesh
 import bpy
@@ -119,6 +120,66 @@ def test_2_unchanged_exports_are_byte_identical_and_save_into_archive_verifies(s
     new = cli_json("pak", "list", mod)["entries"]
     key = lambda e: (e["hash"], e["name"], e["entry"], e["bytes"], e["magic"], e["compressed"])  # noqa: E731
     assert [key(e) for e in new] == [key(e) for e in listing()]
+
+
+def collisionset_record(name, vertices, triangles):
+    """One big-endian CollisionSet record as the seed lays it out (size,
+    name_len, the NUL-padded name, counts, f32 vertices, u32 indices),
+    written here by hand rather than by sylcol's encoder."""
+    field = name.encode() + b"\0" * (8 - len(name) % 8)
+    body = struct.pack(">I", len(field)) + field + struct.pack(">II", len(vertices), len(triangles))
+    body += b"".join(struct.pack(">3f", *v) for v in vertices)
+    body += b"".join(struct.pack(">3I", *t) for t in triangles)
+    return struct.pack(">I", len(body) - 4) + body
+
+
+def test_double_sided_and_unwelded_records_export_byte_identical(scene, tmp_path):
+    # A double-sided quad (each triangle also in the other winding, on the
+    # same vertices), a tetrahedron with one corner stored twice at one
+    # position, and a tetrahedron with a double-sided fin sharing its edge.
+    quad = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+    sheet = [(0, 1, 2), (0, 2, 3), (0, 2, 1), (0, 3, 2)]
+    tetra = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (0, 0, 0)]
+    closed = [(0, 2, 1), (4, 1, 3), (0, 3, 2), (1, 2, 3)]
+    fin = [(0, 0, 0), (1, 0, 0), (0, 1, 0), (0, 0, 1), (0.5, -1, 0.5)]
+    finned = [(0, 2, 1), (0, 1, 3), (0, 3, 2), (1, 2, 3), (0, 1, 4), (1, 0, 4)]
+    records = [("two_sided_cmesh", quad, sheet), ("split_corner_cmesh", tetra, closed), ("finned_cmesh", fin, finned)]
+    path = tmp_path / "hand.bin"
+    path.write_bytes(b"".join(collisionset_record(*r) for r in records))
+    assert bpy.ops.import_scene.sylcol(filepath=str(path)) == {"FINISHED"}
+    lib = library_collection()
+    parts = sorted(lib.objects, key=lambda o: o["sylcol_index"])
+    assert [len(o.data.polygons) for o in parts] == [len(t) for _, _, t in records]
+    for obj in parts:
+        # Blender holds every face: validation finds nothing to remove.
+        assert not obj.data.validate(), obj.name
+    # The back of the sheet got its own vertices: 4 + 4.
+    assert len(parts[0].data.vertices) == 8
+    out = tmp_path / "back.bin"
+    activate(parts[0])
+    assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
+    assert out.read_bytes() == path.read_bytes()
+    # Still so after a round through Edit Mode (BMesh), and a moved
+    # vertex moves on both sides of the sheet only when both copies move.
+    bpy.ops.object.mode_set(mode="EDIT")
+    bpy.ops.object.mode_set(mode="OBJECT")
+    assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
+    assert out.read_bytes() == path.read_bytes()
+    mesh = parts[0].data
+    ids = [a.value for a in mesh.attributes["sylcol_vertex"].data]
+    for v, i in zip(mesh.vertices, ids):
+        if i == 2:
+            v.co.z = 0.5
+    assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
+    (sheet_back, *_) = cli_json("info", out)["meshes"]
+    assert (sheet_back["vertices"], sheet_back["triangles"]) == (4, 4)
+    assert sylcol_part(out, 0).vertices[2][2] == np.float32(0.5)
+
+
+def sylcol_part(path, n):
+    import sylcol
+
+    return sylcol.load(str(path)).meshes[n]
 
 
 def original_bytes(extracted, h):

@@ -361,8 +361,12 @@ def hull_faults(vertices: npt.ArrayLike, triangles: npt.ArrayLike, *, part: bool
     ``same_direction_edges`` (``[triangle, corner]`` rows), ``facing``,
     ``unused``."""
 
-def weld(vertices: npt.ArrayLike, triangles: npt.ArrayLike) -> Tuple[np.ndarray, np.ndarray]:
-    """Vertices at identical positions merged (``build --weld``): float32 (N, 3), uint32 (M, 3)."""
+def weld(
+    vertices: npt.ArrayLike, triangles: npt.ArrayLike, *, ids: Optional[Sequence[int]] = None
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Vertices at identical positions merged (``build --weld``): float32 (N, 3), uint32 (M, 3).
+    With ``ids`` (each vertex's index in a file, negative for none), only equal ids merge and the
+    file's vertex order comes back."""
 
 def map_cells(map: Mcol) -> dict[str, np.ndarray]:
     """Occupied cells: ``cell``, ``lo``, ``hi``, ``count``, ``sphere``."""

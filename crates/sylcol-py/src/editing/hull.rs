@@ -119,16 +119,37 @@ pub fn hull_faults<'py>(
 /// vertices with bit-identical coordinates (-0 equal to 0) merged into
 /// the first, unused vertices dropped, triangles kept in order. Returns
 /// numpy arrays: float32 (N x 3) and uint32 (M x 3).
+///
+/// ``ids`` (N integers), for a mesh whose vertices carry the index they
+/// had in a file (negative for a vertex the file did not have): vertices
+/// merge only when their ids are equal too, a vertex with an id is kept
+/// even when unused, and the vertices with ids come first in id order —
+/// so an editor that split a file's vertices (to hold a double-sided
+/// face) gets the file's vertex list back.
 #[pyfunction]
+#[pyo3(signature = (vertices, triangles, *, ids = None))]
 pub fn weld<'py>(
     py: Python<'py>,
     vertices: &Bound<'py, PyAny>,
     triangles: &Bound<'py, PyAny>,
+    ids: Option<Vec<i64>>,
 ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
     use numpy::PyArrayMethods;
     let mesh = mesh(vertices, triangles)?;
     sylcol::import::check_mesh(&mesh).map_err(|e| build_error(e.to_string()))?;
-    let welded: TriMesh = py.detach(|| sylcol::import::weld(&mesh));
+    if let Some(ids) = &ids
+        && ids.len() != mesh.vertices.len()
+    {
+        return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "ids: {} for {} vertices",
+            ids.len(),
+            mesh.vertices.len()
+        )));
+    }
+    let welded: TriMesh = py.detach(|| match &ids {
+        Some(ids) => sylcol::import::weld_by_id(&mesh, ids),
+        None => sylcol::import::weld(&mesh),
+    });
     let v = rows3(py, welded.vertices.iter().map(|p| p.to_array()).collect())?;
     let flat: Vec<u32> = welded.triangles.iter().flatten().copied().collect();
     let t = numpy::PyArray1::from_vec(py, flat).reshape([welded.triangles.len(), 3])?;
