@@ -10,7 +10,7 @@
    folder, with the manifest's `version` (the workspace's), `wheels` (the
    wheel) and `platforms` (the wheel's) filled in;
 3. zips it, files sorted and dated 1980-01-01, so the same inputs give
-   the same zip.
+   the same zip (the wheel stored, not deflated a second time).
 
 Needs maturin (`pip install maturin`) and Rust. Install the zip in
 Blender 4.2+ with Edit > Preferences > Get Extensions > Install from
@@ -96,12 +96,13 @@ def manifest(version, wheel, platforms):
 
 def write_zip(zip_path, files):
     """`files`: (name in the zip, path on disk), written sorted and dated
-    1980-01-01 so the same inputs give the same bytes."""
+    1980-01-01 so the same inputs give the same bytes; a wheel (itself a
+    zip of compressed files) is stored as it is, not deflated again."""
     tmp = zip_path.with_name(zip_path.name + ".tmp")
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
         for name, path in sorted(files):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = zipfile.ZIP_STORED if name.endswith(".whl") else zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
             z.writestr(info, path.read_bytes() if isinstance(path, Path) else path)
     os.replace(tmp, zip_path)

@@ -1,14 +1,15 @@
 """Save into archive: the maps and libraries imported from an archive,
-built back, written into a copy of that archive.
+built back, written into a copy of that archive as `sylcol pak replace`
+writes it (`sylcol.replace_entries`, the same library code).
 
-Every entry of the original is carried over (by hash, in index order,
-compressed as it was); an entry whose object was imported is replaced by
-what the object builds to when that differs from its bytes; a replaced
-library also replaces every entry holding the same bytes (the disc's
-eighteen copies) unless told not to. The new archive is written by
-`sylcol.write_archive` (temporary files renamed into place together),
-never over the original unless `overwrite` is set, and then read back:
-every entry must be there with the bytes meant for it, and every
+An entry whose object builds to other bytes than it holds is replaced;
+every other stored byte stays where it was, and entries that share a
+stored copy keep sharing it. A replaced entry whose stored copy other
+entries share (the disc stores its CollisionSet library once for
+eighteen names) gives the new content to all of them (`pak replace
+--all-aliases`), and the report names them. The copy is never written
+over the original unless `overwrite` is set; it is then read back: every
+entry must be where it was or where the replacement put it, and every
 replaced entry must pass `verify`.
 """
 
@@ -20,7 +21,7 @@ from bpy.props import BoolProperty, StringProperty
 from bpy_extras.io_utils import ExportHelper
 
 from . import exporter, keys
-from .importer import open_pak
+from .importer import names_beside, open_pak
 
 
 def sources_in(scene, archive):
@@ -45,75 +46,80 @@ def same_file(a, b):
         return os.path.abspath(a) == os.path.abspath(b)
 
 
-def plan(scene, source, all_copies=True):
-    """(entries to write, {hash hex: (what, new bytes)} replaced, names of
-    unchanged objects). Raises exporter.Refused for a mesh the hull checks
-    refuse."""
+def changes(scene, source):
+    """({hash hex: (object name, new bytes)} of the entries whose objects
+    build to other bytes, names of the unchanged objects). Raises
+    exporter.Refused for a mesh the hull checks refuse."""
     pak = open_pak(source)
     original = {f"{e.hash:08X}": e for e in pak}
-    replaced, unchanged = {}, []
+    changed, unchanged = {}, []
     for key, kind, thing in sources_in(scene, source):
         if key not in original:
             raise sylcol.NotFoundError(f"{source}: no entry ${key} (imported as {thing.name})", source, None, "not_found")
         data = exporter.map_bytes(thing) if kind == keys.MAP else exporter.library_bytes(thing)
-        old = original[key].read()
-        if data == old:
+        if data == original[key].read():
             unchanged.append(thing.name)
+        else:
+            changed[key] = (thing.name, data)
+    return changed, unchanged
+
+
+def check_written(source, output, done):
+    """Reads the written archive back: the same entries, each stored where
+    the source stores it unless replaced; each replaced entry verified.
+    Returns the hashes (hex) whose verify failed; raises ValueError on a
+    mismatch."""
+    before = {e.hash: (e.part, e.offset, e.stored_size) for e in open_pak(source)}
+    after = {e.hash: e for e in sylcol.open_archive(output)}
+    if sorted(before) != sorted(after):
+        raise ValueError(f"{output}: the index holds other entries than {source}")
+    moved = {(r["part"], r["offset"], r["stored_bytes"]) for r in done["replaced"]}
+    failed = []
+    for h, e in after.items():
+        where = (e.part, e.offset, e.stored_size)
+        if where == before[h] and where not in moved:
             continue
-        replaced[key] = (thing.name, data)
-        if all_copies and kind == keys.LIBRARY:
-            for other, e in original.items():
-                if other not in replaced and e.size == len(old) and e.read() == old:
-                    replaced[other] = (f"{thing.name} (copy)", data)
-    entries = []
-    for key, e in original.items():
-        data = replaced[key][1] if key in replaced else e.read()
-        entries.append((int(key, 16), data, bool(e.compressed)))
-    return entries, replaced, unchanged
+        if where not in moved:
+            raise ValueError(f"{output}: entry ${h:08X} is stored elsewhere than the source stores it, yet was not replaced")
+        if not e.decode().verify()["ok"]:
+            failed.append(f"{h:08X}")
+    return failed
 
 
-def check_written(path, entries, replaced):
-    """Reads the written archive back: the same entries with the bytes
-    meant for them; each replaced entry verified. Returns the verify
-    reports of the replaced entries; raises ValueError on a mismatch."""
-    pak = sylcol.open_archive(path)
-    got = {e.hash: e for e in pak}
-    if sorted(got) != sorted(h for h, _, _ in entries):
-        raise ValueError(f"{path}: the index holds other entries than were written")
-    reports = {}
-    for h, data, _ in entries:
-        if got[h].read() != data:
-            raise ValueError(f"{path}: entry ${h:08X} reads back other bytes than were written")
-        key = f"{h:08X}"
-        if key in replaced:
-            reports[key] = got[h].decode().verify()
-    return reports
-
-
-def save_into_archive(scene, source, output, overwrite=False, all_copies=True):
+def save_into_archive(scene, source, output, overwrite=False):
     """Writes the copy and checks it; returns a summary dict."""
     if same_file(source, output) and not overwrite:
         raise PermissionError(f"{output}: is the original archive; choose another path or tick Overwrite original")
-    entries, replaced, unchanged = plan(scene, source, all_copies)
+    changed, unchanged = changes(scene, source)
     os.makedirs(os.path.dirname(os.path.abspath(output)), exist_ok=True)
-    written = sylcol.write_archive(output, entries)
-    reports = check_written(output, entries, replaced)
-    failed = sorted(k for k, r in reports.items() if not r["ok"])
+    replacements = [(f"${key}", data) for key, (_, data) in changed.items()]
+    done = sylcol.replace_entries(source, output, replacements, aliases="all", names=names_beside(source))
+    failed = check_written(source, output, done)
     return {
         "output": output,
-        "entries": written["entries"],
-        "parts": written["parts"],
-        "replaced": {k: name for k, (name, _) in replaced.items()},
+        "entries": done["entries"],
+        # Per object changed: the other entries given its bytes (sharing its entry's stored copy).
+        "replaced": {name: shared_names(key, row) for (key, (name, _)), row in zip(changed.items(), done["replaced"])},
         "unchanged": unchanged,
         "verify_failed": failed,
         "ok": not failed,
     }
 
 
+def shared_names(key, row):
+    """The entries of a `replace_entries` report row other than `key`'s own."""
+    return [e for e in row["entries"] if sylcol.entry_hash(e) != int(key, 16)]
+
+
 def summary_text(s):
-    what = ", ".join(sorted(set(s["replaced"].values()))) or "nothing changed"
+    parts = []
+    for name, shared in s["replaced"].items():
+        also = f" and the {len(shared)} entries sharing its stored copy ({', '.join(shared)})" if shared else ""
+        parts.append(f"{name}{also}")
+    count = sum(1 + len(shared) for shared in s["replaced"].values())
+    what = "; ".join(parts) or "nothing changed"
     verdict = "verify ok" if s["ok"] else f"verify FAILED for {', '.join('$' + k for k in s['verify_failed'])}"
-    return f"{s['output']}: {s['entries']} entries, {len(s['replaced'])} replaced ({what}); {verdict}"
+    return f"{s['output']}: {s['entries']} entries, {count} replaced ({what}); {verdict}"
 
 
 def default_output(source):
@@ -150,11 +156,6 @@ class SYLCOL_OT_save_into_archive(bpy.types.Operator, ExportHelper):
         description="Allow writing over the original archive (its files are replaced only once the new ones are whole)",
         default=False,
     )
-    all_copies: BoolProperty(
-        name="Every copy of a library",
-        description="Also replace the entries that hold the same bytes as a replaced library (the disc's eighteen copies)",
-        default=True,
-    )
 
     def invoke(self, context, event):
         if not self.source:
@@ -172,7 +173,7 @@ class SYLCOL_OT_save_into_archive(bpy.types.Operator, ExportHelper):
             self.report({"ERROR"}, "nothing here was imported from an archive")
             return {"CANCELLED"}
         try:
-            s = save_into_archive(context.scene, source, self.filepath, self.overwrite, self.all_copies)
+            s = save_into_archive(context.scene, source, self.filepath, self.overwrite)
         except exporter.Refused as r:
             return exporter.refuse(self, context, r)
         except (sylcol.SylcolError, OSError, ValueError) as e:

@@ -2,13 +2,13 @@
 //! `blender/`): every hull fault of a mesh with the triangles and edges
 //! that carry it (to select them), welding, a map's occupied cells and
 //! the cell a point falls in, the triangles and cells `verify` flags, and
-//! writing an archive.
+//! replacing entries of an archive as `sylcol pak replace` does.
 //!
 //! | module | Python |
 //! |---|---|
 //! | `hull` | `hull_faults`, `weld` |
 //! | `cells` | `map_cells`, `cell_at`, `map_failures` |
-//! | `pak` | `write_archive` |
+//! | `pak` | `replace_entries` |
 
 mod cells;
 mod hull;
@@ -23,6 +23,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cells::map_cells, m)?)?;
     m.add_function(wrap_pyfunction!(cells::cell_at, m)?)?;
     m.add_function(wrap_pyfunction!(cells::map_failures, m)?)?;
-    m.add_function(wrap_pyfunction!(pak::write_archive, m)?)?;
+    m.add_function(wrap_pyfunction!(pak::replace_entries, m)?)?;
     Ok(())
 }

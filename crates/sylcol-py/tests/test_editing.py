@@ -1,6 +1,6 @@
 """What an editor needs (src/editing/): every hull fault with its
 elements, welding, a map's cells, the cell of a point, the flagged
-elements, writing an archive; each against the CLI."""
+elements, replacing archive entries; each against the CLI."""
 
 import json
 
@@ -148,34 +148,85 @@ def test_map_failures_flag_what_verify_fails(tmp_path):
     assert {c for f in flagged["triangles"] for c in f["checks"]} <= failed
 
 
-def test_write_archive_round_trips_the_samples(tmp_path):
-    pak = sylcol.open_archive(PAK)
-    entries = [(e.hash, e.read(), bool(e.compressed)) for e in pak]
+def archive_files(pak):
+    """The index and parts an archive path names: file name -> bytes."""
+    return {p.name: p.read_bytes() for p in sorted(pak.parent.iterdir()) if p.stem == pak.stem}
+
+
+def replaced_both_ways(tmp_path, pairs, cli_flags=(), aliases="refuse"):
+    """`pak replace` and `replace_entries` of the same (entry, bytes)
+    pairs into two folders: (CLI files, Python files, Python report)."""
+    inputs = []
+    for n, (key, data) in enumerate(pairs):
+        f = tmp_path / f"new{n}.bin"
+        f.write_bytes(data)
+        inputs.append(f"{key}={f}")
+    by_cli, by_py = tmp_path / "cli" / "MiscBin.pak", tmp_path / "py" / "MiscBin.pak"
+    by_py.parent.mkdir()
+    run_cli("pak", "replace", PAK, *inputs, *cli_flags, "-o", by_cli)
+    done = sylcol.replace_entries(PAK, by_py, pairs, aliases=aliases)
+    return archive_files(by_cli), archive_files(by_py), done
+
+
+def test_replace_entries_writes_what_pak_replace_writes_byte_for_byte(tmp_path):
+    m = sylcol.load(LARGEST)
+    v = m.vertices.copy()
+    v[7] += np.float32(125.0)
+    moved = sylcol.build_mcol(v, m.triangles, bbox=m.bbox, cell=float(m.cell_size[0]))
+    cli, py, done = replaced_both_ways(tmp_path, [("$DD89A110", moved)])
+    assert sorted(cli) == ["MiscBin.p00", "MiscBin.pak"] and cli == py
+    (row,) = done["replaced"]
+    assert row["entries"] == ["$DD89A110"] and row["compressed"]
+    report = json.loads(run_cli("--json", "pak", "replace", PAK, f"$DD89A110={tmp_path / 'new0.bin'}", "-o", tmp_path / "again.pak")[1])
+    (cli_row,) = report["replaced"]
+    assert {k: cli_row[k] for k in row} == row
+    # Every other entry stored where it was, with the same stored bytes.
+    out = tmp_path / "py" / "MiscBin.pak"
+    before = {e.hash: (e.part, e.offset, e.stored_size) for e in sylcol.open_archive(PAK) if e.hash != 0xDD89A110}
+    after = {e.hash: (e.part, e.offset, e.stored_size) for e in sylcol.open_archive(out) if e.hash != 0xDD89A110}
+    assert after == before
+    old, new = archive_files(PAK)["MiscBin.p00"], py["MiscBin.p00"]
+    assert all(old[o : o + n] == new[o : o + n] for _, o, n in before.values())
+    assert sylcol.open_archive(out)["$DD89A110"].read() == moved
+
+
+def test_replace_entries_follows_pak_replace_on_shared_copies(tmp_path):
+    library = bytearray(sylcol.open_archive(PAK)["CollisionSet_S01.bin"].read())
+    library[-1] ^= 1
+    library = bytes(library)
+    # One name of the eighteen that share the library's stored copy.
+    with pytest.raises(ValueError, match=r'shares its stored bytes .* with 17 other entries: .*aliases="all"'):
+        sylcol.replace_entries(PAK, tmp_path / "refused.pak", {"CollisionSet_S01.bin": library})
+    assert not any(tmp_path.iterdir())
+    code, _, err = run_cli("pak", "replace", PAK, f"CollisionSet_S01.bin={PAK}", "-o", tmp_path / "x.pak", check=False)
+    assert code == 2 and "--all-aliases" in err
+    for flag, aliases in (("--all-aliases", "all"), ("--split", "split")):
+        case = tmp_path / aliases
+        case.mkdir()
+        cli, py, done = replaced_both_ways(case, [("CollisionSet_S01.bin", library)], [flag], aliases)
+        assert cli == py, flag
+        (row,) = done["replaced"]
+        assert len(row["entries"]) == (18 if aliases == "all" else 1)
+        copy = sylcol.open_archive(case / "py" / "MiscBin.pak")
+        libraries = [e for e in copy if e.display.startswith("CollisionSet_")]
+        changed = {e.display for e in libraries if e.read() == library}
+        assert len(changed) == len(row["entries"]) and "CollisionSet_S01.bin" in changed
+        # The others still share one stored copy.
+        assert len({(e.part, e.offset) for e in libraries if e.display not in changed}) <= 1
+
+
+def test_replace_entries_with_nothing_copies_the_archive_and_refuses_unknown_entries(tmp_path):
     out = tmp_path / "copy" / "MiscBin.pak"
     out.parent.mkdir()
-    done = sylcol.write_archive(out, entries)
-    assert done == {"entries": len(entries), "parts": 1}
-    run_cli("verify", out)
-    key = lambda e: (e["hash"], e["name"], e["entry"], e["bytes"], e["magic"], e["compressed"])  # noqa: E731
-    copy = json.loads(run_cli("--json", "pak", "list", out)[1])["entries"]
-    assert [key(e) for e in copy] == [key(e) for e in listing(PAK)]
-    # By name, raw, over an archive of that name: replaced whole.
-    done = sylcol.write_archive(out, [("a.bin", b"hello", False), ("b.bin", b"world" * 100, True)])
-    assert done["entries"] == 2
-    again = sylcol.open_archive(out)
-    assert again["a.bin"].read() == b"hello" and again["b.bin"].read() == b"world" * 100
-    assert not again["a.bin"].compressed and again["b.bin"].compressed
-    assert sorted(p.name for p in out.parent.iterdir()) == ["MiscBin.p00", "MiscBin.pak"]
-
-
-def test_write_archive_refuses_bad_entries(tmp_path):
-    out = tmp_path / "x.pak"
+    done = sylcol.replace_entries(PAK, out, [])
+    assert done["replaced"] == [] and done["entries"] == len(listing(PAK))
+    assert archive_files(out) == archive_files(PAK)
+    with pytest.raises(sylcol.NotFoundError, match="no entry nothing.bin"):
+        sylcol.replace_entries(PAK, tmp_path / "x.pak", {"nothing.bin": b"x"})
+    with pytest.raises(ValueError, match="named twice"):
+        sylcol.replace_entries(PAK, tmp_path / "x.pak", [("$DD89A110", b"x"), (0xDD89A110, b"y")])
     with pytest.raises(TypeError, match="expected a name"):
-        sylcol.write_archive(out, [(1.5, b"x", False)])
-    with pytest.raises(sylcol.SylcolError, match="same hash"):
-        sylcol.write_archive(out, [("a.bin", b"x", False), (sylcol.entry_hash("a.bin"), b"y", False)])
-    with pytest.raises(ValueError, match="level"):
-        sylcol.write_archive(out, [], level=10)
-    assert not any(tmp_path.iterdir())
-    with pytest.raises(sylcol.SylcolError, match="cannot write"):
-        sylcol.write_archive(tmp_path / "missing" / "x.pak", [("a.bin", b"x", False)])
+        sylcol.replace_entries(PAK, tmp_path / "x.pak", [(1.5, b"x")])
+    with pytest.raises(ValueError, match="aliases"):
+        sylcol.replace_entries(PAK, tmp_path / "x.pak", [], aliases="some")
+    assert not (tmp_path / "x.pak").exists()

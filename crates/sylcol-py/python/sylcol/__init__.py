@@ -48,8 +48,8 @@ from ._sylcol import (
     map_cells,
     map_failures,
     open_archive,
+    replace_entries,
     weld,
-    write_archive,
 )
 
 # The extension's classes behave as these ABCs; registering them makes
@@ -86,6 +86,6 @@ __all__ = [
     "map_cells",
     "map_failures",
     "open_archive",
+    "replace_entries",
     "weld",
-    "write_archive",
 ]

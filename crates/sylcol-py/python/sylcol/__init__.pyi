@@ -377,5 +377,13 @@ def cell_at(map: Mcol, point: Sequence[float]) -> Optional[dict[str, Any]]:
 def map_failures(map: Mcol) -> dict[str, Any]:
     """What verify flags: ``triangles`` and ``cells``, each with its checks."""
 
-def write_archive(path: _Path, entries: Iterable[Tuple[Union[str, int], bytes, bool]], *, level: int = ...) -> dict[str, int]:
-    """Writes an IPFB archive (index + parts) from (key, data, compress) entries, atomically."""
+def replace_entries(
+    archive: _Path,
+    output: _Path,
+    replacements: Union[Mapping[Union[str, int], bytes], Iterable[Tuple[Union[str, int], bytes]]],
+    *,
+    aliases: Literal["refuse", "all", "split"] = ...,
+    level: int = ...,
+    names: Union[_Path, Iterable[str], None] = ...,
+) -> dict[str, Any]:
+    """``sylcol pak replace``: the entries given new content, every other stored byte where it was."""
