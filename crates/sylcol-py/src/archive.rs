@@ -238,7 +238,7 @@ fn read_object(archive: &Archive, e: &IndexEntry, pak: &str) -> PyResult<Vec<u8>
 /// The names `names` gives (a file of names, one a line, or an iterable
 /// of names; `pak+inner` or bare) beside the built-in ones, a
 /// `names.txt` beside the archive and its cache entry.
-fn name_list(names: Option<&Bound<'_, PyAny>>) -> PyResult<NameList> {
+pub(crate) fn name_list(names: Option<&Bound<'_, PyAny>>) -> PyResult<NameList> {
     let Some(names) = names else {
         return Ok(NameList::new());
     };
@@ -254,7 +254,7 @@ fn name_list(names: Option<&Bound<'_, PyAny>>) -> PyResult<NameList> {
 
 /// The exception for a FILE argument that gave no object: the error the
 /// library's front door wraps, raised as the CLI reports it.
-fn source_error(e: SourceError) -> PyErr {
+pub(crate) fn source_error(e: SourceError) -> PyErr {
     match e {
         SourceError::Read(e) => to_py(&e),
         SourceError::Object(e) => to_py(&e),
