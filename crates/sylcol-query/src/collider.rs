@@ -19,8 +19,8 @@ use crate::index::bvh::tree::Bvh;
 use crate::index::closest::index::ClosestIndex;
 use crate::index::grid::{GridIndex, GridStats, StoredGrid};
 use crate::index::inside::InsideIndex;
-use crate::kernels::dispatch::KernelPath;
 use crate::index::rays::Route;
+use crate::kernels::dispatch::KernelPath;
 use crate::kernels::packet::{Packet, pack};
 use crate::query::Ray;
 

@@ -58,7 +58,10 @@ fn offences(src: &Path) -> Vec<String> {
                 out.push(format!("{}:{}: {}", rel.display(), i + 1, line.trim()));
             }
             if c.contains(&allow) {
-                let next = lines[i + 1..].iter().map(|l| code(l).trim()).find(|l| !l.is_empty());
+                let next = lines[i + 1..]
+                    .iter()
+                    .map(|l| code(l).trim())
+                    .find(|l| !l.is_empty());
                 if rel != Path::new("lib.rs") || next != Some("mod kernels;") {
                     out.push(format!("{}:{}: {}", rel.display(), i + 1, line.trim()));
                 }
@@ -80,7 +83,10 @@ fn unsafe_code_lives_only_in_the_kernels() {
     // The scan sees what it looks for.
     assert!(has_word(&format!("let x = {KEYWORD} {{ f() }};"), KEYWORD));
     assert!(!has_word(&format!("#![deny({KEYWORD}_code)]"), KEYWORD));
-    assert!(!has_word(code(&format!("let x = 1; // {KEYWORD}")), KEYWORD));
+    assert!(!has_word(
+        code(&format!("let x = 1; // {KEYWORD}")),
+        KEYWORD
+    ));
 }
 
 #[test]

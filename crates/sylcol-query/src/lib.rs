@@ -79,9 +79,9 @@ pub use collider::{Collider, SMALL_MESH};
 pub use error::{ColliderError, QueryError};
 pub use geometry::sizing::{DERIVED_CELLS_PER_TRIANGLE, MAX_DERIVED_CELLS};
 pub use geometry::{Aabb, GridSpec, TriMesh};
-pub use kernels::dispatch::KernelPath;
 pub use index::{
     Bvh, BvhError, BvhSah, BvhStats, COARSE_MEAN_LIST, GridIndex, GridSource, GridStats,
     StoredGrid, Surface,
 };
+pub use kernels::dispatch::KernelPath;
 pub use query::{ClosestPoint, PointQuery, Ray, RayCast, RayHit, SphereCast, SphereContact};

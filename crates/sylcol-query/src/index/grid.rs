@@ -27,8 +27,8 @@ use crate::error::ColliderError;
 use crate::geometry::grid::{GridSpec, build_cell_csr_of, build_cell_lists};
 use crate::geometry::mesh::TriMesh;
 use crate::geometry::sizing::{MAX_DERIVED_CELLS, cells_for, cubic_grid, suggested_cells_per_axis};
-use crate::kernels::dispatch::{KernelPath, Kernels};
 use crate::kernels::dda::WalkFrame;
+use crate::kernels::dispatch::{KernelPath, Kernels};
 
 /// Mean list length (over occupied cells) above which a grid counts as
 /// too coarse for its mesh ([`GridStats::too_coarse`]).

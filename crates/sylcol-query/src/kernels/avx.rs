@@ -162,12 +162,7 @@ macro_rules! eight_lane_kernel {
             }
 
             #[inline(always)]
-            fn test_packets(
-                self,
-                f: &LaneRay<'_, W8>,
-                packets: &[Packet],
-                best: &mut (f32, u32),
-            ) {
+            fn test_packets(self, f: &LaneRay<'_, W8>, packets: &[Packet], best: &mut (f32, u32)) {
                 // SAFETY: `self` holds the proof that the CPU has the
                 // functions' target features.
                 unsafe {
