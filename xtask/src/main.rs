@@ -9,7 +9,7 @@
 //! `docs/img/` (see `docs/viewer.md`).
 //!
 //! `cargo xtask cycles [--report] [CRATE_DIR...]` lists the import cycles
-//! among each crate's modules (default: `crates/sylcol-query`) and fails
+//! among each crate's modules (default: `crates/sylcol` and `crates/sylcol-query`) and fails
 //! when there is one (`--report`: lists only).
 
 #![forbid(unsafe_code)]

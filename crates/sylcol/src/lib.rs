@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod build;
+mod errors;
 pub mod export;
 pub mod grid;
 pub mod import;

@@ -18,6 +18,7 @@ mod cli_verify;
 mod cli_viewer;
 mod collisionset_cli;
 mod costly;
+mod doc_links;
 mod hostile;
 mod journals;
 mod json_output;

@@ -18,11 +18,11 @@ use super::avx512::Avx512Kernel;
 use super::cpu::{Avx2, Avx512};
 use super::dda::{Occupancy, WalkFrame};
 use super::dda_avx::{self, Prepare};
-use super::dispatch::{Task, compiled_for};
 use super::kernel::{Kernel, keep_nearest, test_packets};
 use super::lanes::Lanes;
 use super::packet::{LANES, Packet};
 use super::ray_triangle::{FrameInputs, LaneRay, MakeFrame, lanes, settle};
+use super::task::{Task, compiled_for};
 use super::w8::W8;
 
 /// The kernel on eight lanes (AVX), with the proof that the CPU runs it.

@@ -96,30 +96,6 @@ pub fn avx2_if_tested() -> Option<Avx2> {
     cfg!(avx2_tests).then(avx2_for_tests)
 }
 
-/// The kernels the tests run side by side: the portable ones, the AVX2
-/// ones where the build found AVX2 ([`avx2_if_tested`]), the AVX-512 ones
-/// where it found AVX-512 (`build.rs` sets `avx512_tests`; then this CPU
-/// must have it too). Where a path is missing, the tests
-/// `tests::avx2_halves_of_the_kernel_tests_run` and
-/// `tests::avx512_paths_of_the_kernel_tests_run` are ignored with the
-/// reason, to say so.
-#[cfg(test)]
-pub fn kernels_tested() -> Vec<super::dispatch::Kernels> {
-    use super::dispatch::Kernels;
-    let mut out = vec![Kernels::Portable];
-    #[cfg(target_arch = "x86_64")]
-    {
-        out.extend(avx2_if_tested().map(Kernels::Avx2));
-        if cfg!(avx512_tests) {
-            let p = Avx512::detect().expect(
-                "this CPU has no AVX-512, though the build's did (build.rs): run the tests where they were built",
-            );
-            out.push(Kernels::Avx512(p));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     /// Stands for the AVX2 halves of the tests that run both kernels
@@ -135,7 +111,7 @@ mod tests {
     }
 
     /// Stands for the AVX-512 paths of the tests that run every kernel
-    /// ([`super::kernels_tested`]): ignored, with the reason, where they
+    /// ([`super::super::dispatch::kernels_tested`]): ignored, with the reason, where they
     /// cannot run.
     #[test]
     #[cfg_attr(

@@ -21,16 +21,7 @@ use super::avx512::Avx512Kernel;
 #[cfg(target_arch = "x86_64")]
 use super::cpu::{Avx2, Avx512};
 use super::kernel::{Kernel, Portable};
-
-/// A call waiting for its kernel `K`: [`Task::run`] calls the generic
-/// code with `k`. Implementations mark `run` `#[inline(always)]`, so that
-/// the code compiles into the kernel's own function.
-pub trait Task<K> {
-    /// What the call returns.
-    type Out;
-    /// The call, with kernel `k`.
-    fn run(self, k: K) -> Self::Out;
-}
+pub use super::task::Task;
 
 /// A task that runs with every kernel this build has (an implementation
 /// `impl<K: BoxKernel> Task<K> for ...` is one), each returning `R`.
@@ -161,38 +152,26 @@ impl Kernels {
     }
 }
 
-/// [`Kernel::apart`] for the portable kernel: `task` in its own function.
-#[inline(never)]
-pub fn portable_apart<T: Task<Portable>>(task: T) -> T::Out {
-    task.run(Portable)
-}
-
-/// Defines, for an eight-lane kernel type `$kernel` whose value proves
-/// the CPU runs `$features`, the functions [`Kernel::compiled`] and
-/// [`Kernel::apart`] enter: `$compiled` and `$apart`.
-macro_rules! compiled_for {
-    ($kernel:ty, $features:literal, $compiled:ident, $apart:ident) => {
-        /// `task` with the kernel, compiled for its target features
-        /// (inlined into a caller compiled for them too).
-        #[target_feature(enable = $features)]
-        pub(crate) fn $compiled<T: $crate::kernels::dispatch::Task<$kernel>>(
-            k: $kernel,
-            task: T,
-        ) -> T::Out {
-            task.run(k)
+/// The kernels the tests run side by side: the portable ones, the AVX2
+/// ones where the build found AVX2 ([`avx2_if_tested`]), the AVX-512 ones
+/// where it found AVX-512 (`build.rs` sets `avx512_tests`; then this CPU
+/// must have it too). Where a path is missing, the tests
+/// `tests::avx2_halves_of_the_kernel_tests_run` and
+/// `tests::avx512_paths_of_the_kernel_tests_run` are ignored with the
+/// reason, to say so.
+#[cfg(test)]
+pub fn kernels_tested() -> Vec<Kernels> {
+    use super::cpu::avx2_if_tested;
+    let mut out = vec![Kernels::Portable];
+    #[cfg(target_arch = "x86_64")]
+    {
+        out.extend(avx2_if_tested().map(Kernels::Avx2));
+        if cfg!(avx512_tests) {
+            let p = Avx512::detect().expect(
+                "this CPU has no AVX-512, though the build's did (build.rs): run the tests where they were built",
+            );
+            out.push(Kernels::Avx512(p));
         }
-
-        /// `task` with the kernel, out of line, compiled for its target
-        /// features.
-        #[inline(never)]
-        #[target_feature(enable = $features)]
-        pub(crate) fn $apart<T: $crate::kernels::dispatch::Task<$kernel>>(
-            k: $kernel,
-            task: T,
-        ) -> T::Out {
-            task.run(k)
-        }
-    };
+    }
+    out
 }
-
-pub(crate) use compiled_for;

@@ -9,12 +9,12 @@
 use glam::{DVec3, Vec4};
 
 use super::dda::{GridWalk, Occupancy, WalkFrame, until_limit};
-use super::dispatch::{Task, portable_apart};
 use super::lanes::Lanes;
 use super::packet::{LANES, Packet};
 #[cfg(test)]
 use super::ray_triangle::RayFrame;
 use super::ray_triangle::{FrameInputs, LaneRay, MakeFrame, lanes, settle};
+use super::task::Task;
 
 /// A ray/packet test: the ray parameter per lane and a bit mask of the
 /// lanes of `lanes` hit with 0 < t <= `t_max`, and the grid walks whose
@@ -212,4 +212,10 @@ pub fn keep_nearest(t: &[f32; LANES], mut mask: u32, p: &Packet, best: &mut (f32
             *best = (tl, id);
         }
     }
+}
+
+/// [`Kernel::apart`] for the portable kernel: `task` in its own function.
+#[inline(never)]
+pub fn portable_apart<T: Task<Portable>>(task: T) -> T::Out {
+    task.run(Portable)
 }

@@ -33,6 +33,7 @@ pub mod packet;
 pub mod ray_triangle;
 pub mod slab;
 pub mod stack;
+pub mod task;
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx;

@@ -112,7 +112,7 @@
 //! along a unit direction — 3e-5 R / sin(theta) — pessimistic by two
 //! orders of magnitude against the errors seen (about u R / sin(theta)).
 //! The tests check every reported t against this bound
-//! (`kernels::tests`, and `tests/watertight` of crate `sylcol`).
+//! (`kernels::tests`, and `tests/integration/watertight` of crate `sylcol`).
 
 use glam::Vec3;
 

@@ -15,7 +15,7 @@ use glam::{DMat4, Mat4, Vec3};
 use gltf::mesh::Mode;
 
 use super::gltf_guard as guard;
-use super::{ImportErrorKind, MeshFormat};
+use super::types::{ImportErrorKind, MeshFormat};
 use crate::export::gltf::{LAYER_KEY, Layer};
 use crate::mesh::TriMesh;
 

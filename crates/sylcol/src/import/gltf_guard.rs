@@ -6,7 +6,7 @@ use std::path::Path;
 
 use gltf::accessor::{DataType, Dimensions};
 
-use super::{ImportErrorKind, MeshFormat};
+use super::types::{ImportErrorKind, MeshFormat};
 
 /// Parses a glTF or GLB document and loads its buffers, with the checks
 /// below made before gltf would trip over what they check. `base` is the

@@ -17,8 +17,9 @@ use std::path::Path;
 
 use glam::{DMat4, DQuat, DVec3};
 
+use super::check::check_mesh;
 use super::gltf::{append_mesh, is_debug_layer};
-use super::{ImportError, ImportErrorKind, MeshFormat, check_mesh};
+use super::types::{ImportError, ImportErrorKind, MeshFormat};
 use crate::export::gltf::RECORD_KEY;
 use crate::mesh::TriMesh;
 

@@ -23,7 +23,7 @@ use std::io::{BufRead, Read};
 use glam::Vec3;
 
 use super::polygon::Triangulator;
-use super::{ImportErrorKind, ImportOptions, MeshFormat, Tally};
+use super::types::{ImportErrorKind, ImportOptions, MeshFormat, Tally};
 use crate::mesh::TriMesh;
 
 /// The longest statement read (a line, or lines joined by `\`): 4 MiB.

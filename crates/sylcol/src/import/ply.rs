@@ -7,7 +7,7 @@ use ply_rs_bw::parser::{Parser, Reader};
 use ply_rs_bw::ply::{DefaultElement, Encoding, Property, PropertyType, ScalarType};
 
 use super::polygon::Triangulator;
-use super::{ImportErrorKind, ImportOptions, MeshFormat, Tally};
+use super::types::{ImportErrorKind, ImportOptions, MeshFormat, Tally};
 use crate::mesh::TriMesh;
 
 /// Reads the vertices and faces of a PLY file. Counts over

@@ -10,6 +10,9 @@ use sylcol_format::budget::OutOfMemory;
 use sylcol_format::ipfb::{ArchiveError, WriteError};
 use sylcol_format::{AnyError, DecodeError};
 
+pub use crate::errors::{
+    InvalidInput, NotFound, ObjectError, OutputError, ReadError, Unsupported, UsageError,
+};
 use crate::source::SourceError;
 use crate::source::spec::{BuildError, PickError};
 
@@ -72,78 +75,6 @@ pub struct ErrorDocument {
     pub error: ErrorReport,
 }
 
-/// An input that could not be read (a typed error, so that reports can
-/// name the path without parsing a message).
-#[derive(Debug, thiserror::Error)]
-#[error("{path}: cannot read: {error}")]
-pub struct ReadError {
-    /// The path as given.
-    pub path: String,
-    /// The I/O failure (part of the message, so not a separate cause).
-    pub error: std::io::Error,
-}
-
-/// An output that could not be made (a folder not created, a file not
-/// written): typed, so that reports name the path.
-#[derive(Debug, thiserror::Error)]
-#[error("{path}: {what}: {error}")]
-pub struct OutputError {
-    /// The path as the user would name it.
-    pub path: String,
-    /// What failed ("cannot create the folder").
-    pub what: String,
-    /// The I/O failure.
-    pub error: std::io::Error,
-}
-
-/// An object that did not decode: its name and what [`sylcol_format::decode_any`] said.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {error}")]
-pub struct ObjectError {
-    /// The input as named.
-    pub path: String,
-    /// What detection and decoding tried.
-    pub error: AnyError,
-}
-
-/// An input that breaks a structure a command needs (a POF0 chunk for
-/// `probe`, an MCOL for `--grid-from`): path, what, and where.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {what} {error}")]
-pub struct InvalidInput {
-    /// The input as named.
-    pub path: String,
-    /// What it failed to be (`not a POF0 chunk:`).
-    pub what: &'static str,
-    /// Where and how.
-    pub error: DecodeError,
-}
-
-/// An input that is valid, but of a kind the command cannot use.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {detail}")]
-pub struct Unsupported {
-    /// The input as named.
-    pub path: String,
-    /// Why the command does not apply.
-    pub detail: String,
-}
-
-/// A name the input does not hold (an archive entry, a library mesh).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {detail}")]
-pub struct NotFound {
-    /// The input as named.
-    pub path: String,
-    /// What was missing.
-    pub detail: String,
-}
-
-/// A wrong command line (kept typed so `--json` can say `usage`).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct UsageError(pub String);
-
 /// An error and its causes (outermost first) on one line, each said
 /// once: a cause whose text the line already holds is left out (a library
 /// error that prints its own source, as `#[error("...: {source}")]` does,
@@ -162,6 +93,16 @@ pub fn chain_message<'a>(chain: impl IntoIterator<Item = &'a (dyn Error + 'stati
         line.push_str(&text);
     }
     line
+}
+
+impl SourceError {
+    /// The error as every front reports it (the CLI's `sylcol: error:`
+    /// line and its JSON): its causes on one line, classified.
+    pub fn report(&self) -> ErrorReport {
+        let this: &(dyn Error + 'static) = self;
+        let chain = std::iter::successors(Some(this), |e: &&(dyn Error + 'static)| (*e).source());
+        ErrorReport::from_chain(chain_message(chain.clone()), chain)
+    }
 }
 
 impl ErrorReport {

@@ -5,9 +5,7 @@ use std::path::PathBuf;
 
 use sylcol_format::ipfb::ArchiveError;
 
-use crate::report::error::{
-    ErrorReport, NotFound, ObjectError, ReadError, Unsupported, UsageError, chain_message,
-};
+use crate::errors::{NotFound, ObjectError, ReadError, Unsupported, UsageError};
 
 /// Why opening what a FILE argument names failed. The variants wrapping
 /// a report error are that error (same text); [`SourceError::typed`]
@@ -70,14 +68,6 @@ impl From<ArchiveError> for SourceError {
 }
 
 impl SourceError {
-    /// The error as every front reports it (the CLI's `sylcol: error:`
-    /// line and its JSON): its causes on one line, classified.
-    pub fn report(&self) -> ErrorReport {
-        let this: &(dyn Error + 'static) = self;
-        let chain = std::iter::successors(Some(this), |e: &&(dyn Error + 'static)| (*e).source());
-        ErrorReport::from_chain(chain_message(chain.clone()), chain)
-    }
-
     /// The report error a transparent variant is (the one that decides
     /// its `kind`, `path` and `offset`); `None` for the variants that add
     /// context to their source.

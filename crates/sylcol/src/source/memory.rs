@@ -9,10 +9,11 @@ use std::sync::Arc;
 
 use sylcol_format::ipfb::{Archive, part_number};
 
+use super::error::SourceError;
 use super::names::NAMES_BESIDE;
+use super::open::{Objects, Opener};
 use super::read::{archive_head, sniffed};
-use super::{Objects, Opener, SourceError};
-use crate::report::error::ReadError;
+use crate::errors::ReadError;
 
 /// Files held in memory, by file name, standing for one folder: an
 /// archive index (`.pak`) finds its parts (`.p00` ...) and its
@@ -102,17 +103,22 @@ impl Opener {
         }
         let path = Path::new(name);
         let mut archive = Archive::from_memory(path, bytes, folder.files())?;
-        self.names.apply_lists(path, &mut archive, || {
-            let Some(list) = folder.get(NAMES_BESIDE) else {
-                return Ok(None);
-            };
-            std::io::read_to_string(&list[..])
-                .map(Some)
-                .map_err(|error| SourceError::Names {
-                    path: path.with_file_name(NAMES_BESIDE),
-                    error,
-                })
-        }, None)?;
+        self.names.apply_lists(
+            path,
+            &mut archive,
+            || {
+                let Some(list) = folder.get(NAMES_BESIDE) else {
+                    return Ok(None);
+                };
+                std::io::read_to_string(&list[..])
+                    .map(Some)
+                    .map_err(|error| SourceError::Names {
+                        path: path.with_file_name(NAMES_BESIDE),
+                        error,
+                    })
+            },
+            None,
+        )?;
         Ok(Objects::of_archive(name, archive))
     }
 }

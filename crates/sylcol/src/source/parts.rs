@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use sylcol_format::ipfb::Archive;
 
 use super::read::is_archive;
-use crate::report::error::{NotFound, UsageError};
+use crate::errors::{NotFound, UsageError};
 
 /// The part number of a file named `<stem>.pNN` (any letter case).
 fn part_number_of(path: &Path) -> Option<u8> {

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use sylcol_format::budget;
 
-use super::{Input, Item, SourceError};
-use crate::report::error::{ObjectError, ReadError};
+use super::error::SourceError;
+use super::item::{Input, Item};
+use crate::errors::{ObjectError, ReadError};
 
 /// The most bytes read from standard input or from a file that is not a
 /// regular file (a pipe, a device), whose size is unknown before it ends:

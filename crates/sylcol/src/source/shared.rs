@@ -7,12 +7,12 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::report::error::ObjectError;
+use crate::errors::ObjectError;
 use sylcol_format::AnyError;
 use sylcol_format::budget::MAX_OBJECT;
 use sylcol_format::ipfb::IndexEntry;
 
-use super::{Input, Item};
+use super::item::{Input, Item};
 
 /// The most bytes kept for later rows at once, besides the object being
 /// read: one object's budget.

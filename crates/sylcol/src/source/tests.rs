@@ -1,6 +1,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use sylcol_format::Object;
 use sylcol_format::ipfb::split_archive_path;
 
 use super::*;

@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::{EdgeBuckets, UnionFind, half_edges};
+use super::edges::{EdgeBuckets, UnionFind, half_edges};
 
 /// One edge that keeps a mesh from being a closed, consistently oriented
 /// hull, as `[from, to]` the way the first triangle using it runs it.

@@ -1,7 +1,6 @@
 //! sylcol's library tests on meshes and files they make (the ray
-//! queries' watertightness has its own binary, `tests/watertight`): one
-//! module per area in one test binary, linked once, all through
-//! [`common`].
+//! queries' watertightness in [`watertight`]): one module per area in
+//! one test binary, linked once, all through [`common`].
 
 mod common;
 
@@ -16,3 +15,4 @@ mod rebuild_queries;
 mod topology_props;
 mod verify_ids;
 mod verify_mcol;
+mod watertight;

@@ -125,7 +125,7 @@ mod tests {
     use crate::fixtures::{cuboid, icosphere, merged, uv_sphere};
     use crate::geometry::mesh::TriMesh;
     use crate::index::prep::Cast;
-    use crate::kernels::cpu::kernels_tested;
+    use crate::kernels::dispatch::kernels_tested;
     use crate::kernels::packet::NO_TRIANGLE;
     use crate::{Collider, QueryError, Ray};
 

@@ -27,7 +27,7 @@ use std::cmp::Ordering;
 
 use robust::{Coord, orient2d};
 
-use super::PolygonError;
+use super::error::PolygonError;
 use super::order::Status;
 
 /// Refuses crossing or touching edges, and neighbours folding back.

@@ -14,9 +14,11 @@ use sylcol_format::atomic::TempFile;
 use sylcol_format::ipfb::NameBook;
 use sylcol_format::ipfb::names::make_entry_id;
 
-use super::NAMES_BESIDE;
 use crate::report::name_sources::{NamePlace, NamesKept};
-use crate::source::SourceError;
+use crate::source::error::SourceError;
+
+/// The name list `names harvest` writes, picked up beside an archive.
+pub const NAMES_BESIDE: &str = "names.txt";
 
 /// The cache folder of name lists: `$XDG_CACHE_HOME/sylcol/names`, else
 /// `$HOME/.cache/sylcol/names` (`%LOCALAPPDATA%\sylcol\names` on Windows).

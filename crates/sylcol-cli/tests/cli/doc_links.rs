@@ -4,7 +4,7 @@
 //! scheme (`https:`, `mailto:`) are not followed; code blocks and code
 //! spans are not read.
 //!
-//! `cargo test -p sylcol-cli --test doc_links`
+//! `cargo test -p sylcol-cli --test cli doc_links`
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 //! words, cuts, inserts, deletions, copies, splices with another input),
 //! from a fixed seed, and every result goes through the target's checks.
 //! None may panic; the outcomes are tallied (decoded, or refused by error
-//! kind) and printed (`cargo test -p sylcol-fuzz --test mutations --
+//! kind) and printed (`cargo test -p sylcol-fuzz --test fuzz mutations --
 //! --nocapture`); the figures are in benches/fuzzing.md.
 
 use std::collections::BTreeMap;
