@@ -99,7 +99,7 @@ class SYLCOL_OT_verify(bpy.types.Operator):
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
         thing.sylcol_verify = json.dumps(report)
-        failed = sum(not c["ok"] for o in report["objects"] for c in o["checks"])
+        failed = sum(not c["ok"] for c in report["checks"])
         self.report({"INFO"} if report["ok"] else {"WARNING"}, f"{thing.name}: verify {'ok' if report['ok'] else f'{failed} checks failed'}")
         return {"FINISHED"}
 
@@ -218,11 +218,10 @@ class SYLCOL_PT_panel(bpy.types.Panel):
 
 def draw_verify(box, report):
     box.label(text="verify: ok" if report["ok"] else "verify: FAILED", icon="CHECKMARK" if report["ok"] else "ERROR")
-    for o in report["objects"]:
-        for c in o["checks"]:
-            row = box.row()
-            row.label(text=c["id"], icon="CHECKMARK" if c["ok"] else "X")
-            row.label(text=c.get("note") or c.get("name", ""))
+    for c in report["checks"]:
+        row = box.row()
+        row.label(text=c["id"], icon="CHECKMARK" if c["ok"] else "X")
+        row.label(text=c.get("note") or c.get("name", ""))
 
 
 CLASSES = (SYLCOL_OT_verify, SYLCOL_OT_cast_ray, SYLCOL_OT_select_cell, SYLCOL_PT_panel)

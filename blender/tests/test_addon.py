@@ -367,7 +367,7 @@ def test_verify_fills_the_panel_report(scene):
     activate(obj)
     assert bpy.ops.sylcol.verify() == {"FINISHED"}
     report = json.loads(obj.sylcol_verify)
-    assert report["ok"] and report["objects"][0]["checks"]
+    assert report["ok"] and report["checks"] and report["format"] == "MCOL"
 
 
 def test_new_objects_export_as_a_new_map_and_a_new_library_part(scene, tmp_path):

@@ -28,6 +28,8 @@ pub struct PyArchive {
     archive: Arc<Archive>,
     entries: Vec<Py<Entry>>,
     names: Option<NameSources>,
+    /// The names it was opened with, for `info()` and `verify()`.
+    given: NameList,
 }
 
 /// One archive entry: where it is stored and what it holds.
@@ -72,6 +74,30 @@ impl PyArchive {
     #[getter]
     fn names(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         json_to_py(py, &self.names)
+    }
+
+    /// What ``sylcol info --json ARCHIVE`` prints, as a dict: ``format``
+    /// (``IPFB``), ``path``, ``objects`` (each decoded entry's report, as
+    /// its ``info()`` gives it), ``skipped``, ``errors`` and ``names``.
+    fn info(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        crate::whole::info(py, &self.path, &self.given)
+    }
+
+    /// What ``sylcol verify --json ARCHIVE`` prints, as a dict: ``seed``,
+    /// ``ok``, ``objects`` (each entry's report, as its ``verify()``
+    /// gives it), ``errors``, ``skipped`` and ``names``. ``seed`` and
+    /// ``resource_ids`` are the CLI's ``--seed`` and ``--resource-ids``.
+    #[pyo3(
+        signature = (seed = sylcol::verify::DEFAULT_SEED, resource_ids = None),
+        text_signature = "($self, seed=0x5EED2026, resource_ids=None)"
+    )]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        seed: u64,
+        resource_ids: Option<Vec<String>>,
+    ) -> PyResult<Py<PyAny>> {
+        crate::whole::verify(py, &self.path, &self.given, seed, resource_ids.as_deref())
     }
 
     fn __len__(&self) -> usize {
@@ -275,7 +301,8 @@ pub(crate) fn source_error(e: SourceError) -> PyErr {
 /// `names.txt` beside it and its cache entry: the library's front door, as `sylcol info`
 /// opens it.
 pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> PyResult<PyArchive> {
-    let opener = Opener::new(name_list(names)?);
+    let given = name_list(names)?;
+    let opener = Opener::new(given.clone());
     let archive = py.detach(|| opener.archive(&path)).map_err(source_error)?;
     let archive = Arc::new(archive);
     let rows: Vec<(IndexEntry, PakEntry)> = py.detach(|| {
@@ -304,6 +331,7 @@ pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> P
         archive,
         entries,
         names: opener.names_used().pop(),
+        given,
     })
 }
 

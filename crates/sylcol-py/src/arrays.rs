@@ -27,7 +27,7 @@ use pyo3::prelude::*;
 /// the vector holding them): numpy keeps `owner` alive through the
 /// array's `base`. (numpy's only way to give an array another object as
 /// its `base` is `borrow_from_array`, which is `unsafe`: the crate's one
-/// exception, here and in [`view1`].)
+/// exception, here.)
 #[allow(unsafe_code)]
 pub fn view<'py, T: Element, const K: usize>(
     rows: &[[T; K]],
@@ -40,20 +40,6 @@ pub fn view<'py, T: Element, const K: usize>(
     // holds as its base, so the memory outlives the array; the array is
     // made read-only below and the owner never writes to it.
     let array = unsafe { PyArray2::borrow_from_array(&shaped, owner.clone()) };
-    read_only(array.as_any())?;
-    Ok(array)
-}
-
-/// A read-only 1-D numpy view of `items`, owned by `owner` (the same
-/// contract as [`view`]).
-#[allow(unsafe_code)]
-pub fn view1<'py, T: Element>(
-    items: &[T],
-    owner: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, numpy::PyArray1<T>>> {
-    let shaped = numpy::ndarray::ArrayView1::from(items);
-    // SAFETY: as in `view`.
-    let array = unsafe { numpy::PyArray1::borrow_from_array(&shaped, owner.clone()) };
     read_only(array.as_any())?;
     Ok(array)
 }
@@ -155,6 +141,32 @@ pub fn rows_of<'py>(py: Python<'py>, flat: Vec<f32>) -> PyResult<Bound<'py, PyAr
     use numpy::PyArrayMethods;
     let n = flat.len() / 3;
     numpy::PyArray1::from_vec(py, flat).reshape([n, 3])
+}
+
+/// A fresh read-only `(n, 3)` uint32 array of 16-bit triangle rows:
+/// every array of indices the package gives is uint32 (docs/python.md,
+/// "Index dtypes"), whatever width the file stores.
+pub fn triangles_u32<'py>(
+    py: Python<'py>,
+    rows: &[[u16; 3]],
+) -> PyResult<Bound<'py, PyArray2<u32>>> {
+    use numpy::PyArrayMethods;
+    let flat: Vec<u32> = rows.as_flattened().iter().map(|&i| u32::from(i)).collect();
+    let array = numpy::PyArray1::from_vec(py, flat).reshape([rows.len(), 3])?;
+    read_only(array.as_any())?;
+    Ok(array)
+}
+
+/// A fresh read-only uint32 array of 16-bit indices (as
+/// [`triangles_u32`]).
+pub fn indices_u32<'py>(
+    py: Python<'py>,
+    items: &[u16],
+) -> PyResult<Bound<'py, numpy::PyArray1<u32>>> {
+    let wide: Vec<u32> = items.iter().map(|&i| u32::from(i)).collect();
+    let array = numpy::PyArray1::from_vec(py, wide);
+    read_only(array.as_any())?;
+    Ok(array)
 }
 
 /// One field of a structured array: name, numpy format (little-endian),

@@ -178,7 +178,10 @@ impl Collider {
     /// ``0 < t <= max`` (t in units of ``dirs``, which need not be unit).
     /// Returns ``Hits(t, triangle, point, normal)``: NaN / -1 for a miss;
     /// the normal is the hit triangle's by its winding.
-    #[pyo3(signature = (origins, dirs, max = f32::INFINITY))]
+    #[pyo3(
+        signature = (origins, dirs, max = f32::INFINITY),
+        text_signature = "($self, origins, dirs, max=math.inf)"
+    )]
     fn ray<'py>(
         &self,
         py: Python<'py>,

@@ -10,6 +10,7 @@
 //! | module | Python |
 //! |---|---|
 //! | `archive` | `open_archive`, `Archive`, `Entry`, `load` |
+//! | `whole` | `Archive.info()`, `Archive.verify()` |
 //! | `mcol` | `Mcol` |
 //! | `library` | `CollisionSet`, `Mesh` |
 //! | `regn` | `Regn` |
@@ -35,6 +36,7 @@ mod prefix;
 mod regn;
 mod reports;
 mod table;
+mod whole;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;

@@ -138,10 +138,15 @@ impl CollisionSet {
         json_to_py(py, &Info::CollisionSet(info))
     }
 
-    /// What ``sylcol verify --json`` prints for this library, as a dict.
+    /// This library's verify report, a flat dict as ``info()`` is: the
+    /// entry of ``objects`` that ``sylcol verify --json`` prints for it
+    /// (``format``, ``path``, ``ok``, ``seed``, ``checks``, the figures).
     /// ``resource_ids``: GameResourceIDs for the name test (the CLI's
     /// ``--resource-ids``).
-    #[pyo3(signature = (seed = sylcol::verify::DEFAULT_SEED, resource_ids = None))]
+    #[pyo3(
+        signature = (seed = sylcol::verify::DEFAULT_SEED, resource_ids = None),
+        text_signature = "($self, seed=0x5EED2026, resource_ids=None)"
+    )]
     fn verify(
         &self,
         py: Python<'_>,
@@ -228,7 +233,10 @@ impl Mesh {
     /// grid sized for it) or an int (cells along the longest axis); a
     /// library mesh has no file grid; ``accel="bvh"`` sends rays and
     /// segments through a BVH built from the mesh.
-    #[pyo3(signature = (grid = GridChoice(Grid::Derived), accel = AccelChoice(Accel::Grid)))]
+    #[pyo3(
+        signature = (grid = GridChoice(Grid::Derived), accel = AccelChoice(Accel::Grid)),
+        text_signature = "($self, grid='derived', accel='grid')"
+    )]
     fn collider(&self, py: Python<'_>, grid: GridChoice, accel: AccelChoice) -> PyResult<Collider> {
         let name = format!("{}+{}", self.library.get().path, self.name());
         Collider::of(py, &name, Target::Part(self.record()), grid, accel)

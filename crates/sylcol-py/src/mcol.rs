@@ -7,7 +7,7 @@ use sylcol::report::info::{Info, mcol_info};
 use sylcol_format::chunk::Chunk;
 use sylcol_format::mcol::{self, CellLink};
 
-use crate::arrays::{Field, structured, view, view1};
+use crate::arrays::{Field, indices_u32, structured, triangles_u32, view};
 use sylcol::source::spec::Target;
 use sylcol::source::{Accel, Grid};
 
@@ -17,10 +17,11 @@ use crate::reports::{json_to_py, verify_bytes};
 
 /// A decoded MCOL map hull (see docs/formats/mcol.md).
 ///
-/// Arrays are read-only numpy views over the decoded data (no copy):
-/// ``vertices`` (N x 3 float32), ``triangles`` (M x 3 uint16), ``spheres``
-/// (M x 4 float32: centre, radius of triangle i's bounding sphere) and
-/// ``lists`` (one uint16 array of triangle indices per list record B).
+/// Arrays are read-only: ``vertices`` (N x 3 float32) and ``spheres``
+/// (M x 4 float32: centre, radius of triangle i's bounding sphere) are
+/// views over the decoded data (no copy); ``triangles`` (M x 3) and
+/// ``lists`` (one array of triangle indices per list record B) are
+/// uint32, the package's one index dtype, widened from the file's 16 bits.
 /// ``cells`` and ``records`` are numpy structured arrays of the cell
 /// array A and the list records B, field for field.
 #[pyclass(frozen, module = "sylcol._sylcol")]
@@ -78,10 +79,11 @@ impl Mcol {
         view(&slf.get().mcol.vertices, slf.as_any())
     }
 
-    /// Triangles as vertex indices, M x 3 uint16 (a read-only view).
+    /// Triangles as vertex indices, M x 3 uint32 (read-only; the file
+    /// stores 16 bits, widened to the package's one index dtype).
     #[getter]
-    fn triangles<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<u16>>> {
-        view(&slf.get().mcol.triangles, slf.as_any())
+    fn triangles<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<u32>>> {
+        triangles_u32(slf.py(), &slf.get().mcol.triangles)
     }
 
     /// Per-triangle bounding spheres, M x 4 float32 (centre xyz, radius).
@@ -157,16 +159,16 @@ impl Mcol {
         structured(py, RECORD_FIELDS, RECORD_ITEM, data)
     }
 
-    /// Each list record's triangle indices, a uint16 array per record in
-    /// file order (read-only views, no copy). Cell c's list is
-    /// ``lists[cells["record"][c]]`` when that is not -1.
+    /// Each list record's triangle indices, a read-only uint32 array per
+    /// record in file order (the file's 16 bits widened). Cell c's list
+    /// is ``lists[cells["record"][c]]`` when that is not -1.
     #[getter]
-    fn lists<'py>(slf: &Bound<'py, Self>) -> PyResult<Vec<Bound<'py, PyArray1<u16>>>> {
+    fn lists<'py>(slf: &Bound<'py, Self>) -> PyResult<Vec<Bound<'py, PyArray1<u32>>>> {
         slf.get()
             .mcol
             .records
             .iter()
-            .map(|r| view1(&r.triangles, slf.as_any()))
+            .map(|r| indices_u32(slf.py(), &r.triangles))
             .collect()
     }
 
@@ -225,10 +227,15 @@ impl Mcol {
         json_to_py(py, &Info::Mcol(info))
     }
 
-    /// What ``sylcol verify --json`` prints for this object, as a dict:
+    /// This object's verify report, a flat dict as ``info()`` is: the
+    /// entry of ``objects`` that ``sylcol verify --json`` prints for it
+    /// (``format``, ``path``, ``ok``, ``seed``, ``checks``, the figures):
     /// every invariant of the seeds beside its control. ``seed`` seeds the
     /// randomised controls (the CLI's ``--seed``).
-    #[pyo3(signature = (seed = sylcol::verify::DEFAULT_SEED))]
+    #[pyo3(
+        signature = (seed = sylcol::verify::DEFAULT_SEED),
+        text_signature = "($self, seed=0x5EED2026)"
+    )]
     fn verify(&self, py: Python<'_>, seed: u64) -> PyResult<Py<PyAny>> {
         verify_bytes(py, &self.path, &self.bytes, seed, None)
     }
@@ -254,7 +261,10 @@ impl Mcol {
     /// sized for the mesh, an int that many cells along the longest axis;
     /// ``accel="bvh"`` sends rays and segments through a BVH built from
     /// the mesh (``sylcol query --accel bvh``).
-    #[pyo3(signature = (grid = GridChoice(Grid::File), accel = AccelChoice(Accel::Grid)))]
+    #[pyo3(
+        signature = (grid = GridChoice(Grid::File), accel = AccelChoice(Accel::Grid)),
+        text_signature = "($self, grid='file', accel='grid')"
+    )]
     fn collider(&self, py: Python<'_>, grid: GridChoice, accel: AccelChoice) -> PyResult<Collider> {
         Collider::of(py, &self.path, Target::Map(&self.mcol), grid, accel)
     }

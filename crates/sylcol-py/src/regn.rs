@@ -179,9 +179,14 @@ impl Regn {
         json_to_py(py, &Info::Regn(info))
     }
 
-    /// What ``sylcol verify --json`` prints for this object, as a dict.
+    /// This object's verify report, a flat dict as ``info()`` is: the
+    /// entry of ``objects`` that ``sylcol verify --json`` prints for it
+    /// (``format``, ``path``, ``ok``, ``seed``, ``checks``, the figures).
     /// ``seed`` seeds the randomised controls (the CLI's ``--seed``).
-    #[pyo3(signature = (seed = sylcol::verify::DEFAULT_SEED))]
+    #[pyo3(
+        signature = (seed = sylcol::verify::DEFAULT_SEED),
+        text_signature = "($self, seed=0x5EED2026)"
+    )]
     fn verify(&self, py: Python<'_>, seed: u64) -> PyResult<Py<PyAny>> {
         verify_bytes(py, &self.path, &self.bytes, seed, None)
     }

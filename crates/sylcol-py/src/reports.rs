@@ -20,7 +20,9 @@ pub fn json_to_py<T: Serialize>(py: Python<'_>, value: &T) -> PyResult<Py<PyAny>
         .unbind())
 }
 
-/// What `sylcol verify --json` prints for one object's `bytes`.
+/// One object's own verify report, flat as `info()` is: the entry of
+/// `objects` that `sylcol verify --json` prints for its `bytes` (format,
+/// path, ok, seed, checks and the figures).
 pub fn verify_bytes(
     py: Python<'_>,
     path: &str,
@@ -28,10 +30,16 @@ pub fn verify_bytes(
     seed: u64,
     resource_ids: Option<&[String]>,
 ) -> PyResult<Py<PyAny>> {
-    let run = py.detach(|| {
+    let mut run = py.detach(|| {
         let mut run = VerifyRun::new(seed);
         run.push(path, bytes, false, resource_ids);
         run
     });
-    json_to_py(py, &run)
+    match (run.objects.pop(), run.errors.first()) {
+        (Some(verified), _) => json_to_py(py, &verified),
+        (None, Some(error)) => Err(crate::errors::raise(error, None)),
+        (None, None) => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
+            "{path}: verify gave no report"
+        ))),
+    }
 }

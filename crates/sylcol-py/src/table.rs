@@ -165,9 +165,14 @@ impl StringTable {
         json_to_py(py, &info)
     }
 
-    /// What ``sylcol verify --json`` prints for this table, as a dict.
+    /// This table's verify report, a flat dict as ``info()`` is: the
+    /// entry of ``objects`` that ``sylcol verify --json`` prints for it
+    /// (``format``, ``path``, ``ok``, ``seed``, ``checks``, the figures).
     /// ``seed`` seeds the randomised control (the CLI's ``--seed``).
-    #[pyo3(signature = (seed = sylcol::verify::DEFAULT_SEED))]
+    #[pyo3(
+        signature = (seed = sylcol::verify::DEFAULT_SEED),
+        text_signature = "($self, seed=0x5EED2026)"
+    )]
     fn verify(&self, py: Python<'_>, seed: u64) -> PyResult<Py<PyAny>> {
         verify_bytes(py, &self.path, &self.bytes, seed, None)
     }

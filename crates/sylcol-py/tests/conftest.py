@@ -76,6 +76,14 @@ def cli_json(*args):
     return json.loads(run_cli("--json", *args)[1])
 
 
+def cli_verified(*args):
+    """The one object's report in ``sylcol verify --json ...``'s run: what
+    ``verify()`` of one object returns."""
+    run = cli_json("verify", *args)
+    assert len(run["objects"]) == 1 and not run["errors"], run
+    return run["objects"][0]
+
+
 _LISTINGS = {}
 
 

@@ -144,7 +144,7 @@ def test_map_failures_flag_what_verify_fails(tmp_path):
         holed = sylcol.load(sylcol.build_mcol(m.vertices, t, bbox=m.bbox, cell=float(m.cell_size[0]), allow_open=True))
     flagged = sylcol.map_failures(holed)
     assert flagged["triangles"] and all(f["checks"] for f in flagged["triangles"])
-    failed = {c["id"] for c in holed.verify()["objects"][0]["checks"] if not c["ok"]}
+    failed = {c["id"] for c in holed.verify()["checks"] if not c["ok"]}
     assert {c for f in flagged["triangles"] for c in f["checks"]} <= failed
 
 

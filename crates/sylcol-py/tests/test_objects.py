@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sylcol
-from conftest import ARCHIVES, FIXTURES, PAK, TABLES, cli_json, entries_with_magic, entry_path, listing, run_cli
+from conftest import ARCHIVES, FIXTURES, PAK, SAMPLES, TABLES, cli_json, cli_verified, entries_with_magic, entry_path, listing, run_cli
 
 
 def read_obj(path):
@@ -75,7 +75,7 @@ def test_map_arrays_equal_the_cli_export(maps, exported):
         v, f = read_obj(exported / f"{name}.obj")
         assert m.vertices.dtype == np.float32 and m.vertices.shape == v.shape
         assert np.array_equal(m.vertices, v), name
-        assert m.triangles.dtype == np.uint16
+        assert m.triangles.dtype == np.uint32
         assert np.array_equal(m.triangles, f), name
         assert m.spheres.shape == (len(f), 4) and m.spheres.dtype == np.float32
 
@@ -113,10 +113,12 @@ def test_vertices_are_read_only_views_not_copies(maps, library):
         a[0, 0] = 1.0
     with pytest.raises(ValueError):
         a.flags.writeable = True
-    # The triangles, spheres and lists are views too.
-    assert m.triangles.base is m and m.spheres.base is m and m.lists[0].base is m
+    # The spheres are views too; the map's triangles and lists are
+    # widened to uint32 (the one index dtype), read-only all the same.
+    assert m.spheres.base is m
+    assert not m.triangles.flags.writeable and not m.lists[0].flags.writeable
     mesh = library["rou_e101_bdy"]
-    assert mesh.vertices.base is library
+    assert mesh.vertices.base is library and mesh.triangles.base is library
     assert mesh.vertices.__array_interface__["data"][0] == mesh.vertices.__array_interface__["data"][0]
     # The view keeps its owner alive.
     kept = sylcol.load(PAK.parent / "MiscBin.pak+$DC4B0896").vertices
@@ -138,8 +140,8 @@ def test_verify_is_the_cli_json():
     for entry in ["$DC4B0896", "$2CF7EB47", "CollisionSet_S01.bin"]:
         path = f"{PAK}+{entry}"
         o = sylcol.load(path)
-        assert o.verify() == cli_json("verify", path)
-        assert o.verify(seed=7) == cli_json("verify", "--seed", "7", path)
+        assert o.verify() == cli_verified(path)
+        assert o.verify(seed=7) == cli_verified("--seed", "7", path)
 
 
 @pytest.mark.parametrize("pak", ARCHIVES, ids=lambda p: p.name)

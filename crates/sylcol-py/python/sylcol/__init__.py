@@ -5,13 +5,17 @@ CollisionSet part library, the REGN objects and the IDXD / IXUD string
 tables losslessly, with numpy arrays lent without
 copying; answers collision queries in vectorised batches on every core;
 builds valid game files from meshes. The same library as the ``sylcol``
-command line: ``info()`` and ``verify()`` return what ``--json`` prints.
+command line: ``info()`` and ``verify()`` return what ``--json`` prints
+(one object's own report; an ``Archive``'s the whole run). Typed loaders
+(``load_mcol``, ``load_library``, ``load_regn``, ``load_table``,
+``load_archive``) return one kind of object; every array of indices is
+uint32 (query results' triangle numbers int64, -1 for none).
 
     >>> import sylcol
     >>> pak = sylcol.open_archive("samples/MiscBin.pak")
-    >>> m = sylcol.load("samples/MiscBin.pak+$DC4B0896")
+    >>> m = sylcol.load_mcol("samples/MiscBin.pak+$DC4B0896")
     >>> m.vertices.shape, m.triangles.dtype
-    ((502, 3), dtype('uint16'))
+    ((502, 3), dtype('uint32'))
     >>> hits = m.collider().ray([[0, 0, 0]], [[1, 0, 0]])
 
 See docs/python.md in the repository for a tour.
@@ -28,6 +32,7 @@ from ._errors import (
     SylcolError,
     UnsupportedError,
 )
+from ._loaders import load_archive, load_library, load_mcol, load_regn, load_table
 from ._results import Closest, Hits, Section
 from ._sylcol import (
     Archive,
@@ -83,6 +88,11 @@ __all__ = [
     "entry_hash",
     "hull_faults",
     "load",
+    "load_archive",
+    "load_library",
+    "load_mcol",
+    "load_regn",
+    "load_table",
     "map_cells",
     "map_failures",
     "open_archive",

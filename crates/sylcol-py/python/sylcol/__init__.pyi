@@ -1,6 +1,7 @@
 """Type stub of the sylcol package (the Rust extension sylcol._sylcol and
 its Python half)."""
 
+import math
 from os import PathLike
 from typing import Any, Iterable, Iterator, Literal, Mapping, NamedTuple, Optional, Sequence, Tuple, Union, overload
 
@@ -20,7 +21,7 @@ class SylcolError(Exception):
     path: Optional[str]
     offset: Optional[int]
     kind: str
-    def __init__(self, message: str, path: Optional[str] = ..., offset: Optional[int] = ..., kind: str = ...) -> None: ...
+    def __init__(self, message: str, path: Optional[str] = None, offset: Optional[int] = None, kind: str = "other") -> None: ...
 
 class DecodeError(SylcolError, ValueError):
     """Bytes that break their format's invariants, match no format, or an unreadable archive entry."""
@@ -118,6 +119,10 @@ class Archive(Sequence[Entry]):
         """Where the entries' names came from (``pak list --json``'s
         ``names``): archive, entries, unnamed, and each source's origin
         (built_in, given, beside, cache), path and entries named."""
+    def info(self) -> dict[str, Any]:
+        """What ``sylcol info --json ARCHIVE`` prints: format, path, objects, skipped, errors, names."""
+    def verify(self, seed: int = 0x5EED2026, resource_ids: Optional[list[str]] = None) -> dict[str, Any]:
+        """What ``sylcol verify --json ARCHIVE`` prints: seed, ok, objects (each entry's report), errors, skipped, names."""
     def __len__(self) -> int: ...
     @overload
     def __getitem__(self, key: int) -> Entry: ...
@@ -134,7 +139,7 @@ class Collider:
         """What rays and segments go through: "bvh" or "grid"."""
     @property
     def dims(self) -> Tuple[int, int, int]: ...
-    def ray(self, origins: _Points, dirs: _Points, max: float = ...) -> Hits:
+    def ray(self, origins: _Points, dirs: _Points, max: float = math.inf) -> Hits:
         """First crossing of each ray with 0 < t <= max."""
     def segment(self, starts: _Points, ends: _Points) -> Hits:
         """First crossing of each segment; t in (0, 1]."""
@@ -146,7 +151,7 @@ class Collider:
         definite volume. Double-sided faces enclose nothing."""
     def closest(self, points: _Points) -> Closest:
         """Nearest surface point of each point."""
-    def sphere(self, centres: _Points, radii: npt.ArrayLike, motions: Optional[_Points] = ...) -> Hits:
+    def sphere(self, centres: _Points, radii: npt.ArrayLike, motions: Optional[_Points] = None) -> Hits:
         """First contact of each (moving) sphere; t is the fraction of the motion."""
     def grid_fit(self) -> dict[str, Any]:
         """What ``sylcol query FILE grid --json`` prints."""
@@ -160,7 +165,7 @@ class Mcol:
         """N x 3 float32."""
     @property
     def triangles(self) -> np.ndarray:
-        """M x 3 uint16."""
+        """M x 3 uint32 (the file's 16 bits widened; read-only)."""
     @property
     def spheres(self) -> np.ndarray:
         """M x 4 float32: centre, radius of triangle i's sphere."""
@@ -181,7 +186,7 @@ class Mcol:
         """Structured: count, list, tail."""
     @property
     def lists(self) -> list[np.ndarray]:
-        """uint16 triangle indices per list record."""
+        """uint32 triangle indices per list record (read-only)."""
     @property
     def relocations(self) -> np.ndarray:
         """uint32 chunk offsets of the relocated words."""
@@ -197,8 +202,8 @@ class Mcol:
     def triangle_count(self) -> int: ...
     def info(self) -> dict[str, Any]:
         """What ``sylcol info --json`` prints."""
-    def verify(self, seed: int = ...) -> dict[str, Any]:
-        """What ``sylcol verify --json`` prints."""
+    def verify(self, seed: int = 0x5EED2026) -> dict[str, Any]:
+        """This object's own report (flat, as ``info()``): the entry of ``objects`` that ``sylcol verify --json`` prints."""
     def to_bytes(self) -> bytes:
         """Encoded again, byte-identical."""
     def to_trimesh(self) -> Any:
@@ -222,7 +227,7 @@ class Mesh:
         """N x 3 float32."""
     @property
     def triangles(self) -> np.ndarray:
-        """M x 3 uint32."""
+        """M x 3 uint32 (a read-only view)."""
     @property
     def vertex_count(self) -> int: ...
     @property
@@ -242,7 +247,8 @@ class CollisionSet(Mapping[str, Mesh]):
     def __iter__(self) -> Iterator[str]: ...
     def __len__(self) -> int: ...
     def info(self) -> dict[str, Any]: ...
-    def verify(self, seed: int = ..., resource_ids: Optional[list[str]] = ...) -> dict[str, Any]: ...
+    def verify(self, seed: int = 0x5EED2026, resource_ids: Optional[list[str]] = None) -> dict[str, Any]:
+        """This library's own report (flat, as ``info()``)."""
     def to_bytes(self) -> bytes: ...
 
 class Regn:
@@ -287,8 +293,8 @@ class Regn:
     def pof0_base(self) -> int: ...
     def info(self) -> dict[str, Any]:
         """What ``sylcol info --json`` prints."""
-    def verify(self, seed: int = ...) -> dict[str, Any]:
-        """What ``sylcol verify --json`` prints."""
+    def verify(self, seed: int = 0x5EED2026) -> dict[str, Any]:
+        """This object's own report (flat, as ``info()``): the entry of ``objects`` that ``sylcol verify --json`` prints."""
     def to_bytes(self) -> bytes:
         """Encoded again, byte-identical."""
 
@@ -330,27 +336,49 @@ class StringTable:
         """The text form of ``sylcol export T -o T.txt``."""
     def info(self) -> dict[str, Any]:
         """What ``sylcol info --json`` prints."""
-    def verify(self, seed: int = ...) -> dict[str, Any]:
-        """What ``sylcol verify --json`` prints."""
+    def verify(self, seed: int = 0x5EED2026) -> dict[str, Any]:
+        """This object's own report (flat, as ``info()``): the entry of ``objects`` that ``sylcol verify --json`` prints."""
     def to_bytes(self) -> bytes:
         """Encoded again, byte-identical."""
 
 _Object = Union[Mcol, CollisionSet, Regn, StringTable]
 
-def open_archive(path: _Path, names: Union[None, _Path, Iterable[str]] = ...) -> Archive:
+def open_archive(path: _Path, names: Union[None, _Path, Iterable[str]] = None) -> Archive:
     """Opens an IPFB archive."""
 
-def load(source: Union[_Path, bytes, bytearray, memoryview], path: Optional[str] = ..., names: Union[None, _Path, Iterable[str]] = ...) -> Union[_Object, Archive]:
-    """Loads a path, ``ARCHIVE.pak+ENTRY`` or bytes (one object), or a
-    whole ``.pak`` (its ``Archive``, named as ``sylcol info`` names it)."""
+_Names = Union[None, _Path, Iterable[str]]
+_Source = Union[_Path, bytes, bytearray, memoryview]
 
-def build_mcol(vertices: npt.ArrayLike, triangles: npt.ArrayLike, bbox: Optional[npt.ArrayLike] = ..., cell: Optional[float] = ..., *, allow_open: bool = ...) -> bytes:
+@overload
+def load(source: Union[bytes, bytearray, memoryview], path: Optional[str] = None, names: _Names = None) -> _Object: ...
+@overload
+def load(source: _Path, path: Optional[str] = None, names: _Names = None) -> Union[_Object, Archive]:
+    """Loads a path, ``ARCHIVE.pak+ENTRY`` or bytes (one object), or a
+    whole ``.pak`` (its ``Archive``, named as ``sylcol info`` names it).
+    The typed loaders below return one kind."""
+
+def load_mcol(source: Union[_Source, Entry], path: Optional[str] = None, names: _Names = None) -> Mcol:
+    """``load`` for an MCOL map hull; UnsupportedError (kind ``unsupported``) for another kind."""
+
+def load_library(source: Union[_Source, Entry], path: Optional[str] = None, names: _Names = None) -> CollisionSet:
+    """``load`` for a CollisionSet part library."""
+
+def load_regn(source: Union[_Source, Entry], path: Optional[str] = None, names: _Names = None) -> Regn:
+    """``load`` for a REGN object."""
+
+def load_table(source: Union[_Source, Entry], path: Optional[str] = None, names: _Names = None) -> StringTable:
+    """``load`` for an IDXD / IXUD string table."""
+
+def load_archive(source: _Path, names: _Names = None) -> Archive:
+    """``load`` for a whole IPFB archive (as ``open_archive``)."""
+
+def build_mcol(vertices: npt.ArrayLike, triangles: npt.ArrayLike, bbox: Optional[npt.ArrayLike] = None, cell: Optional[float] = None, *, allow_open: bool = False) -> bytes:
     """A valid MCOL from a closed, consistently oriented mesh; any other
     raises BuildError (kind ``hull``, the CLI's message) unless
     ``allow_open=True`` (``build mcol --allow-open``: built, with a
     UserWarning, and ``verify()`` fails it)."""
 
-def build_collisionset(meshes: Union[Mapping[str, Tuple[npt.ArrayLike, npt.ArrayLike]], Iterable[Tuple[str, Tuple[npt.ArrayLike, npt.ArrayLike]]]], endian: Literal["big", "little"] = ..., *, allow_open: bool = ...) -> bytes:
+def build_collisionset(meshes: Union[Mapping[str, Tuple[npt.ArrayLike, npt.ArrayLike]], Iterable[Tuple[str, Tuple[npt.ArrayLike, npt.ArrayLike]]]], endian: Literal["big", "little"] = "big", *, allow_open: bool = False) -> bytes:
     """A CollisionSet library from named meshes. Parts may be open; a
     degenerate or turned-over part raises BuildError (kind ``hull``)
     unless ``allow_open=True``."""
@@ -360,7 +388,7 @@ def entry_hash(name: str) -> int:
 
 # Editing (the Blender add-on's needs; src/editing/).
 
-def hull_faults(vertices: npt.ArrayLike, triangles: npt.ArrayLike, *, part: bool = ...) -> dict[str, Any]:
+def hull_faults(vertices: npt.ArrayLike, triangles: npt.ArrayLike, *, part: bool = False) -> dict[str, Any]:
     """Every hull fault with its elements: ``refused``, ``message``,
     ``faults``, ``degenerate``, ``open_edges`` / ``overshared_edges`` /
     ``same_direction_edges`` (``[triangle, corner]`` rows), ``facing``,
@@ -387,8 +415,8 @@ def replace_entries(
     output: _Path,
     replacements: Union[Mapping[Union[str, int], bytes], Iterable[Tuple[Union[str, int], bytes]]],
     *,
-    aliases: Literal["refuse", "all", "split"] = ...,
-    level: int = ...,
-    names: Union[_Path, Iterable[str], None] = ...,
+    aliases: Literal["refuse", "all", "split"] = "refuse",
+    level: int = 9,
+    names: Union[_Path, Iterable[str], None] = None,
 ) -> dict[str, Any]:
     """``sylcol pak replace``: the entries given new content, every other stored byte where it was."""
