@@ -243,8 +243,8 @@ mod tests {
         assert!(data["glb"][name].as_str().unwrap().starts_with("Z2xURg"));
         // Every script after it is there, each opened and closed once.
         let lower = page.to_ascii_lowercase();
-        assert_eq!(lower.matches("<script").count(), 5);
-        assert_eq!(lower.matches("</script>").count(), 5);
+        assert_eq!(lower.matches("<script").count(), 6);
+        assert_eq!(lower.matches("</script>").count(), 6);
         assert!(page.trim_end().ends_with("</html>"));
     }
 
@@ -252,7 +252,7 @@ mod tests {
     fn the_page_scripts_hold_no_comment_or_script_opening() {
         // What the data block is kept from holding, the page's own
         // scripts must not hold either (the HTML parser reads them too).
-        for body in [APP, DRAW, SCENE, THREE, STYLE, WASM] {
+        for body in [APP, DRAW, SCENE, HUD, THREE, STYLE, WASM] {
             let lower = body.to_ascii_lowercase();
             assert!(!lower.contains("<!--") && !lower.contains("<script"));
         }

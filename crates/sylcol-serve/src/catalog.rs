@@ -431,6 +431,10 @@ mod tests {
         let glb = o.scene(o.layers()).unwrap().to_glb().unwrap();
         assert_eq!(&glb[..4], b"glTF");
         assert!(o.obj(None).unwrap_err().contains("is a REGN"));
-        assert!(o.verify()["checks"].as_array().is_some_and(|c| !c.is_empty()));
+        assert!(
+            o.verify()["checks"]
+                .as_array()
+                .is_some_and(|c| !c.is_empty())
+        );
     }
 }

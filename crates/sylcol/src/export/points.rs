@@ -153,7 +153,10 @@ mod tests {
             extras: Some(serde_json::json!({ "format": "REGN" })),
             ..SceneOptions::default()
         };
-        let bytes = points_scene(&pts, "cloud", &opts).unwrap().to_glb().unwrap();
+        let bytes = points_scene(&pts, "cloud", &opts)
+            .unwrap()
+            .to_glb()
+            .unwrap();
         let (doc, buffers, _) = gltf::import_slice(&bytes).unwrap();
         let root = doc.scenes().next().unwrap().nodes().next().unwrap();
         assert_eq!(root.name(), Some("cloud"));
