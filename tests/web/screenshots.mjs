@@ -19,7 +19,7 @@ const server = await startServer([SAMPLES, holed.mcol]);
 const browser = await launchBrowser();
 const shots = [];
 async function shoot(page, file, { layers = ['hull'], view, canvasOnly = true } = {}) {
-  for (const l of ['hull', 'cells', 'cell-spheres', 'tri-spheres', 'failures']) {
+  for (const l of ['hull', 'points', 'families', 'cells', 'cell-spheres', 'tri-spheres', 'failures']) {
     await page.evaluate(([name, on]) => window.sylcol.setLayer(name, on), [l, layers.includes(l)]);
   }
   if (view) await page.evaluate((v) => window.sylcol.view(v), view);
@@ -53,9 +53,14 @@ try {
   await page.evaluate(() => window.sylcol.show('holed'));
   await shoot(page, 'layer-failures.png', { layers: ['hull', 'failures'], view: [1, 0.2, 0.3] });
   await page.evaluate(() => window.sylcol.show('CollisionSet_Tutorial'));
-  await shoot(page, 'library.png', { layers: ['hull'], view: [0.2, 1, 0.6] });
+  // As it opens: from above, every family outlined and labelled.
+  await shoot(page, 'library.png', { layers: ['hull', 'families'] });
   await page.evaluate(() => window.sylcol.focusFamily('rou_'));
   await shoot(page, 'library-rou.png', { layers: ['hull'], view: [0.3, 0.8, 0.9] });
+  // A REGN's vertex section, as points.
+  const box = objects.find((o) => o.kind === 'points' && o.path.endsWith('+mapmesh_box_500km.rgn'));
+  await page.evaluate((n) => window.sylcol.show(n), box.name);
+  await shoot(page, 'regn-points.png', { layers: ['points'] });
 } finally {
   await browser.close();
   await server.stop();

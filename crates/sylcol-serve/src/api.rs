@@ -4,7 +4,7 @@
 //!
 //! | request | answer |
 //! |---|---|
-//! | `GET /api/objects` | every object: name, kind, path, aliases, parts, `info` |
+//! | `GET /api/objects` | every object: name, kind (map, library, points), path, aliases, parts, points, `info` |
 //! | `GET /api/objects/{name}.glb?layers=hull,cells` | the object's glTF scene |
 //! | `GET /api/objects/{name}.obj?mesh=PART` | a map's hull (a library: one part) as OBJ |
 //! | `POST /api/query` | answers, in the shape `query --json` prints |

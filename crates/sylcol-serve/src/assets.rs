@@ -3,7 +3,7 @@
 //! (sylcol compiled to WebAssembly, `cargo html`).
 //!
 //! `viewer/` holds the page (`index.html`, `app.js`, `scene.js`, `draw.js`,
-//! `style.css`, and `wasm.js`, the in-page back end of `sylcol.html`) and
+//! `hud.js`, `style.css`, and `wasm.js`, the in-page back end of `sylcol.html`) and
 //! three.js, vendored (`viewer/vendor/`, built from the npm package: see
 //! its README). Nothing is fetched at run time.
 
@@ -16,6 +16,7 @@ const INDEX: &str = include_str!("../viewer/index.html");
 const APP: &str = include_str!("../viewer/app.js");
 const DRAW: &str = include_str!("../viewer/draw.js");
 const SCENE: &str = include_str!("../viewer/scene.js");
+const HUD: &str = include_str!("../viewer/hud.js");
 const STYLE: &str = include_str!("../viewer/style.css");
 const WASM: &str = include_str!("../viewer/wasm.js");
 const THREE: &str = include_str!("../viewer/vendor/three.bundle.min.js");
@@ -28,6 +29,7 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static [u8])> {
         "/app.js" => ("text/javascript; charset=utf-8", APP.as_bytes()),
         "/draw.js" => ("text/javascript; charset=utf-8", DRAW.as_bytes()),
         "/scene.js" => ("text/javascript; charset=utf-8", SCENE.as_bytes()),
+        "/hud.js" => ("text/javascript; charset=utf-8", HUD.as_bytes()),
         "/style.css" => ("text/css; charset=utf-8", STYLE.as_bytes()),
         "/vendor/three.bundle.min.js" => ("text/javascript; charset=utf-8", THREE.as_bytes()),
         "/vendor/LICENSE" => ("text/plain; charset=utf-8", THREE_LICENSE.as_bytes()),
@@ -138,6 +140,10 @@ fn inlined_page(head: &str, before_app: &str) -> String {
             &inline("script", "", SCENE),
         )
         .replace(
+            r#"<script src="hud.js"></script>"#,
+            &inline("script", "", HUD),
+        )
+        .replace(
             r#"<script src="app.js"></script>"#,
             &format!("{before_app}{}", inline("script", "", APP)),
         )
@@ -154,6 +160,7 @@ mod tests {
             "vendor/three.bundle.min.js",
             "draw.js",
             "scene.js",
+            "hud.js",
             "app.js",
         ] {
             assert!(INDEX.contains(link), "{link}");
@@ -164,6 +171,7 @@ mod tests {
         assert!(!page.contains(r#"src="app.js""#) && !page.contains("style.css"));
         assert!(!page.contains(r#"src="draw.js""#) && page.contains("SylcolDraw"));
         assert!(!page.contains(r#"src="scene.js""#) && page.contains("SylcolScene"));
+        assert!(!page.contains(r#"src="hud.js""#) && page.contains("window.SylcolHud"));
         assert!(page.contains(r#"id="sylcol-data""#));
         let data_start = page.find(r#"type="application/json">"#).unwrap();
         let rest = &page[data_start..];
@@ -174,8 +182,8 @@ mod tests {
     fn the_wasm_page_inlines_the_module_and_its_back_end_before_the_app() {
         let page = wasm_html("var wasm_bindgen = 1; // </script>", b"\0asm\x01\0\0\0");
         let lower = page.to_ascii_lowercase();
-        assert_eq!(lower.matches("<script").count(), 7);
-        assert_eq!(lower.matches("</script>").count(), 7);
+        assert_eq!(lower.matches("<script").count(), 8);
+        assert_eq!(lower.matches("</script>").count(), 8);
         assert!(!page.contains("<script src=") && !page.contains("href=\"style.css"));
         assert!(page.contains(
             r#"<script id="sylcol-wasm" type="application/wasm+base64">AGFzbQEAAAA=</script>"#
@@ -235,8 +243,8 @@ mod tests {
         assert!(data["glb"][name].as_str().unwrap().starts_with("Z2xURg"));
         // Every script after it is there, each opened and closed once.
         let lower = page.to_ascii_lowercase();
-        assert_eq!(lower.matches("<script").count(), 5);
-        assert_eq!(lower.matches("</script>").count(), 5);
+        assert_eq!(lower.matches("<script").count(), 6);
+        assert_eq!(lower.matches("</script>").count(), 6);
         assert!(page.trim_end().ends_with("</html>"));
     }
 
@@ -244,7 +252,7 @@ mod tests {
     fn the_page_scripts_hold_no_comment_or_script_opening() {
         // What the data block is kept from holding, the page's own
         // scripts must not hold either (the HTML parser reads them too).
-        for body in [APP, DRAW, SCENE, THREE, STYLE, WASM] {
+        for body in [APP, DRAW, SCENE, HUD, THREE, STYLE, WASM] {
             let lower = body.to_ascii_lowercase();
             assert!(!lower.contains("<!--") && !lower.contains("<script"));
         }

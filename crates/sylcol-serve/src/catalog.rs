@@ -11,6 +11,7 @@ use sylcol::export::gltf::{
 };
 use sylcol::export::obj::write_obj;
 use sylcol::export::object_name;
+use sylcol::export::points::points_scene;
 use sylcol::prelude::*;
 use sylcol::query::Collider;
 use sylcol::report::info::info_of;
@@ -56,7 +57,8 @@ pub struct Object {
     pub source: Source,
     /// Other sources with the same bytes (the disc's eighteen library copies).
     pub aliases: Vec<String>,
-    /// The decoded object (an MCOL map or a CollisionSet library).
+    /// The decoded object (an MCOL map, a CollisionSet library, or a
+    /// REGN with a vertex section, shown as its points).
     pub data: Data,
     /// What `info --json` says of it.
     pub info: Value,
@@ -84,7 +86,7 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Decodes `sources`: maps and libraries are kept (a source whose
+    /// Decodes `sources`: maps, libraries and REGN point clouds are kept (a source whose
     /// bytes repeat an earlier one becomes its alias), everything else is
     /// returned as skipped with the reason. Names are made unique with
     /// `~2`, `~3`... (See [`Catalog::add`].)
@@ -99,9 +101,9 @@ impl Catalog {
 
     /// Adds one source, so that a caller reading many never holds more
     /// than the catalog keeps: an alias of an earlier object with the same
-    /// bytes (shared, or equal); else a map or library, decoded and kept
-    /// while all objects' bytes stay within [`MAX_HELD`]; else skipped,
-    /// with the reason.
+    /// bytes (shared, or equal); else a map, a library or a REGN with a
+    /// vertex section (its points), decoded and kept while all objects'
+    /// bytes stay within [`MAX_HELD`]; else skipped, with the reason.
     pub fn add(&mut self, source: Source) -> Result<(), Skipped> {
         let same = |o: &&mut Object| {
             Arc::ptr_eq(&o.source.bytes, &source.bytes) || o.source.bytes == source.bytes
@@ -122,10 +124,17 @@ impl Catalog {
         }
         let data = match decode_any(&source.bytes) {
             Ok(d @ (Data::Mcol(_) | Data::CollisionSet(_))) => d,
+            Ok(Data::Regn(r)) if r.vertices().is_some_and(|v| !v.is_empty()) => Data::Regn(r),
+            Ok(Data::Regn(_)) => {
+                return skip(
+                    source.path,
+                    "a REGN without one vertex section (no section of stride 12, or several): no points to show (sylcol verify says why)".into(),
+                );
+            }
             Ok(_) => {
                 return skip(
                     source.path,
-                    "not an MCOL map or a CollisionSet library".into(),
+                    "not an MCOL map, a CollisionSet library or a REGN".into(),
                 );
             }
             Err(e) => return skip(source.path, e.to_string()),
@@ -241,17 +250,19 @@ fn pick_text(e: &PickError) -> String {
 }
 
 impl Object {
-    /// `map` or `library`.
+    /// `map`, `library` or `points` (a REGN's vertex section).
     pub fn kind(&self) -> &'static str {
         match self.data {
             Data::Mcol(_) => "map",
             Data::CollisionSet(_) => "library",
+            Data::Regn(_) => "points",
             _ => "other",
         }
     }
 
     /// The `GET /api/objects` entry: name, kind, source, aliases, parts
-    /// (a library's record names) and what `info --json` says.
+    /// (a library's record names), points (a REGN's count) and what
+    /// `info --json` says.
     pub fn summary(&self) -> Value {
         let mut v = json!({
             "name": self.name,
@@ -263,11 +274,14 @@ impl Object {
         if let Data::CollisionSet(set) = &self.data {
             v["parts"] = json!(set.records.iter().map(|r| r.name()).collect::<Vec<_>>());
         }
+        if let Data::Regn(r) = &self.data {
+            v["points"] = json!(r.vertices().map_or(0, |p| p.len()));
+        }
         v
     }
 
     /// The object's glTF scene with `layers` (a library takes hull and
-    /// failures only).
+    /// failures only; a REGN is its one `points` layer).
     pub fn scene(&self, layers: Layers) -> Result<Scene, GltfExportError> {
         let opts = SceneOptions {
             layers,
@@ -277,6 +291,11 @@ impl Object {
         match &self.data {
             Data::Mcol(m) => map_scene(&self.name, m, &opts),
             Data::CollisionSet(set) => library_scene(&self.name, set, &opts),
+            Data::Regn(r) => {
+                let points = r.vertices().unwrap_or_default();
+                points_scene(&points, &self.name, &opts)
+                    .map_err(|e| GltfExportError::Layer(format!("{}: {e}", self.name)))
+            }
             _ => Err(GltfExportError::Layer(format!(
                 "{}: no mesh to export",
                 self.name
@@ -304,6 +323,12 @@ impl Object {
                     "{} is a library of {} parts: name one with ?mesh=",
                     self.name,
                     set.records.len()
+                ));
+            }
+            (Data::Regn(_), _) => {
+                return Err(format!(
+                    "{} is a REGN: points, no mesh to write as OBJ (sylcol export writes them as PLY)",
+                    self.name
                 ));
             }
             _ => return Err(format!("{}: no single mesh to write as OBJ", self.name)),
@@ -388,5 +413,28 @@ mod tests {
         // An alias of what is held costs nothing.
         c.add(Source::new("copy.mcol", fixture("twin.mcol")))
             .unwrap();
+    }
+
+    #[test]
+    fn a_regn_is_shown_as_its_points() {
+        let bytes = fixture("twin.regn");
+        let Ok(Data::Regn(r)) = decode_any(&bytes) else {
+            panic!("twin.regn is a REGN");
+        };
+        let points = r.vertices().unwrap();
+        let (c, skipped) = Catalog::new(vec![Source::new("a/twin.regn", bytes)]);
+        assert_eq!(skipped, []);
+        let o = &c.objects()[0];
+        assert_eq!(o.kind(), "points");
+        assert_eq!(o.summary()["points"], points.len());
+        assert_eq!(o.summary()["info"]["format"], "REGN");
+        let glb = o.scene(o.layers()).unwrap().to_glb().unwrap();
+        assert_eq!(&glb[..4], b"glTF");
+        assert!(o.obj(None).unwrap_err().contains("is a REGN"));
+        assert!(
+            o.verify()["checks"]
+                .as_array()
+                .is_some_and(|c| !c.is_empty())
+        );
     }
 }

@@ -2,7 +2,8 @@
 // of the files dropped on sylcol.html, drawn from the glTF scenes sylcol
 // exports, picked, ray-cast and verified. A classic script over the
 // globals THREE (vendor/three.bundle.min.js), SylcolDraw (draw.js),
-// SylcolScene (scene.js) and, in sylcol.html, SylcolBackend (wasm.js).
+// SylcolScene (scene.js), SylcolHud (hud.js) and, in sylcol.html,
+// SylcolBackend (wasm.js).
 (() => {
   'use strict';
 
@@ -88,10 +89,11 @@
   controls.enableDamping = false;
   const overlay = new THREE.Group(); // picks, rays, highlights
   scene.add(overlay);
+  const hud = { axes: SylcolHud.axesGizmo($('#view')), scale: SylcolHud.scaleBar($('#view')) };
 
   const state = {
     name: null, // object shown
-    kind: null, // 'map' | 'library'
+    kind: null, // 'map' | 'library' | 'points'
     root: null, // its glTF root
     layers: {}, // layer name -> Object3D
     pickables: [], // meshes a click or a ray can hit
@@ -99,6 +101,7 @@
     lists: null, // map: triangle -> cells listing it
     grid: null, // map: {origin, cell, dims}
     spheres: null, // map: triangle -> [cx, cy, cz, r]
+    families: null, // library: family -> {box, parts}
     radius: 1, // scene size
     frames: 0,
     loaded: false,
@@ -113,6 +116,7 @@
     requestAnimationFrame(frame);
   }
   controls.addEventListener('change', requestRender);
+  controls.addEventListener('change', () => keepView());
   new ResizeObserver(requestRender).observe(canvas);
   // A software renderer is bound by pixels: while the camera moves it
   // draws at half resolution, and at full resolution once it stops.
@@ -146,6 +150,9 @@
       else if (o instanceof SylcolDraw.LibraryDrawing) o.update(camera, focal);
     });
     renderer.render(scene, camera);
+    hud.axes.update(camera);
+    hud.scale.update(camera, controls.target, canvas.clientHeight);
+    placeLabels();
   }
   let spin = null; // {angle per frame} while measuring
   function frame() {
@@ -187,22 +194,32 @@
     }
     clearOverlay();
     const root = gltf.scene.children[0] || gltf.scene;
-    Object.assign(state, { name, kind, root: gltf.scene, layers: {}, pickables: [], parts: new Map(), lists: null, grid: null, spheres: null });
+    Object.assign(state, { name, kind, root: gltf.scene, layers: {}, pickables: [], parts: new Map(), lists: null, grid: null, spheres: null, families: null });
     scene.add(gltf.scene);
     const { layers, pickables, parts, lists, grid, spheres } = SylcolScene.prepare(root, kind);
     Object.assign(state, { layers, pickables, parts, lists, grid, spheres });
-    frameCamera(gltf.scene);
+    if (kind === 'library') addFamilies(gltf.scene);
+    frameCamera(gltf.scene, VIEWS[kind] || MAP_VIEW);
     buildLayerToggles();
-    $('#about .body').textContent = JSON.stringify(root.userData, null, 1);
+    buildFrames();
+    $('#about .body').innerHTML = SylcolHud.infoTable(root.userData);
     buildDownloads(name, kind);
     document.querySelectorAll('#objects li').forEach((li) => li.classList.toggle('current', li.dataset.name === name && !li.dataset.part));
     $('#pick .body').textContent = 'Click a triangle.';
     $('#ray .body').textContent = 'Choose the ray tool, press, drag.';
     await showVerify(name);
+    applyView(name);
     state.loaded = true;
     document.body.dataset.loaded = name;
-    setStatus(`${name}: ${countTriangles()} triangles`);
+    setStatus(kind === 'points' ? `${name}: ${countPoints()} points` : `${name}: ${countTriangles()} triangles`);
+    keepView();
     requestRender();
+  }
+
+  function countPoints() {
+    let n = 0;
+    state.root.traverse((o) => { if (o.isPoints) n += o.geometry.getAttribute('position').count; });
+    return n;
   }
 
   function countTriangles() {
@@ -216,7 +233,14 @@
     });
   }
 
-  function frameCamera(obj) {
+  // A map is seen from the side, close; a library from above its
+  // families (laid out side by side in the x-z plane), all of it in view.
+  const MAP_VIEW = { dir: [0.9, 0.7, 1.3], distance: () => 2.0 };
+  const fit = (fov) => 1.05 / Math.sin(fov / 2);
+  const LIBRARY_VIEW = { dir: [0.15, 1, 0.55], distance: fit };
+  const POINTS_VIEW = { dir: MAP_VIEW.dir, distance: fit };
+  const VIEWS = { library: LIBRARY_VIEW, points: POINTS_VIEW };
+  function frameCamera(obj, view = MAP_VIEW) {
     const box = new THREE.Box3().setFromObject(obj);
     const sphere = box.getBoundingSphere(new THREE.Sphere());
     const r = Math.max(sphere.radius, 1e-3);
@@ -224,7 +248,11 @@
     controls.target.copy(sphere.center);
     camera.near = r / 500;
     camera.far = r * 50;
-    camera.position.copy(sphere.center).add(new THREE.Vector3(0.9, 0.7, 1.3).normalize().multiplyScalar(r * 2.0));
+    // The narrower of the two fields of view holds the sphere.
+    const vfov = (camera.fov * Math.PI) / 180;
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * camera.aspect);
+    const d = r * view.distance(Math.min(vfov, hfov));
+    camera.position.copy(sphere.center).add(new THREE.Vector3(...view.dir).normalize().multiplyScalar(d));
     camera.updateProjectionMatrix();
     controls.update();
     requestRender();
@@ -233,21 +261,136 @@
   function buildLayerToggles() {
     const box = $('#layers');
     box.innerHTML = '';
-    const order = ['hull', 'cells', 'cell-spheres', 'tri-spheres', 'failures'];
+    const order = ['hull', 'points', 'families', 'cells', 'cell-spheres', 'tri-spheres', 'failures'];
     for (const name of order) {
       const nodes = state.layers[name];
       if (!nodes) continue;
-      const on = name === 'hull' || name === 'failures';
+      const on = ['hull', 'points', 'families', 'failures'].includes(name);
       nodes.forEach((n) => { n.visible = on; });
       const label = document.createElement('label');
       label.innerHTML = `<input type="checkbox" data-layer="${name}" ${on ? 'checked' : ''}> ${name}`;
       label.querySelector('input').addEventListener('change', (e) => {
         nodes.forEach((n) => { n.visible = e.target.checked; });
+        keepView();
         requestRender();
       });
       box.appendChild(label);
     }
   }
+
+  // ---- the library's families: outlined (the `families` layer) and
+  // labelled, each a button of the Frame box, as is the whole object ----
+  function addFamilies(root) {
+    root.updateMatrixWorld(true);
+    state.families = SylcolHud.familyBoxes(state.parts);
+    const outline = SylcolHud.familyOutline(state.families, SylcolDraw.flatMaterial(0x8f9ab0, { depthTest: false }));
+    outline.renderOrder = 2;
+    root.add(outline);
+    state.layers.families = [outline];
+  }
+
+  function buildFrames() {
+    const box = $('#frames');
+    box.innerHTML = '';
+    $('#frame-box').hidden = !state.families;
+    $('#labels').innerHTML = '';
+    if (!state.families) return;
+    const add = (label, what, run) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      b.dataset.frame = what;
+      b.addEventListener('click', run);
+      box.appendChild(b);
+    };
+    add('everything', '', () => frameCamera(state.root, LIBRARY_VIEW));
+    for (const [family, f] of state.families) {
+      add(`${family} (${f.parts})`, family, () => frameBox(f.box));
+      const label = document.createElement('div');
+      label.dataset.family = family;
+      label.textContent = `${family} · ${f.parts} parts`;
+      $('#labels').appendChild(label);
+    }
+  }
+
+  // Each family's label over the middle of its box's top, while the
+  // families layer is shown; a label that would cover an earlier one
+  // moves up above it (the small ship families sit side by side).
+  function placeLabels() {
+    const shown = state.families && state.layers.families && state.layers.families[0].visible;
+    const placed = [];
+    for (const label of $('#labels').children) {
+      const f = shown && state.families.get(label.dataset.family);
+      const p = f && f.box.getCenter(new THREE.Vector3()).setY(f.box.max.y).project(camera);
+      const inside = p && p.z < 1 && Math.abs(p.x) <= 1 && Math.abs(p.y) <= 1;
+      label.hidden = !inside;
+      if (!inside) continue;
+      const x = ((p.x + 1) / 2) * canvas.clientWidth, w = label.offsetWidth, h = label.offsetHeight;
+      let y = ((1 - p.y) / 2) * canvas.clientHeight;
+      for (const q of placed) if (Math.abs(q.x - x) < (q.w + w) / 2 && Math.abs(q.y - y) < h) y = q.y - h;
+      placed.push({ x, y, w });
+      label.style.left = `${x}px`;
+      label.style.top = `${y}px`;
+    }
+  }
+
+  // Frames a world box from the current side, all of it in view.
+  function frameBox(box) {
+    const sphere = box.getBoundingSphere(new THREE.Sphere());
+    const vfov = (camera.fov * Math.PI) / 180;
+    const fov = Math.min(vfov, 2 * Math.atan(Math.tan(vfov / 2) * camera.aspect));
+    const off = camera.position.clone().sub(controls.target).setLength((sphere.radius * 1.05) / Math.sin(fov / 2));
+    controls.target.copy(sphere.center);
+    camera.position.copy(sphere.center).add(off);
+    controls.update();
+    requestRender();
+  }
+
+  // ---- the view in the URL's hash (hud.js says the form): written as
+  // the camera or the layers change, read when the page opens and when
+  // the hash is changed by hand ----
+  let pendingView = null; // the hash's view, until its object is shown
+  let written = ''; // the hash this page wrote last
+  let keepTimer = null;
+  function currentView() {
+    const layers = Object.keys(state.layers).filter((l) => state.layers[l][0].visible);
+    return { object: state.name, layers, position: camera.position.toArray(), target: controls.target.toArray() };
+  }
+  function keepView() {
+    if (!state.loaded) return;
+    clearTimeout(keepTimer);
+    keepTimer = setTimeout(() => {
+      written = SylcolHud.writeHash(currentView());
+      if (location.hash !== written) history.replaceState(null, '', written);
+    }, 100);
+  }
+  // Applies the view of the hash read at load (when it names `name`).
+  function applyView(name) {
+    const v = pendingView;
+    if (!v || v.object !== name) return;
+    pendingView = null;
+    if (v.layers) {
+      for (const l of Object.keys(state.layers)) {
+        const on = v.layers.includes(l);
+        state.layers[l].forEach((n) => { n.visible = on; });
+        const box = document.querySelector(`input[data-layer="${l}"]`);
+        if (box) box.checked = on;
+      }
+    }
+    if (v.camera) {
+      camera.position.fromArray(v.camera, 0);
+      controls.target.fromArray(v.camera, 3);
+      controls.update();
+    }
+    requestRender();
+  }
+  window.addEventListener('hashchange', () => {
+    if (location.hash === written) return;
+    pendingView = SylcolHud.readHash(location.hash);
+    const o = objects.find((x) => x.name === pendingView.object);
+    if (!o) return;
+    if (o.name === state.name) { applyView(o.name); keepView(); } else show(o.name, o.kind).catch(fail);
+  });
 
   // ---- overlay helpers ----
   function clearOverlay() {
@@ -363,6 +506,7 @@
     clearOverlay();
     let answer, how, offset = new THREE.Vector3();
     try {
+      if (state.kind === 'points') throw new Error('a point cloud has no triangles for a ray to meet');
       if (api.collider) {
         let mesh = null;
         if (state.kind === 'library') {
@@ -616,7 +760,8 @@
     delete document.body.dataset.error;
     objects = await api.objects();
     buildList();
-    const wanted = new URLSearchParams(location.search).get('object');
+    pendingView = SylcolHud.readHash(location.hash);
+    const wanted = pendingView.object || new URLSearchParams(location.search).get('object');
     const first = objects.find((o) => o.name === wanted) || objects.find((o) => o.kind === 'map') || objects[0];
     if (first) await show(first.name, first.kind);
     else setStatus(backend && backend.emptyText ? backend.emptyText : 'no objects');
@@ -634,6 +779,18 @@
       if (box && box.checked !== on) box.click();
     },
     cameraPosition: () => camera.position.toArray(),
+    cameraTarget: () => controls.target.toArray(),
+    // The hash that keeps the view now (the page writes it shortly after a change).
+    viewHash: () => SylcolHud.writeHash(currentView()),
+    // Where world point `p` is on the page (CSS pixels), and whether it is
+    // in front of the camera.
+    toScreen: (p) => {
+      const v = new THREE.Vector3(...p).project(camera);
+      const r = canvas.getBoundingClientRect();
+      return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height, front: v.z < 1 };
+    },
+    // The library's families: name -> {min, max, parts}.
+    families: () => Object.fromEntries([...(state.families || new Map())].map(([k, f]) => [k, { min: f.box.min.toArray(), max: f.box.max.toArray(), parts: f.parts }])),
     // The translation the library layout gave part `name`.
     partOffset: (name) => state.parts.get(name).node.position.toArray(),
     focusPart: (name) => focusPart(name),

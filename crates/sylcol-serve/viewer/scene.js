@@ -4,8 +4,9 @@
 (() => {
   'use strict';
 
-  /** Turns the glTF nodes under `root` (an object of `kind`, 'map' or
-   *  'library') into what draws fast (draw.js): a map's hull drawn by a
+  /** Turns the glTF nodes under `root` (an object of `kind`, 'map',
+   *  'library' or 'points', a REGN's vertex section) into what draws fast
+   *  (draw.js): a map's hull drawn by a
    *  flat-lit copy (the glTF mesh stays, hidden, for picking), each sphere
    *  layer as outlines, lines and failures unlit; a library as below.
    *  Returns what the page keeps of it: `layers` (name -> [Object3D]),
@@ -37,6 +38,16 @@
         node.visible = false;
         root.add(drawn);
         s.layers.hull = [drawn];
+      } else if (layer === 'points') {
+        // A REGN's vertex section: fixed-size dots, whatever the distance.
+        node.traverse((o) => {
+          if (!o.isPoints) return;
+          // The loader's PointsMaterial (the bundle exports no constructor).
+          o.material.color.setHex(0x66d9ff);
+          o.material.size = 3;
+          o.material.sizeAttenuation = false;
+          o.material.needsUpdate = true;
+        });
       } else if (layer === 'cell-spheres' || layer === 'tri-spheres') {
         const spheres = readSpheres(node);
         node.clear();

@@ -514,7 +514,7 @@ fn view_keeps_its_data_block_whole_for_a_name_with_markup() {
     assert_eq!(data["objects"][0]["name"], "<!--<script>");
     assert_eq!(data["verify"]["<!--<script>"]["ok"], true);
     // The page's own scripts follow, whole.
-    assert_eq!(page.matches("<script").count(), 5);
-    assert_eq!(page.matches("</script>").count(), 5);
+    assert_eq!(page.matches("<script").count(), 6);
+    assert_eq!(page.matches("</script>").count(), 6);
     assert!(page.contains("SylcolDraw") && page.trim_end().ends_with("</html>"));
 }

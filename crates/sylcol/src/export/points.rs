@@ -6,6 +6,12 @@ use std::fmt::Write;
 use glam::Vec3;
 
 use super::gltf_doc::{Doc, GltfExportError, POINTS};
+use super::layers::{LAYER_KEY, SceneOptions};
+use super::scene::{Scene, root_node};
+
+/// The layer name a point cloud's node carries in its `extras`
+/// ([`LAYER_KEY`]), as a map's hull carries `hull`.
+pub const POINTS_LAYER: &str = "points";
 
 /// Why a point cloud cannot be written.
 #[derive(Debug, thiserror::Error)]
@@ -71,6 +77,34 @@ pub fn to_gltf(points: &[[f32; 3]], name: &str, binary: bool) -> Result<Vec<u8>,
     })
 }
 
+/// The scene the viewer draws for a REGN: a root node `name` (with
+/// `opts.extras` and scale, as a map's) whose one child, layer
+/// [`POINTS_LAYER`], is one `POINTS` primitive over `points`, with the
+/// count in its `extras`. `opts.layers` does not apply (one layer).
+pub fn points_scene(
+    points: &[[f32; 3]],
+    name: &str,
+    opts: &SceneOptions,
+) -> Result<Scene, PointsError> {
+    check(points)?;
+    if points.is_empty() {
+        return Err(PointsError::Empty);
+    }
+    let mut doc = Doc::new();
+    let positions: Vec<Vec3> = points.iter().map(|p| Vec3::from_array(*p)).collect();
+    let indices: Vec<u32> = (0..points.len() as u32).collect();
+    let primitive = doc.primitive(&positions, &indices, POINTS, None);
+    let mesh = doc.mesh(POINTS_LAYER, &[primitive]);
+    let layer = doc.node(serde_json::json!({
+        "name": POINTS_LAYER,
+        "mesh": mesh,
+        "extras": { LAYER_KEY: POINTS_LAYER, "points": points.len() },
+    }));
+    let root = root_node(&mut doc, name, opts, opts.extras.clone());
+    doc.set_children(root, &[layer]);
+    Ok(Scene::new(doc, vec![root]))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,5 +144,33 @@ mod tests {
             assert_eq!(read, pts);
         }
         assert!(matches!(to_gltf(&[], "x", false), Err(PointsError::Empty)));
+    }
+
+    #[test]
+    fn a_points_scene_is_a_root_over_one_points_layer() {
+        let pts = [[0.5f32, 1.0, 2.0], [3.0, -4.0, 5.25]];
+        let opts = SceneOptions {
+            extras: Some(serde_json::json!({ "format": "REGN" })),
+            ..SceneOptions::default()
+        };
+        let bytes = points_scene(&pts, "cloud", &opts)
+            .unwrap()
+            .to_glb()
+            .unwrap();
+        let (doc, buffers, _) = gltf::import_slice(&bytes).unwrap();
+        let root = doc.scenes().next().unwrap().nodes().next().unwrap();
+        assert_eq!(root.name(), Some("cloud"));
+        assert!(root.extras().as_ref().unwrap().get().contains("REGN"));
+        let layer = root.children().next().unwrap();
+        let extras = layer.extras().as_ref().unwrap().get();
+        assert!(extras.contains(r#""sylcol_layer":"points""#), "{extras}");
+        let prim = layer.mesh().unwrap().primitives().next().unwrap();
+        assert_eq!(prim.mode(), gltf::mesh::Mode::Points);
+        let reader = prim.reader(|b| Some(&buffers[b.index()]));
+        assert_eq!(reader.read_positions().unwrap().collect::<Vec<_>>(), pts);
+        assert!(matches!(
+            points_scene(&[], "x", &opts),
+            Err(PointsError::Empty)
+        ));
     }
 }
