@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 use sylcol::report::error::ErrorReport;
+use sylcol::report::name_sources::NameSources;
 use sylcol::report::pak::index_problems;
 use sylcol::report::verify::{Verified, VerifyRun};
 use sylcol::source::{Item, MemoryFolder, Opener};
@@ -53,6 +54,8 @@ pub struct Session {
     catalog: Catalog,
     /// Objects not shown, with the reason (`sylcol serve`'s notes).
     skipped: Vec<Value>,
+    /// Where each dropped archive's entry names came from.
+    names: Vec<NameSources>,
 }
 
 impl Session {
@@ -71,6 +74,7 @@ impl Session {
                 .collect(),
             ..Session::default()
         };
+        session.names = opener.names_used();
         let mut skipped = Vec::new();
         for file in session.files.iter().flatten() {
             for item in &file.items {
@@ -118,6 +122,7 @@ impl Session {
     /// the checks read the bytes and the seed only, never the name.
     pub fn verify(&self) -> VerifyRun {
         let mut run = VerifyRun::new(DEFAULT_SEED);
+        run.names = self.names.clone();
         let mut done: Vec<(Arc<Vec<u8>>, Verified)> = Vec::new();
         for file in &self.files {
             let file = match file {

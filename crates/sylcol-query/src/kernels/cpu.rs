@@ -12,6 +12,9 @@
 //! `SAFETY:` comment. On any other CPU (an ARM one, an x86 without AVX2)
 //! no `Avx2` exists and every query takes the portable kernels.
 
+// Elsewhere than x86-64 no kernel takes a proof.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
 /// Proof that this CPU runs AVX and AVX2 instructions: made only by
 /// [`Avx2::detect`], so holding one means the check passed. A zero-sized
 /// value: passing it costs nothing.

@@ -13,8 +13,9 @@ pub trait Task<K> {
 }
 
 /// Defines, for an eight-lane kernel type `$kernel` whose value proves
-/// the CPU runs `$features`, the functions [`Kernel::compiled`] and
-/// [`Kernel::apart`] enter: `$compiled` and `$apart`.
+/// the CPU runs `$features`, the functions [`super::kernel::Kernel::compiled`] and
+/// [`super::kernel::Kernel::apart`] enter: `$compiled` and `$apart`.
+#[cfg(target_arch = "x86_64")]
 macro_rules! compiled_for {
     ($kernel:ty, $features:literal, $compiled:ident, $apart:ident) => {
         /// `task` with the kernel, compiled for its target features
@@ -40,4 +41,5 @@ macro_rules! compiled_for {
     };
 }
 
+#[cfg(target_arch = "x86_64")]
 pub(crate) use compiled_for;

@@ -103,7 +103,7 @@ impl Opener {
         }
         let path = Path::new(name);
         let mut archive = Archive::from_memory(path, bytes, folder.files())?;
-        self.names.apply_lists(
+        let sources = self.names.apply_lists(
             path,
             &mut archive,
             || {
@@ -119,6 +119,7 @@ impl Opener {
             },
             None,
         )?;
+        self.record(sources);
         Ok(Objects::of_archive(name, archive))
     }
 }

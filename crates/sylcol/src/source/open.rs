@@ -64,7 +64,9 @@ impl Opener {
         self.used.lock().map(|u| u.clone()).unwrap_or_default()
     }
 
-    fn record(&self, sources: NameSources) {
+    /// Keeps where the names of an archive just opened came from (for
+    /// [`Opener::names_used`]).
+    pub(super) fn record(&self, sources: NameSources) {
         if let Ok(mut used) = self.used.lock() {
             match used.iter_mut().find(|u| u.archive == sources.archive) {
                 Some(u) => *u = sources,
