@@ -99,4 +99,36 @@ fn every_readme_shell_block_runs_as_written() {
     assert_eq!(std::fs::read_dir(s.join("meshes")).unwrap().count(), 23);
     assert!(s.join("mod/MiscBin.pak").is_file() && s.join("mod/MiscBin.p00").is_file());
     assert!(s.join("sylcol.1").metadata().unwrap().len() > 1000);
+    // And nothing they make would be left untracked in a clone: every
+    // file or folder they add is one the repository's .gitignore covers.
+    let ignored = root_ignores(&root.join(".gitignore"));
+    let copied = ["samples", "tests", "bin"];
+    let mut made = Vec::new();
+    for entry in std::fs::read_dir(s).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !copied.contains(&name.as_str()) {
+            made.push(name);
+        }
+    }
+    for entry in std::fs::read_dir(s.join("samples")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        if !root.join("samples").join(&name).exists() {
+            made.push(format!("samples/{name}"));
+        }
+    }
+    assert!(made.len() >= 4, "{made:?}");
+    let untracked: Vec<&String> = made.iter().filter(|m| !ignored.contains(*m)).collect();
+    assert!(
+        untracked.is_empty(),
+        "README blocks leave files .gitignore does not cover: {untracked:?}"
+    );
+}
+
+/// The root-anchored entries of a `.gitignore` (`/meshes` is `meshes`).
+fn root_ignores(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter_map(|l| l.trim().strip_prefix('/'))
+        .map(|l| l.trim_end_matches('/').to_string())
+        .collect()
 }
