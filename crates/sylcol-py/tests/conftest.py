@@ -57,6 +57,17 @@ def cli_json(*args):
     return json.loads(run_cli("--json", *args)[1])
 
 
+def cli_object(*args):
+    """The one object of `sylcol --json info PATH` on one object: the
+    document's `objects[0]` without `shares_content_with` (which names the
+    other objects of a run, none for one object)."""
+    doc = cli_json(*args)
+    assert len(doc["objects"]) == 1, doc
+    obj = dict(doc["objects"][0])
+    assert obj.pop("shares_content_with") == []
+    return obj
+
+
 _LISTINGS = {}
 
 

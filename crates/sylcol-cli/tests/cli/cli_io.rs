@@ -18,6 +18,7 @@ fn dash_reads_standard_input() {
         String::from_utf8_lossy(&out.stderr)
     );
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let j = &j["objects"][0];
     assert_eq!((&j["path"], &j["triangles"]), (&"-".into(), &16.into()));
     let v = sylcol()
         .args(["verify", "-"])
