@@ -2,7 +2,7 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (benches/queries.md).
 #
-#   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|all]   (default: all)
+#   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|all]   (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # setup  the same table on rays from outside the box pointing away from it
@@ -27,6 +27,14 @@
 #        indicative, not the CPU's own), on d84a95fb, db066592 and the 4 k
 #        sphere (not part of `all`)
 # sweep  the grid sweep of `build mcol` (no Embree needed)
+# kernels  the rays through the own grid and the BVH with each kernel path
+#        this CPU runs (portable, AVX2, AVX-512), ratios to AVX2, answers
+#        compared bit for bit (not part of `all`)
+# parry  sweep_sphere, closest_point and contains_point against parry3d's
+#        ball cast, project_point and contains_point on the same inputs,
+#        every disagreement listed (QUERIES a scene, default 20000; not
+#        part of `all`; no Embree needed: also
+#        `cargo run --release -p sylcol-bench -- parry`)
 # tree   per scene the BVH's nodes, leaves, packets, depth and expected cost
 #        (SAH, Embree's convention), each row followed by Embree's own
 #        statistics for the same mesh (its tree type and kernel, nodes and
@@ -51,8 +59,8 @@ need() {
 }
 
 need libembree-dev
-cargo build --release -q -p sylcol-bench --features embree
-bin=target/release/sylcol-bench
+cargo build --profile profiling -q -p sylcol-bench --features embree
+bin=target/profiling/sylcol-bench
 
 # Runs every method on each scene (one a line of $2) under callgrind with
 # the options after $2, and calls $1 SCENE METHOD PROFILE RAYS for each.
@@ -116,6 +124,8 @@ case $mode in
     branches) branches ;;
     sweep) "$bin" sweep ;;
     tree) tree ;;
+    kernels) "$bin" kernels ;;
+    parry) "$bin" parry ;;
     all)
         "$bin" rays
         echo
@@ -131,5 +141,5 @@ case $mode in
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|all]" >&2; exit 2 ;;
 esac

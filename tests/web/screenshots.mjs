@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 import { SAMPLES, startServer, launchBrowser, openViewer, nextFrame, holedMap } from './lib.mjs';
+import { shootHtml } from './html_screenshot.mjs';
 
 const out = resolve(process.argv[2] || 'docs/img');
 mkdirSync(out, { recursive: true });
@@ -59,4 +60,6 @@ try {
   await browser.close();
   await server.stop();
 }
+// sylcol.html after a drop, when `cargo html` has built it.
+if (await shootHtml(out)) shots.push('sylcol-html.png');
 console.log(`wrote ${shots.length} pictures to ${out}: ${shots.join(', ')}`);

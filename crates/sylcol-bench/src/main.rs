@@ -10,6 +10,11 @@
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
+//! sylcol-bench kernels       the rays through the own grid and the BVH with each kernel path
+//!                            this CPU runs (portable, AVX2, AVX-512), ratios to AVX2
+//! sylcol-bench parry         sweep_sphere, closest_point and contains_point against
+//!                            parry3d's ball cast, project_point and contains_point, with
+//!                            every disagreement listed (QUERIES inputs a scene, default 20 000)
 //! sylcol-bench prep          preparation cost (construction and the first ray): colliders and
 //!                            the BVH against parry3d's BVH build (`build` is the same table)
 //! sylcol-bench tree          the BVH's shape and expected cost (SAH) per scene; with Embree and
@@ -36,7 +41,9 @@ mod batch;
 #[cfg(feature = "embree")]
 #[allow(unsafe_code)]
 mod embree;
+mod kernel_paths;
 mod methods;
+mod parry;
 mod prep;
 mod scenes;
 mod sweep;
@@ -58,8 +65,8 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// The modes, for the usage line.
-const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree] \
-                     (environment: RAYS, ROUNDS, SCENE, EMBREE_CONFIG; see the crate's notes)";
+const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree | kernels | parry] \
+                     (environment: RAYS, ROUNDS, SCENE, QUERIES, EMBREE_CONFIG; see the crate's notes)";
 
 /// Prints `why` and the usage line and exits with 2 (a usage error).
 fn usage_error(why: &str) -> ! {
@@ -79,7 +86,17 @@ fn main() {
     }
     if !matches!(
         mode,
-        "rays" | "setup" | "made" | "batch" | "prep" | "build" | "count" | "sweep" | "tree"
+        "rays"
+            | "setup"
+            | "made"
+            | "batch"
+            | "prep"
+            | "build"
+            | "count"
+            | "sweep"
+            | "tree"
+            | "parry"
+            | "kernels"
     ) {
         usage_error(&format!("unknown mode {mode}"));
     }
@@ -90,6 +107,11 @@ fn main() {
     });
     if mode == "sweep" {
         sweep::run(filter.as_deref(), rays, rounds);
+        return;
+    }
+    if mode == "parry" {
+        let scenes = scenes::load(filter.as_deref(), 1, RaySet::Issue);
+        parry::run(&scenes, env_usize("QUERIES", 20_000), rounds);
         return;
     }
     let set = if mode == "setup" {
@@ -112,6 +134,7 @@ fn main() {
         "prep" => prep::run(&scenes, rounds.max(5)),
         "build" => prep::run(&scenes, rounds.max(5)),
         "tree" => tree::run(&scenes),
+        "kernels" => kernel_paths::run(&scenes, rounds),
         "count" => {
             let m = count.expect("parsed above");
             for s in &scenes {

@@ -98,14 +98,22 @@ pub enum AnyError {
         /// Where and how it broke.
         error: DecodeError,
     },
-    /// No format matched; `collisionset` is where the record walk stopped.
-    #[error(
-        "not a format sylcol decodes: not MCOL (magic {}), and the CollisionSet walk failed {collisionset}",
-        magic.as_deref().unwrap_or("not printable")
-    )]
+    /// No format matched; `collisionset` is where the record walk
+    /// stopped. The message says what the first bytes are: text (a
+    /// README, a log) is said to be text, not a format sylcol reads;
+    /// other bytes are shown with where the CollisionSet walk (the one
+    /// format without a magic) failed.
+    #[error("not a format sylcol decodes: {}", unrecognised(&head[..usize::from(*head_len)], *text, collisionset))]
     Unrecognised {
         /// The first four bytes when printable.
         magic: Option<String>,
+        /// The first bytes (`head_len` of them: fewer in a shorter object).
+        head: [u8; HEAD_SHOWN],
+        /// How many bytes of `head` the object has.
+        head_len: u8,
+        /// Whether the first bytes read as text (UTF-8 without control
+        /// characters but tabs and line ends).
+        text: bool,
         /// The CollisionSet attempt's error (offset and invariant).
         collisionset: DecodeError,
     },
@@ -186,6 +194,67 @@ impl AnyError {
     }
 }
 
+/// How many first bytes an [`AnyError::Unrecognised`] shows.
+pub const HEAD_SHOWN: usize = 4;
+
+/// How many first bytes are looked at to tell text from binary.
+const TEXT_PROBE: usize = 256;
+
+impl AnyError {
+    /// No format matched `data` (the object, or its first bytes);
+    /// `collisionset` is where the CollisionSet walk stopped.
+    pub fn unrecognised(data: &[u8], collisionset: DecodeError) -> AnyError {
+        let mut head = [0; HEAD_SHOWN];
+        let head_len = data.len().min(HEAD_SHOWN);
+        head[..head_len].copy_from_slice(&data[..head_len]);
+        AnyError::Unrecognised {
+            magic: crate::bytes::printable_magic(data, 0),
+            head,
+            head_len: head_len as u8,
+            text: looks_like_text(&data[..data.len().min(TEXT_PROBE)]),
+            collisionset,
+        }
+    }
+}
+
+/// Whether `probe` (an object's first bytes) reads as text: UTF-8 (a
+/// character cut at the end allowed) with no control character but tab,
+/// line feed, carriage return and form feed.
+fn looks_like_text(probe: &[u8]) -> bool {
+    let valid = match std::str::from_utf8(probe) {
+        Ok(s) => s,
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&probe[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
+    !valid.is_empty()
+        && valid
+            .chars()
+            .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r' | '\x0c'))
+}
+
+/// The first bytes of an unrecognised object, said for a person:
+/// `starts with "# sy" (23 20 73 79 …): text, not a sylcol format`, or
+/// `starts with 5a 31 00 00 …, no magic sylcol knows, and the CollisionSet
+/// walk failed at byte ...`.
+fn unrecognised(head: &[u8], text: bool, collisionset: &DecodeError) -> String {
+    let hex: Vec<String> = head.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = format!("{} …", hex.join(" "));
+    let shown = if head.iter().all(|c| c.is_ascii_graphic() || *c == b' ') {
+        format!("\"{}\" ({hex})", String::from_utf8_lossy(head))
+    } else {
+        hex
+    };
+    if text {
+        format!("starts with {shown}: text, not a sylcol format")
+    } else {
+        format!(
+            "starts with {shown}, no magic sylcol knows (MCOL, REGN, IDXD, IXUD), and the CollisionSet walk failed {collisionset}"
+        )
+    }
+}
+
 /// Decodes `data` as whichever format it is (see the module table).
 pub fn decode_any(data: &[u8]) -> Result<Object, AnyError> {
     if data.is_empty() {
@@ -217,10 +286,7 @@ pub fn decode_any(data: &[u8]) -> Result<Object, AnyError> {
             kind: Kind::CollisionSet,
             error,
         }),
-        Err(collisionset) => Err(AnyError::Unrecognised {
-            magic: crate::bytes::printable_magic(data, 0),
-            collisionset,
-        }),
+        Err(collisionset) => Err(AnyError::unrecognised(data, collisionset)),
     }
 }
 

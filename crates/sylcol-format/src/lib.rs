@@ -96,9 +96,6 @@ pub fn sniff(head: &[u8], size: u64) -> Result<(), AnyError> {
     }
     match collisionset::first_record_error(head, size) {
         None => Ok(()),
-        Some(collisionset) => Err(AnyError::Unrecognised {
-            magic: bytes::printable_magic(head, 0),
-            collisionset,
-        }),
+        Some(collisionset) => Err(AnyError::unrecognised(head, collisionset)),
     }
 }

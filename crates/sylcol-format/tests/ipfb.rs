@@ -480,3 +480,81 @@ fn streamed_entries_equal_in_memory_ones() {
         "{err}"
     );
 }
+
+/// What probing an entry gave (its info, printed, or the error's text) and
+/// what reading it gave (its bytes, or the error's text).
+type Read = (Result<String, String>, Result<Vec<u8>, String>);
+
+/// Every result of reading every entry of `archive`.
+fn every_read(archive: &Archive) -> Vec<Read> {
+    archive
+        .entries()
+        .iter()
+        .map(|e| match archive.probe(e) {
+            Ok(info) => (
+                Ok(format!("{info:?}")),
+                archive.read_entry(&info).map_err(|x| x.to_string()),
+            ),
+            Err(x) => (Err(x.to_string()), Err(String::new())),
+        })
+        .collect()
+}
+
+/// The files of the test archive in `dir` but the index, by name.
+fn part_bytes(dir: &Path) -> Vec<(String, std::sync::Arc<[u8]>)> {
+    let mut parts: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x != "pak"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap().into())
+        })
+        .collect();
+    parts.sort();
+    parts
+}
+
+#[test]
+fn an_archive_in_memory_reads_and_fails_as_from_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let (pak, index) = build(dir.path());
+    let index_bytes = std::fs::read(&pak).unwrap();
+    // In memory the index is named as given (a page has no folders).
+    let named = dir.path().join("Test.pak");
+    let mut parts = part_bytes(dir.path());
+    parts.push(("unrelated.bin".into(), b"not a part".to_vec().into()));
+    let memory = Archive::from_memory(&named, &index_bytes, &parts).unwrap();
+    let disk = Archive::open(&pak).unwrap();
+    assert_eq!(every_read(&memory), every_read(&disk));
+    assert_eq!(memory.files(), disk.files());
+    // A part left out, or cut short, is the error reading it from disk gives.
+    let last_part = index.iter().map(|e| e.part).max().unwrap();
+    let last = format!("Test.p{last_part:02}");
+    let part = dir.path().join(&last);
+    let bytes = std::fs::read(&part).unwrap();
+    std::fs::write(&part, &bytes[..bytes.len() - 10]).unwrap();
+    let cut: Vec<_> = part_bytes(dir.path());
+    let memory = Archive::from_memory(&named, &index_bytes, &cut).unwrap();
+    assert_eq!(
+        every_read(&memory),
+        every_read(&Archive::open(&pak).unwrap())
+    );
+    std::fs::remove_file(&part).unwrap();
+    let without: Vec<_> = part_bytes(dir.path());
+    let memory = Archive::from_memory(&named, &index_bytes, &without).unwrap();
+    let reads = every_read(&memory);
+    assert_eq!(reads, every_read(&Archive::open(&pak).unwrap()));
+    assert!(
+        reads
+            .iter()
+            .any(|r| r.0.as_ref().is_err_and(|e| e.contains(&last)))
+    );
+    // An index cut inside its header is the same error too.
+    let short = Archive::from_memory(&named, &index_bytes[..7], &without).unwrap_err();
+    std::fs::write(&pak, &index_bytes[..7]).unwrap();
+    assert_eq!(
+        short.to_string(),
+        Archive::open(&pak).unwrap_err().to_string()
+    );
+}

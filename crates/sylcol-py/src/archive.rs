@@ -6,6 +6,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyMemoryView, PyString};
 use sylcol::report::error::{ObjectError, ReadError, Unsupported};
+use sylcol::report::name_sources::NameSources;
 use sylcol::report::pak::PakEntry;
 use sylcol::source::{NameList, Opener, SourceError, from_bytes, is_archive};
 use sylcol_format::ipfb::names::inner_hash;
@@ -16,6 +17,7 @@ use crate::errors::to_py;
 use crate::library::CollisionSet;
 use crate::mcol::Mcol;
 use crate::regn::Regn;
+use crate::reports::json_to_py;
 use crate::table::StringTable;
 
 /// An opened IPFB archive (`.pak` index + `.pNN` parts): a sequence of
@@ -25,6 +27,7 @@ pub struct PyArchive {
     path: String,
     archive: Arc<Archive>,
     entries: Vec<Py<Entry>>,
+    names: Option<NameSources>,
 }
 
 /// One archive entry: where it is stored and what it holds.
@@ -58,6 +61,17 @@ impl PyArchive {
             .into_iter()
             .map(|p| p.message)
             .collect()
+    }
+
+    /// Where the entries' names came from, as ``pak list --json`` says
+    /// it in ``names``: ``{"archive", "entries", "unnamed", "sources":
+    /// [{"origin", "path", "entries"}]}``, origin ``built_in``,
+    /// ``given`` (``names=``), ``beside`` (the ``names.txt`` beside the
+    /// archive) or ``cache`` (where ``sylcol names harvest`` keeps names
+    /// it cannot write beside it).
+    #[getter]
+    fn names(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        json_to_py(py, &self.names)
     }
 
     fn __len__(&self) -> usize {
@@ -222,9 +236,9 @@ fn read_object(archive: &Archive, e: &IndexEntry, pak: &str) -> PyResult<Vec<u8>
 }
 
 /// The names `names` gives (a file of names, one a line, or an iterable
-/// of names; `pak+inner` or bare) beside the built-in ones and a
-/// `names.txt` beside the archive.
-fn name_list(names: Option<&Bound<'_, PyAny>>) -> PyResult<NameList> {
+/// of names; `pak+inner` or bare) beside the built-in ones, a
+/// `names.txt` beside the archive and its cache entry.
+pub(crate) fn name_list(names: Option<&Bound<'_, PyAny>>) -> PyResult<NameList> {
     let Some(names) = names else {
         return Ok(NameList::new());
     };
@@ -240,7 +254,7 @@ fn name_list(names: Option<&Bound<'_, PyAny>>) -> PyResult<NameList> {
 
 /// The exception for a FILE argument that gave no object: the error the
 /// library's front door wraps, raised as the CLI reports it.
-fn source_error(e: SourceError) -> PyErr {
+pub(crate) fn source_error(e: SourceError) -> PyErr {
     match e {
         SourceError::Read(e) => to_py(&e),
         SourceError::Object(e) => to_py(&e),
@@ -248,15 +262,17 @@ fn source_error(e: SourceError) -> PyErr {
         SourceError::Usage(e) => to_py(&e),
         SourceError::Unsupported(e) => to_py(&e),
         SourceError::Open(e) | SourceError::Archive { error: e, .. } => to_py(&*e),
-        SourceError::Names { path, error } => to_py(&ReadError {
-            path: path.display().to_string(),
-            error,
-        }),
+        SourceError::Names { path, error } | SourceError::KeepNames { path, error } => {
+            to_py(&ReadError {
+                path: path.display().to_string(),
+                error,
+            })
+        }
     }
 }
 
-/// Opens `path` with the built-in names, a `names.txt` beside it, and
-/// `names` ([`name_list`]): the library's front door, as `sylcol info`
+/// Opens `path` with the built-in names, `names` ([`name_list`]), a
+/// `names.txt` beside it and its cache entry: the library's front door, as `sylcol info`
 /// opens it.
 pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> PyResult<PyArchive> {
     let opener = Opener::new(name_list(names)?);
@@ -287,6 +303,7 @@ pub fn open(py: Python<'_>, path: String, names: Option<&Bound<'_, PyAny>>) -> P
         path,
         archive,
         entries,
+        names: opener.names_used().pop(),
     })
 }
 

@@ -71,7 +71,7 @@ fn triangles(array: &Bound<'_, PyAny>) -> PyResult<Vec<[u32; 3]>> {
 }
 
 /// A mesh from a vertex and a triangle array.
-fn mesh(vertices: &Bound<'_, PyAny>, tris: &Bound<'_, PyAny>) -> PyResult<TriMesh> {
+pub(crate) fn mesh(vertices: &Bound<'_, PyAny>, tris: &Bound<'_, PyAny>) -> PyResult<TriMesh> {
     Ok(TriMesh::new(
         points(vertices, "vertices")?,
         triangles(tris)?,

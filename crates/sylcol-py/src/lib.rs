@@ -16,6 +16,7 @@
 //! | `table` | `StringTable` (IDXD / IXUD) |
 //! | `collider` | `Collider` (`ray`, `segment`, `inside`, `closest`, `sphere`) |
 //! | `build` | `build_mcol`, `build_collisionset` |
+//! | `editing` | `hull_faults`, `weld`, `map_cells`, `cell_at`, `map_failures`, `write_archive` |
 //! | `errors` | exceptions of `sylcol._errors` |
 
 // `unsafe` only where numpy lends Rust memory (`arrays::view`).
@@ -26,6 +27,7 @@ mod arrays;
 mod batch;
 mod build;
 mod collider;
+mod editing;
 mod errors;
 mod library;
 mod mcol;
@@ -137,6 +139,7 @@ fn _sylcol(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<regn::Regn>()?;
     m.add_class::<table::StringTable>()?;
     m.add_class::<collider::Collider>()?;
+    editing::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -6,10 +6,12 @@ The CLI is ``$SYLCOL`` when set, else ``target/debug/sylcol`` (built by
 here with ``cargo build -p sylcol-cli``.
 """
 
+import atexit
 import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,24 @@ import pytest
 import sylcol
 
 ROOT = Path(__file__).resolve().parents[3]
-SAMPLES = ROOT / "samples"
+
+
+def _pristine_samples() -> Path:
+    """A copy of the repository's sample archives for this run, without
+    the `names.txt` a user's `sylcol names harvest samples` (the README's
+    first command) leaves beside them; and an empty cache folder, so that
+    names a user's harvests kept in theirs never reach a test."""
+    copy = Path(tempfile.mkdtemp(prefix="sylcol-samples-"))
+    for f in ("MiscBin.pak", "MiscBin.p00", "Tables.pak", "Tables.p00"):
+        shutil.copy(ROOT / "samples" / f, copy / f)
+    cache = tempfile.mkdtemp(prefix="sylcol-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache
+    atexit.register(shutil.rmtree, copy, True)
+    atexit.register(shutil.rmtree, cache, True)
+    return copy
+
+
+SAMPLES = _pristine_samples()
 PAK = SAMPLES / "MiscBin.pak"
 TABLES = SAMPLES / "Tables.pak"
 ARCHIVES = [PAK, TABLES]

@@ -2,6 +2,7 @@
 export, its reports against the CLI's JSON, its bytes round-tripped."""
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -230,3 +231,36 @@ def test_load_of_an_archive_names_its_entries_as_info_does(scratch):
     assert [e.path for e in sylcol.open_archive(pak)] == after
     # One entry loaded by its hash is named by the list too.
     assert sylcol.load(f"{pak}+$DC4B0896").path == f"{pak}+{name}"
+
+
+def test_harvested_names_follow_into_load_with_where_they_came_from(scratch):
+    """`sylcol names harvest FOLDER` keeps its names beside the archive;
+    `sylcol.load` then names the entries with them, without `names=`, and
+    `Archive.names` says where they came from, as `pak list --json` does."""
+    shutil.copy(SAMPLES / "Tables.pak", scratch / "Tables.pak")
+    shutil.copy(SAMPLES / "Tables.p00", scratch / "Tables.p00")
+    pak = scratch / "MiscBin.pak"
+    assert sylcol.load(pak).names["sources"] == [
+        {"origin": "built_in", "path": None, "entries": 20}
+    ]
+    run_cli("names", "harvest", scratch)
+    archive = sylcol.load(pak)
+    assert f"{pak}+S14_p2_AsteroidVolume_wp.col" in [e.path for e in archive]
+    listed = cli_json("pak", "list", pak)
+    assert archive.names == listed["names"][0]
+    assert archive.names["sources"][1] == {
+        "origin": "beside",
+        "path": str(scratch / "names.txt"),
+        "entries": 14,
+    }
+    # Given names are counted as given.
+    given = sylcol.load(pak, names=["S13_AsteroidVolume_wp.col"]).names["sources"]
+    assert given[1] == {"origin": "given", "path": None, "entries": 1}
+
+
+def test_an_archive_part_is_refused_with_the_archive_to_open(scratch):
+    """`sylcol.load` of a `.p00` beside its `.pak` says which archive to
+    open, as `sylcol info` does."""
+    with pytest.raises(sylcol.SylcolError, match=r"part 00 of the archive .*MiscBin\.pak") as e:
+        sylcol.load(scratch / "MiscBin.p00")
+    assert e.value.kind == "usage"

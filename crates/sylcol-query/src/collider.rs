@@ -20,6 +20,7 @@ use crate::index::closest::index::ClosestIndex;
 use crate::index::grid::{GridIndex, GridStats, StoredGrid};
 use crate::index::inside::InsideIndex;
 use crate::index::rays::Route;
+use crate::kernels::dispatch::KernelPath;
 use crate::kernels::packet::{Packet, pack};
 use crate::query::Ray;
 
@@ -145,6 +146,34 @@ impl Collider {
     /// has AVX2, and not [`Collider::with_portable_kernels`]).
     pub fn uses_avx2(&self) -> bool {
         self.grid.uses_avx2()
+    }
+
+    /// The same collider answering rays and segments through the kernels
+    /// of `path` ([`KernelPath::available`] lists those this CPU runs),
+    /// `None` where this CPU does not run them. Every path answers bit for
+    /// bit alike; by default a collider takes the AVX2 kernels where the
+    /// CPU has them, else the portable ones.
+    ///
+    /// ```
+    /// use glam::Vec3;
+    /// use sylcol_query::{Collider, KernelPath, TriMesh};
+    ///
+    /// let v = vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
+    /// let t = vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+    /// let c = Collider::from_mesh(&TriMesh::new(v, t)).unwrap();
+    /// for path in KernelPath::available() {
+    ///     let on = c.clone().with_kernel_path(path).unwrap();
+    ///     assert_eq!(on.kernel_path(), path);
+    /// }
+    /// ```
+    pub fn with_kernel_path(mut self, path: KernelPath) -> Option<Self> {
+        self.grid = self.grid.with_kernel_path(path)?;
+        Some(self)
+    }
+
+    /// The kernels rays and segments run through.
+    pub fn kernel_path(&self) -> KernelPath {
+        self.grid.kernel_path()
     }
 
     /// The cells per axis [`Collider::from_mesh`] would choose for this mesh.

@@ -35,10 +35,11 @@
 //! 1. [`geometry`]: meshes, boxes, the uniform grid and its cell lists,
 //!    grid sizing, exact per-triangle answers. Safe code over glam.
 //! 2. `kernels` (private): the ray/packet test, the DDA, the BVH's box
-//!    test, portable and AVX2, over their data layouts (packets, nodes):
-//!    the only `unsafe` code of sylcol, each block with its `SAFETY:`
-//!    argument, the AVX2 forms reachable only through a value that proves
-//!    the CPU runs them.
+//!    test, portable, AVX2 and AVX-512, over their data layouts (packets,
+//!    nodes, the walk's stack): the only `unsafe` code of the crate, each
+//!    block with its `SAFETY:` argument, the wide forms reachable only
+//!    through a value that proves the CPU runs them ([`KernelPath`]
+//!    chooses one).
 //! 3. [`query`] and [`error`]: what is asked and answered, the query
 //!    traits ([`RayCast`], [`PointQuery`], [`SphereCast`]) and the errors.
 //! 4. [`index`]: the indexes, each its own type — the grid
@@ -68,6 +69,8 @@ mod kernels;
 pub mod fixtures;
 
 #[cfg(test)]
+mod house_rules;
+#[cfg(test)]
 mod tests;
 
 pub use collider::batch::{BatchError, CHUNK, SERIAL_BATCH};
@@ -80,4 +83,5 @@ pub use index::{
     Bvh, BvhError, BvhSah, BvhStats, COARSE_MEAN_LIST, GridIndex, GridSource, GridStats,
     StoredGrid, Surface,
 };
+pub use kernels::dispatch::KernelPath;
 pub use query::{ClosestPoint, PointQuery, Ray, RayCast, RayHit, SphereCast, SphereContact};

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | `GET /api/objects` | every object: name, kind, path, aliases, parts, `info` |
 //! | `GET /api/objects/{name}.glb?layers=hull,cells` | the object's glTF scene |
+//! | `GET /api/objects/{name}.obj?mesh=PART` | a map's hull (a library: one part) as OBJ |
 //! | `POST /api/query` | answers, in the shape `query --json` prints |
 //! | `GET /api/verify/{name}` | what `verify --json` says, plus `flagged` |
 //! | `GET /`, `/app.js`, ... | the viewer page ([`crate::assets`]) |
@@ -79,7 +80,7 @@ pub enum ApiError {
         /// Its raw value.
         raw: String,
     },
-    /// `/api/objects/NAME` without `.glb`.
+    /// `/api/objects/NAME` without `.glb` or `.obj`.
     #[error("no such resource {0:?} (try /api/objects/NAME.glb)")]
     NoResource(String),
     /// No object of that name.
@@ -110,6 +111,10 @@ pub enum ApiError {
         /// What is wrong with it.
         error: String,
     },
+    /// The object has no single mesh to write as OBJ (a library without
+    /// `?mesh=`, a part it lacks).
+    #[error("{0}")]
+    Obj(String),
     /// The scene could not be made.
     #[error("{name}: {error}")]
     Export {
@@ -209,9 +214,12 @@ fn route(catalog: &Catalog, method: &str, url: &str, body: &[u8]) -> Result<Repl
         (_, "/api/query") => Err(ApiError::QueryNeedsPost),
         ("GET", p) if p.starts_with("/api/objects/") => {
             let name = &p["/api/objects/".len()..];
-            match name.strip_suffix(".glb") {
-                Some(name) => glb_reply(catalog, name, query),
-                None => Err(ApiError::NoResource(p.to_string())),
+            if let Some(name) = name.strip_suffix(".glb") {
+                glb_reply(catalog, name, query)
+            } else if let Some(name) = name.strip_suffix(".obj") {
+                obj_reply(catalog, name, query)
+            } else {
+                Err(ApiError::NoResource(p.to_string()))
             }
         }
         ("GET", p) if p.starts_with("/api/verify/") => {
@@ -267,6 +275,21 @@ struct Answered {
     answer: Answer,
     #[serde(skip_serializing_if = "Option::is_none")]
     cells: Option<Vec<[usize; 3]>>,
+}
+
+/// `GET /api/objects/{name}.obj?mesh=PART`: what `sylcol export NAME -o
+/// x.obj` writes (a library: `--mesh PART`, one part).
+fn obj_reply(catalog: &Catalog, name: &str, query: &str) -> Result<Reply, ApiError> {
+    let object = catalog
+        .get(name)
+        .ok_or_else(|| ApiError::NoObject(name.to_string()))?;
+    let mesh = query_param(query, "mesh")?;
+    let body = object.obj(mesh.as_deref()).map_err(ApiError::Obj)?;
+    Ok(Reply {
+        status: 200,
+        content_type: "model/obj",
+        body,
+    })
 }
 
 /// `POST /api/query`: `{"object", "mesh"?, "queries": [...], "cells"?}`.
@@ -493,6 +516,11 @@ mod tests {
         );
         assert_eq!((r.status, r.content_type), (200, "model/gltf-binary"));
         assert_eq!(&r.body[..4], b"glTF");
+        let r = handle(&c, "GET", "/api/objects/%242CF7EB47.obj", b"");
+        assert_eq!((r.status, r.content_type), (200, "model/obj"));
+        let text = String::from_utf8(r.body).unwrap();
+        assert!(text.contains("\no $2CF7EB47\n"), "{text}");
+        assert_eq!(text.lines().filter(|l| l.starts_with("f ")).count(), 12);
         let v = json_of(&handle(&c, "GET", "/api/verify/$2CF7EB47", b""));
         assert_eq!(v["ok"], true);
         assert_eq!(v["flagged"]["triangles"], json!([]));
@@ -537,6 +565,24 @@ mod tests {
         assert_eq!(full.status, 200, "{}", String::from_utf8_lossy(&full.body));
         assert_eq!(ask("CollisionSet_Tutorial", "rou_e101_bdy"), full);
         assert_eq!(ask("CollisionSet_S01", "rou_e101_bdy"), full);
+        let obj = |q: &str| {
+            handle(
+                &c,
+                "GET",
+                &format!("/api/objects/CollisionSet_S01.obj{q}"),
+                b"",
+            )
+        };
+        let part = obj("?mesh=rou_e101_bdy");
+        assert_eq!(part.status, 200, "{}", String::from_utf8_lossy(&part.body));
+        assert!(String::from_utf8_lossy(&part.body).contains("o rou_e101_bdy_cmesh\n"));
+        assert!(
+            json_of(&obj(""))["error"]
+                .as_str()
+                .unwrap()
+                .contains("name one with ?mesh=")
+        );
+        assert_eq!(obj("?mesh=nope").status, 400);
         let r = ask("CollisionSet_S01", "rou_e999");
         assert_eq!(r.status, 400);
         assert!(

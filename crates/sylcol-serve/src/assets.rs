@@ -1,9 +1,11 @@
-//! The viewer's files, embedded in the binary, and the one-file page
-//! `sylcol view` writes.
+//! The viewer's files, embedded in the binary, and the one-file pages:
+//! the one `sylcol view` writes (objects embedded) and `sylcol.html`
+//! (sylcol compiled to WebAssembly, `cargo html`).
 //!
 //! `viewer/` holds the page (`index.html`, `app.js`, `scene.js`, `draw.js`,
-//! `style.css`) and three.js, vendored (`viewer/vendor/`, built from the npm
-//! package: see its README). Nothing is fetched at run time.
+//! `style.css`, and `wasm.js`, the in-page back end of `sylcol.html`) and
+//! three.js, vendored (`viewer/vendor/`, built from the npm package: see
+//! its README). Nothing is fetched at run time.
 
 use serde_json::{Map, json};
 use sylcol::export::gltf::base64;
@@ -15,6 +17,7 @@ const APP: &str = include_str!("../viewer/app.js");
 const DRAW: &str = include_str!("../viewer/draw.js");
 const SCENE: &str = include_str!("../viewer/scene.js");
 const STYLE: &str = include_str!("../viewer/style.css");
+const WASM: &str = include_str!("../viewer/wasm.js");
 const THREE: &str = include_str!("../viewer/vendor/three.bundle.min.js");
 const THREE_LICENSE: &str = include_str!("../viewer/vendor/LICENSE");
 
@@ -83,25 +86,48 @@ pub fn standalone_html(catalog: &Catalog) -> Result<String, String> {
     let data = json!({ "objects": objects, "glb": glb, "verify": verify });
     let data = serde_json::to_string(&data).map_err(|e| e.to_string())?;
     let data = json_in_script(&data);
-    let inline = |tag: &str, attr: &str, body: &str| {
-        format!("<{tag}{attr}>\n{}\n</{tag}>", script_safe(body))
-    };
-    let page = INDEX
+    let data = inline(
+        "script",
+        r#" id="sylcol-data" type="application/json""#,
+        &data,
+    );
+    Ok(inlined_page(&data, ""))
+}
+
+/// `sylcol.html`: the viewer as one self-contained file whose back end is
+/// sylcol compiled to WebAssembly (`crates/sylcol-wasm`): `wasm` is the
+/// module, inlined as base64, and `glue` the script wasm-bindgen wrote
+/// for it (`--target no-modules`), run before `wasm.js` sets it up as the
+/// page's back end. The user drops files on it; nothing is fetched.
+pub fn wasm_html(glue: &str, wasm: &[u8]) -> String {
+    let module = format!(
+        "<script id=\"sylcol-wasm\" type=\"application/wasm+base64\">{}</script>",
+        base64(wasm)
+    );
+    let scripts = format!(
+        "{}\n{}\n",
+        inline("script", "", glue),
+        inline("script", "", WASM)
+    );
+    inlined_page(&module, &scripts)
+}
+
+/// An inline element `tag` holding `body`, which cannot close it early.
+fn inline(tag: &str, attr: &str, body: &str) -> String {
+    format!("<{tag}{attr}>\n{}\n</{tag}>", script_safe(body))
+}
+
+/// The page with its style and scripts inlined: `head` (elements, before
+/// three.js) and `before_app` (elements, just before app.js) added.
+fn inlined_page(head: &str, before_app: &str) -> String {
+    INDEX
         .replace(
             r#"<link rel="stylesheet" href="style.css">"#,
             &inline("style", "", STYLE),
         )
         .replace(
             r#"<script src="vendor/three.bundle.min.js"></script>"#,
-            &format!(
-                "{}\n{}",
-                inline(
-                    "script",
-                    r#" id="sylcol-data" type="application/json""#,
-                    &data
-                ),
-                inline("script", "", THREE)
-            ),
+            &format!("{head}\n{}", inline("script", "", THREE)),
         )
         .replace(
             r#"<script src="draw.js"></script>"#,
@@ -113,9 +139,8 @@ pub fn standalone_html(catalog: &Catalog) -> Result<String, String> {
         )
         .replace(
             r#"<script src="app.js"></script>"#,
-            &inline("script", "", APP),
-        );
-    Ok(page)
+            &format!("{before_app}{}", inline("script", "", APP)),
+        )
 }
 
 #[cfg(test)]
@@ -143,6 +168,23 @@ mod tests {
         let data_start = page.find(r#"type="application/json">"#).unwrap();
         let rest = &page[data_start..];
         assert!(rest.find("</script>").unwrap() > rest.find(r#""objects""#).unwrap());
+    }
+
+    #[test]
+    fn the_wasm_page_inlines_the_module_and_its_back_end_before_the_app() {
+        let page = wasm_html("var wasm_bindgen = 1; // </script>", b"\0asm\x01\0\0\0");
+        let lower = page.to_ascii_lowercase();
+        assert_eq!(lower.matches("<script").count(), 7);
+        assert_eq!(lower.matches("</script>").count(), 7);
+        assert!(!page.contains("<script src=") && !page.contains("href=\"style.css"));
+        assert!(page.contains(
+            r#"<script id="sylcol-wasm" type="application/wasm+base64">AGFzbQEAAAA=</script>"#
+        ));
+        let glue = page.find("var wasm_bindgen").unwrap();
+        let back_end = page.find("window.SylcolBackend").unwrap();
+        let app = page.find("const backend = DATA").unwrap();
+        assert!(glue < back_end && back_end < app);
+        assert!(page.contains("// <\\/script>"));
     }
 
     #[test]
@@ -202,7 +244,7 @@ mod tests {
     fn the_page_scripts_hold_no_comment_or_script_opening() {
         // What the data block is kept from holding, the page's own
         // scripts must not hold either (the HTML parser reads them too).
-        for body in [APP, DRAW, SCENE, THREE, STYLE] {
+        for body in [APP, DRAW, SCENE, THREE, STYLE, WASM] {
             let lower = body.to_ascii_lowercase();
             assert!(!lower.contains("<!--") && !lower.contains("<script"));
         }

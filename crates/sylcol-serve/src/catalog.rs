@@ -9,6 +9,7 @@ use sylcol::TriMesh;
 use sylcol::export::gltf::{
     GltfExportError, Layers, Scene, SceneOptions, library_scene, map_scene,
 };
+use sylcol::export::obj::write_obj;
 use sylcol::export::object_name;
 use sylcol::prelude::*;
 use sylcol::query::Collider;
@@ -281,6 +282,35 @@ impl Object {
                 self.name
             ))),
         }
+    }
+
+    /// The object as OBJ text, as `sylcol export` writes it: a map's hull,
+    /// or part `mesh` of a library (`--mesh`).
+    pub fn obj(&self, mesh: Option<&str>) -> Result<Vec<u8>, String> {
+        let (mesh, name) = match (&self.data, mesh) {
+            (Data::Mcol(m), None) => (TriMesh::from_mcol(m), self.name.clone()),
+            (Data::CollisionSet(set), Some(part)) => {
+                let r = set.get(part).ok_or_else(|| {
+                    format!(
+                        "{}: no mesh named {part:?} among {} records",
+                        self.name,
+                        set.records.len()
+                    )
+                })?;
+                (TriMesh::from_collision_record(r), r.name())
+            }
+            (Data::CollisionSet(set), None) => {
+                return Err(format!(
+                    "{} is a library of {} parts: name one with ?mesh=",
+                    self.name,
+                    set.records.len()
+                ));
+            }
+            _ => return Err(format!("{}: no single mesh to write as OBJ", self.name)),
+        };
+        let mut out = Vec::new();
+        write_obj(&mut out, &mesh, &name).map_err(|e| e.to_string())?;
+        Ok(out)
     }
 
     /// The layers the object has: all five for a map, hull and failures

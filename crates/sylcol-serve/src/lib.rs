@@ -7,30 +7,46 @@
 //! ([`assets::standalone_html`]). The objects served are a [`Catalog`]
 //! the caller fills; a request can name an object of it, never a path.
 //! See `docs/viewer.md`.
+//!
+//! Feature `server` (default) is the HTTP server; without it the crate
+//! builds for `wasm32-unknown-unknown`, where `sylcol-wasm` answers the
+//! same API ([`api::handle`]) inside the page.
 
 #![forbid(unsafe_code)]
 
 pub mod api;
 pub mod assets;
 pub mod catalog;
+#[cfg(feature = "server")]
 pub mod http;
 
+#[cfg(feature = "server")]
 use std::net::SocketAddr;
+#[cfg(feature = "server")]
 use std::sync::Arc;
+#[cfg(feature = "server")]
 use std::sync::atomic::{AtomicBool, Ordering};
+#[cfg(feature = "server")]
 use std::time::Duration;
 
+#[cfg(feature = "server")]
 use hyper_util::rt::TokioIo;
+#[cfg(feature = "server")]
 use hyper_util::server::graceful::GracefulShutdown;
+#[cfg(feature = "server")]
 use tokio::sync::Semaphore;
 
 pub use catalog::{Catalog, Object, Skipped, Source};
+#[cfg(feature = "server")]
 pub use http::Limits;
+#[cfg(feature = "server")]
 use http::deadline::WriteDeadline;
 
 /// How often the server looks at the stop flag.
+#[cfg(feature = "server")]
 pub const POLL: Duration = Duration::from_millis(100);
 /// How long answers under way may take to finish once the server stops.
+#[cfg(feature = "server")]
 const FINISH: Duration = Duration::from_secs(5);
 
 /// A server that could not start.
@@ -54,6 +70,7 @@ impl std::error::Error for StartError {}
 /// accepted until one closes (the next waits in the OS's queue). Once
 /// `stop` is seen (within [`POLL`]), idle connections close at once and
 /// answers under way get a few seconds to finish; then `serve` returns.
+#[cfg(feature = "server")]
 pub fn serve(
     catalog: Arc<Catalog>,
     addr: SocketAddr,
@@ -124,6 +141,7 @@ pub fn serve(
 /// descriptors (or buffers), the next try waits `backoff`, where trying
 /// again at once would spin until one is freed; anything else ends the
 /// server.
+#[cfg(feature = "server")]
 async fn accept(
     listener: &tokio::net::TcpListener,
     backoff: Duration,
@@ -147,7 +165,7 @@ async fn accept(
 
 /// Whether an accept failed for want of a file descriptor or memory
 /// (`EMFILE`, `ENFILE`, `ENOBUFS`, `ENOMEM`).
-#[cfg(unix)]
+#[cfg(all(feature = "server", unix))]
 fn out_of_resources(e: &std::io::Error) -> bool {
     matches!(
         e.raw_os_error(),
@@ -157,7 +175,7 @@ fn out_of_resources(e: &std::io::Error) -> bool {
 
 /// Whether an accept failed for want of a socket handle or memory
 /// (`WSAEMFILE`, `WSAENOBUFS`).
-#[cfg(not(unix))]
+#[cfg(all(feature = "server", not(unix)))]
 fn out_of_resources(e: &std::io::Error) -> bool {
     e.kind() == std::io::ErrorKind::OutOfMemory || matches!(e.raw_os_error(), Some(10024 | 10055))
 }

@@ -1,44 +1,56 @@
-// sylcol viewer: the objects of `sylcol serve` (or of a `sylcol view` file),
-// drawn from the glTF scenes sylcol exports, picked, ray-cast and verified.
-// A classic script over the globals THREE (vendor/three.bundle.min.js),
-// SylcolDraw (draw.js) and SylcolScene (scene.js).
+// sylcol viewer: the objects of `sylcol serve`, of a `sylcol view` file or
+// of the files dropped on sylcol.html, drawn from the glTF scenes sylcol
+// exports, picked, ray-cast and verified. A classic script over the
+// globals THREE (vendor/three.bundle.min.js), SylcolDraw (draw.js),
+// SylcolScene (scene.js) and, in sylcol.html, SylcolBackend (wasm.js).
 (() => {
   'use strict';
 
-  // ---- data: the server's API, or the data a `sylcol view` file embeds ----
+  // ---- back end: one request -> {status, body} of sylcol's JSON API
+  // (docs/viewer.md), answered by the server (`sylcol serve`) or by
+  // sylcol compiled to WebAssembly in the page (sylcol.html, wasm.js);
+  // a `sylcol view` file has no back end, only the data it embeds ----
   const embedded = document.getElementById('sylcol-data');
   const DATA = embedded ? JSON.parse(embedded.textContent) : null;
-  const getJson = async (url) => {
-    const r = await fetch(url);
-    const body = await r.json();
-    if (!r.ok) throw new Error(body.error || r.statusText);
-    return body;
+  const http = {
+    kind: 'server',
+    request: async (method, url, body) => {
+      const init = body === undefined ? { method } : { method, body, headers: { 'Content-Type': 'application/json' } };
+      const r = await fetch(url, init);
+      return { status: r.status, body: new Uint8Array(await r.arrayBuffer()) };
+    },
   };
+  const backend = DATA ? null : (window.SylcolBackend || http);
+  const text = (bytes) => new TextDecoder().decode(bytes);
+  const ask = async (method, url, body) => {
+    const r = await backend.request(method, url, body);
+    if (r.status >= 400) {
+      let message = `${r.status}`;
+      try { message = JSON.parse(text(r.body)).error; } catch (_) { /* not JSON */ }
+      throw new Error(message);
+    }
+    return r.body;
+  };
+  const getJson = async (url) => JSON.parse(text(await ask('GET', url)));
   const fromBase64 = (b64) => {
     const bin = atob(b64);
     const out = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out.buffer;
+    return out;
   };
+  const enc = encodeURIComponent;
+  // Every answer's bytes as the API gives them (a glb as it would be
+  // downloaded from the server).
   const api = {
-    server: !DATA,
+    collider: !!backend, // rays answered by sylcol's own collider
+    backend: backend ? backend.kind : 'embedded',
     objects: () => (DATA ? Promise.resolve(DATA.objects) : getJson('/api/objects')),
-    glb: async (name) => {
-      if (DATA) return fromBase64(DATA.glb[name]);
-      const r = await fetch(`/api/objects/${encodeURIComponent(name)}.glb`);
-      if (!r.ok) throw new Error((await r.json()).error);
-      return r.arrayBuffer();
-    },
-    verify: (name) => (DATA ? Promise.resolve(DATA.verify[name]) : getJson(`/api/verify/${encodeURIComponent(name)}`)),
+    glb: async (name) => (DATA ? fromBase64(DATA.glb[name]) : ask('GET', `/api/objects/${enc(name)}.glb`)),
+    obj: (name) => (DATA ? Promise.reject(new Error('a sylcol view file holds no OBJ')) : ask('GET', `/api/objects/${enc(name)}.obj`)),
+    verify: (name) => (DATA ? Promise.resolve(DATA.verify[name]) : getJson(`/api/verify/${enc(name)}`)),
     query: async (object, mesh, queries) => {
-      const r = await fetch('/api/query', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ object, mesh, queries, cells: true }),
-      });
-      const body = await r.json();
-      if (!r.ok) throw new Error(body.error);
-      return body;
+      const body = JSON.stringify({ object, mesh, queries, cells: true });
+      return JSON.parse(text(await ask('POST', '/api/query', body)));
     },
   };
 
@@ -167,7 +179,8 @@
     state.loaded = false;
     document.body.dataset.loaded = '';
     setStatus(`loading ${name}…`);
-    const gltf = await parse(await api.glb(name));
+    const glb = await api.glb(name);
+    const gltf = await parse(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength));
     if (state.root) {
       scene.remove(state.root);
       disposeTree(state.root);
@@ -181,6 +194,7 @@
     frameCamera(gltf.scene);
     buildLayerToggles();
     $('#about .body').textContent = JSON.stringify(root.userData, null, 1);
+    buildDownloads(name, kind);
     document.querySelectorAll('#objects li').forEach((li) => li.classList.toggle('current', li.dataset.name === name && !li.dataset.part));
     $('#pick .body').textContent = 'Click a triangle.';
     $('#ray .body').textContent = 'Choose the ray tool, press, drag.';
@@ -349,7 +363,7 @@
     clearOverlay();
     let answer, how, offset = new THREE.Vector3();
     try {
-      if (api.server) {
+      if (api.collider) {
         let mesh = null;
         if (state.kind === 'library') {
           // The part the ray meets first (three.js), asked of sylcol in its own frame.
@@ -455,6 +469,38 @@
     if (!o || !d) { $('#ray .body').textContent = 'type: ray OX,OY,OZ DX,DY,DZ'; return; }
     castRay(o, d);
   });
+
+  // ---- downloads: the bytes of the API's answers, saved by the browser
+  // (a blob: URL; nothing is sent anywhere) ----
+  function save(bytes, file, type) {
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(new Blob([bytes], { type }));
+    a.download = file;
+    document.body.appendChild(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+  }
+  const fileName = (name) => name.replace(/[\\/:*?"<>|]/g, '_');
+  function buildDownloads(name, kind) {
+    const box = $('#downloads');
+    box.innerHTML = '';
+    const add = (label, what, run) => {
+      const b = document.createElement('button');
+      b.textContent = label;
+      b.dataset.download = what;
+      b.addEventListener('click', () => run().catch(fail));
+      box.appendChild(b);
+    };
+    add('GLB (every layer)', 'glb', async () => save(await api.glb(name), `${fileName(name)}.glb`, 'model/gltf-binary'));
+    if (kind === 'map' && !DATA) add('OBJ', 'obj', async () => save(await api.obj(name), `${fileName(name)}.obj`, 'model/obj'));
+    add('verify JSON', 'verify', async () => {
+      const v = { ...(await api.verify(name)) };
+      delete v.name;
+      delete v.flagged;
+      save(JSON.stringify(v, null, 2), `${fileName(name)}.verify.json`, 'application/json');
+    });
+  }
 
   // ---- verify panel ----
   async function showVerify(name) {
@@ -564,9 +610,23 @@
     document.body.dataset.error = e.message;
   }
 
+  // Fills the object list and shows the first object (the one named by
+  // ?object= if there is one); again after files are dropped on sylcol.html.
+  async function load() {
+    delete document.body.dataset.error;
+    objects = await api.objects();
+    buildList();
+    const wanted = new URLSearchParams(location.search).get('object');
+    const first = objects.find((o) => o.name === wanted) || objects.find((o) => o.kind === 'map') || objects[0];
+    if (first) await show(first.name, first.kind);
+    else setStatus(backend && backend.emptyText ? backend.emptyText : 'no objects');
+  }
+
   // ---- what the browser tests and `cargo xtask screenshots` call ----
   window.sylcol = {
     state,
+    api,
+    load: () => load().catch(fail),
     show: (name) => show(name, (objects.find((o) => o.name === name) || {}).kind),
     castRay: (o, d) => castRay(new THREE.Vector3(...o), new THREE.Vector3(...d)),
     setLayer: (name, on) => {
@@ -665,12 +725,5 @@
     }),
   };
 
-  api.objects().then(async (list) => {
-    objects = list;
-    buildList();
-    const wanted = new URLSearchParams(location.search).get('object');
-    const first = list.find((o) => o.name === wanted) || list.find((o) => o.kind === 'map') || list[0];
-    if (first) await show(first.name, first.kind);
-    else setStatus('no objects');
-  }).catch(fail);
+  load().catch(fail);
 })();

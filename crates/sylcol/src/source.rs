@@ -9,10 +9,13 @@
 //! `.MAGIC`. [`Opener::objects`] walks every entry of a whole `.pak`, one
 //! result per entry, so one bad entry does not stop the rest. `-` reads
 //! standard input (at most [`MAX_STREAM`] bytes); [`from_bytes`] takes
-//! bytes a caller holds.
+//! bytes a caller holds, and [`Opener::objects_in`] the files of a
+//! [`MemoryFolder`] (a browser page's dropped files) as if on disk.
 //!
-//! Archives are opened with a [`NameList`]: the built-in names, a
-//! `names.txt` beside the archive, and the names the user gave.
+//! Archives are opened with a [`NameList`]: the built-in names, the
+//! names the user gave, a `names.txt` beside the archive and its cache
+//! entry; the [`Opener`] remembers where each archive's names came from
+//! ([`Opener::names_used`]), for every front to say it.
 //!
 //! [`Opener::object`] and [`Opener::objects`] hold an object whole only
 //! when its first bytes show a format sylcol decodes
@@ -28,22 +31,27 @@
 //! one reading of the grid and acceleration choices.
 
 mod error;
+mod memory;
 mod names;
+mod parts;
 mod read;
 pub mod shared;
 pub mod spec;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use sylcol_format::ipfb::names::inner_hash;
 use sylcol_format::ipfb::{Archive, EntryInfo, IndexEntry, split_archive_path};
 use sylcol_format::{AnyError, Object, SNIFF_LEN, budget, decode_any};
 
 use crate::report::error::{NotFound, ObjectError, ReadError, UsageError};
+use crate::report::name_sources::NameSources;
 
 pub use error::SourceError;
-pub use names::{NAMES_BESIDE, NameList};
+pub use memory::MemoryFolder;
+pub use names::{NAMES_BESIDE, NameList, cache_file, keep};
+pub use parts::{MissingPart, missing_parts, part_hint};
 pub use read::{MAX_STREAM, is_archive, read_file};
 pub use spec::{Accel, ColliderSpec, Grid, SpecError};
 
@@ -132,17 +140,38 @@ pub fn from_bytes(name: &str, data: &[u8]) -> Result<Input, SourceError> {
 }
 
 /// Opens what FILE arguments name, with one [`NameList`] for every
-/// archive.
+/// archive. Clones share what [`Opener::names_used`] reports.
 #[derive(Debug, Clone, Default)]
 pub struct Opener {
     /// The names archives are opened with.
     pub names: NameList,
+    /// Where the names of each archive opened came from, in the order
+    /// first opened.
+    used: Arc<Mutex<Vec<NameSources>>>,
 }
 
 impl Opener {
     /// An opener naming archive entries with `names`.
     pub fn new(names: NameList) -> Opener {
-        Opener { names }
+        Opener {
+            names,
+            used: Arc::default(),
+        }
+    }
+
+    /// Where the names of every archive opened so far came from (each
+    /// archive once, as last opened, in the order first opened).
+    pub fn names_used(&self) -> Vec<NameSources> {
+        self.used.lock().map(|u| u.clone()).unwrap_or_default()
+    }
+
+    fn record(&self, sources: NameSources) {
+        if let Ok(mut used) = self.used.lock() {
+            match used.iter_mut().find(|u| u.archive == sources.archive) {
+                Some(u) => *u = sources,
+                None => used.push(sources),
+            }
+        }
     }
 
     /// Opens an archive index (`.pak` with its `.pNN` parts) with the
@@ -154,7 +183,8 @@ impl Opener {
             ).into());
         }
         let mut archive = Archive::open(Path::new(path))?;
-        self.names.apply(Path::new(path), &mut archive)?;
+        let sources = self.names.apply(Path::new(path), &mut archive)?;
+        self.record(sources);
         Ok(archive)
     }
 
@@ -209,6 +239,9 @@ impl Opener {
             ))
             .into());
         }
+        if let Some(hint) = part_hint(path) {
+            return Err(hint.into());
+        }
         read::sniffed_file(path)
     }
 
@@ -216,13 +249,7 @@ impl Opener {
     /// (in index order), or the one object [`Opener::object`] reads.
     pub fn objects(&self, path: &str) -> Result<Objects, SourceError> {
         if split_archive_path(path).is_none() && is_archive(path) {
-            let archive = self.archive(path)?;
-            return Ok(Objects::Archive {
-                pak: path.to_string(),
-                streams: Streams::of(archive.entries()),
-                archive: Box::new(archive),
-                next: 0,
-            });
+            return Ok(Objects::of_archive(path, self.archive(path)?));
         }
         Ok(Objects::Single(Some(self.object(path))))
     }
@@ -290,10 +317,25 @@ pub enum Objects {
         next: usize,
         /// What was read of streams that several rows point at.
         streams: Streams,
+        /// Parts the index points into that are not beside it, each
+        /// reported once (as the first of its entries is reached) and
+        /// then no longer said (their other entries are passed over).
+        missing: Vec<MissingPart>,
     },
 }
 
 impl Objects {
+    /// Every entry of `archive`, opened from `pak`.
+    fn of_archive(pak: &str, archive: Archive) -> Objects {
+        Objects::Archive {
+            pak: pak.to_string(),
+            streams: Streams::of(archive.entries()),
+            missing: missing_parts(&archive),
+            archive: Box::new(archive),
+            next: 0,
+        }
+    }
+
     /// The archive being walked, if the FILE was one.
     pub fn archive(&self) -> Option<&Archive> {
         match self {
@@ -314,9 +356,21 @@ impl Iterator for Objects {
                 archive,
                 next,
                 streams,
+                missing,
             } => {
-                let entry = *archive.entries().get(*next)?;
-                *next += 1;
+                let entry = loop {
+                    let entry = *archive.entries().get(*next)?;
+                    *next += 1;
+                    let Some(i) = missing.iter().position(|m| m.part == entry.part) else {
+                        break entry;
+                    };
+                    streams.read(&entry, None);
+                    if missing[i].entries > 0 {
+                        let error = missing[i].error(pak, archive);
+                        missing[i].entries = 0;
+                        return Some(Err(error.into()));
+                    }
+                };
                 let (info, name) = match probe(archive, pak, &entry) {
                     Ok(probed) => probed,
                     Err(e) => {

@@ -194,7 +194,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         let output = Dest::Named(args.output.clone());
         export_object(&input, &object, &args, &output, &mut report)?;
     }
-    finish(ctx, &report)
+    finish(ctx, report)
 }
 
 /// The glTF format a whole archive is written in as one scene: an output
@@ -222,11 +222,13 @@ fn refuse_archive_file(args: &Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn finish(ctx: Context, report: &ExportReport) -> anyhow::Result<Outcome> {
+fn finish(ctx: Context, mut report: ExportReport) -> anyhow::Result<Outcome> {
+    report.names = ctx.open.names_used();
     if ctx.json {
-        print::report(ctx, report, String::new)?;
+        print::report(ctx, &report, String::new)?;
     } else {
-        note!("{}", report.text().trim_end_matches('\n'));
+        let names = print::names_lines(ctx);
+        note!("{names}{}", report.text().trim_end_matches('\n'));
     }
     print::errors(&report.errors, ctx);
     Ok(if report.errors.is_empty() {

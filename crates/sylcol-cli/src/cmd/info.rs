@@ -40,6 +40,7 @@ fn archive_info(path: &str, ctx: Context) -> anyhow::Result<Outcome> {
             Err(e) => report.errors.push(print::error_report(&e)),
         }
     }
+    report.names = ctx.open.names_used();
     let failed = !report.errors.is_empty();
     print::report(ctx, &report, || report.text())?;
     print::errors(&report.errors, ctx);

@@ -59,7 +59,8 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             )),
         }
     }
-    let report = Pairs::of(&args.archive, &regns, &mcols, errors);
+    let mut report = Pairs::of(&args.archive, &regns, &mcols, errors);
+    report.names = ctx.open.names_used();
     print::errors(&report.errors, ctx);
     print::report(ctx, &report, || report.text())?;
     Ok(if !report.errors.is_empty() {

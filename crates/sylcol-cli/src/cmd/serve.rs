@@ -80,6 +80,10 @@ pub fn catalog(paths: &[String], open: &Opener) -> anyhow::Result<Catalog> {
             }
         }
     }
+    let names = sylcol::report::name_sources::lines(&open.names_used());
+    if !names.is_empty() {
+        note!("{}", names.trim_end());
+    }
     if catalog.objects().is_empty() {
         bail!(
             "nothing to show: no MCOL map or CollisionSet among {}",

@@ -73,6 +73,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         (_, true) => Detail::Failures,
         _ => Detail::Summary,
     };
+    run.names = ctx.open.names_used();
     print::report(ctx, &run, || run.text(detail))?;
     print::errors(&run.errors, ctx);
     Ok(if !run.errors.is_empty() {

@@ -343,10 +343,7 @@ fn queries_pick_a_collisionset_mesh() {
 /// exactly as through the map's own grid, in single queries and batches.
 #[test]
 fn bvh_gives_the_grids_answers() {
-    let map = format!(
-        "{}/../../samples/MiscBin.pak+$D84A95FB",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let map = format!("{}+$D84A95FB", crate::common::samples());
     let rays = [
         ["ray", "--origin", "0,0,0", "--dir", "1,0.3,0.2"],
         ["ray", "--origin", "1000,-2000,500", "--dir", "-0.2,1,0.1"],

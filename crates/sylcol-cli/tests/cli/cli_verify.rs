@@ -154,7 +154,7 @@ fn unreadable_or_invalid_input_exits_2_naming_the_file() {
         (dir.path().join("absent.mcol"), "cannot read"),
         (
             junk,
-            "not MCOL (magic not printable), and the CollisionSet walk failed at byte 0x0",
+            "starts with \"not \" (6e 6f 74 20 …): text, not a sylcol format",
         ),
         (truncated, "invalid MCOL"),
     ] {

@@ -263,6 +263,7 @@ impl Server {
             [] => Command::new(sylcol),
         };
         let mut child = command
+            .env("XDG_CACHE_HOME", crate::common::empty_cache())
             .arg("serve")
             .args(args)
             .args(["--port", "0"])

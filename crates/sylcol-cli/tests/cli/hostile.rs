@@ -69,10 +69,7 @@ fn export_of_an_archive_never_writes_through_a_link() {
 fn a_library_export_refused_half_way_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let lib = format!(
-        "{}/../../samples/MiscBin.pak+CollisionSet_S01.bin",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let lib = format!("{}+CollisionSet_S01.bin", crate::common::samples());
     let out = d.join("out");
     std::fs::create_dir(&out).unwrap();
     std::os::unix::fs::symlink("../victim.obj", out.join("S01_Asteroid_cmesh_04.obj")).unwrap();

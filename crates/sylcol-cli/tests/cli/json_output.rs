@@ -258,7 +258,7 @@ fn every_schema_is_exercised() {
 
 #[test]
 fn names_and_pairs_match_their_schemas() {
-    let folder = format!("{}/../../samples", env!("CARGO_MANIFEST_DIR"));
+    let folder = crate::common::samples_dir().display().to_string();
     let tmp = tempfile::tempdir().unwrap();
     let names = tmp.path().join("names.txt");
     let harvest = validated(

@@ -58,8 +58,11 @@ fn info_and_verify_never_hold_an_entry_they_do_not_decode() {
     let o = run_capped(100, &["verify", pak]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("skipped 2 entries"), "{}", stdout(&o));
-    // One named entry, or a plain file, of another format: refused from its head.
-    let plain = dir.path().join("Big.p00");
+    // One named entry, or a plain file, of another format: refused from
+    // its head. (The part itself, named as `Big.p00` beside its index, is
+    // refused as a part: `wrong_file.rs`; here it is a plain file.)
+    let plain = dir.path().join("Big.bin");
+    std::fs::hard_link(dir.path().join("Big.p00"), &plain).unwrap();
     for one in [format!("{pak}+$00000020"), plain.display().to_string()] {
         for cmd in ["info", "export", "verify"] {
             let o = run_capped(

@@ -92,10 +92,7 @@ fn write_failures_are_said_once_without_temporary_names() {
     let out = d.join("blocker").join("sub");
     let o = sylcol()
         .args(["--json", "export"])
-        .arg(format!(
-            "{}/../../samples/MiscBin.pak",
-            env!("CARGO_MANIFEST_DIR")
-        ))
+        .arg(crate::common::samples())
         .arg("-o")
         .arg(&out)
         .output()
@@ -240,31 +237,6 @@ fn pak_build_never_replaces_a_file_it_packs() {
     assert_eq!(std::fs::read(src.join("a.bin")).unwrap(), b"keep me");
 }
 
-/// Marks a file immutable (`chattr +i`) while it lives, so that renaming
-/// it fails even for root; `None` where that cannot be done (not root, no
-/// `chattr`, or a file system without the flag).
-struct Immutable(std::path::PathBuf);
-
-impl Immutable {
-    fn set(path: &Path) -> Option<Immutable> {
-        let ok = std::process::Command::new("chattr")
-            .arg("+i")
-            .arg(path)
-            .output()
-            .is_ok_and(|o| o.status.success());
-        ok.then(|| Immutable(path.to_path_buf()))
-    }
-}
-
-impl Drop for Immutable {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("chattr")
-            .arg("-i")
-            .arg(&self.0)
-            .output();
-    }
-}
-
 /// The names and bytes of the files in `dir` (not below).
 pub(crate) fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
     names_in(dir)
@@ -303,7 +275,7 @@ fn pak_build_that_fails_midway_restores_the_earlier_archive() {
     assert!(pak_build(&d.join("old"), &pak, &three).status.success());
     let before = contents(&out);
     assert_eq!(before.len(), 4, "Mod.pak and three parts");
-    let Some(_held) = Immutable::set(&pak.with_extension("p01")) else {
+    let Some(_held) = crate::common::Immutable::set(&pak.with_extension("p01")) else {
         eprintln!("skipped: chattr +i needs root and a file system with the flag");
         return;
     };

@@ -12,7 +12,7 @@ use crate::common::{fixture, stderr, sylcol};
 const MANIFEST: &str = ".sylcol-pak.json";
 
 fn samples_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+    crate::common::samples_dir().to_path_buf()
 }
 
 /// Every `.pak` in samples/ and tests/fixtures.

@@ -5,7 +5,10 @@ use crate::common::{fixture, path, run_json, sylcol};
 use serde_json::Value;
 
 fn samples(entry: &str) -> String {
-    format!("{}/../../samples/{entry}", env!("CARGO_MANIFEST_DIR"))
+    crate::common::samples_dir()
+        .join(entry)
+        .display()
+        .to_string()
 }
 
 #[test]

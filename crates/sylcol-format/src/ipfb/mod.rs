@@ -33,6 +33,7 @@ pub mod index;
 pub mod names;
 pub mod raw;
 pub mod read;
+pub mod replace;
 pub mod rewrite;
 pub mod write;
 mod write_stream;

@@ -204,6 +204,14 @@ impl NameBook {
         added
     }
 
+    /// Adds every name of `other` whose hash this dictionary does not
+    /// name yet (the names already here win).
+    pub fn merge(&mut self, other: &NameBook) {
+        for (hash, name) in &other.by_hash {
+            self.by_hash.entry(*hash).or_insert_with(|| name.clone());
+        }
+    }
+
     /// The known name of `hash`.
     pub fn get(&self, hash: u32) -> Option<&str> {
         self.by_hash.get(&hash).map(String::as_str)

@@ -3,10 +3,16 @@
 //! Nothing here holds more than one buffer of an entry in memory unless the
 //! caller asks for the whole entry ([`Archive::read_entry`]). Every entry is
 //! checked against its part file's length before anything is read.
+//!
+//! An archive is opened from disk ([`Archive::open`]: the parts found
+//! beside the index) or from bytes already in memory
+//! ([`Archive::from_memory`]: files a browser page was given); either way
+//! entries are read, checked and named the same, with the same errors.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufReader, Cursor, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use zerocopy::FromBytes;
 
@@ -115,11 +121,13 @@ pub struct EntryInfo {
     z1: Option<Z1Header>,
 }
 
-/// One part file found next to the index.
+/// One part file found next to the index (or given with it in memory).
 #[derive(Debug, Clone)]
 struct Part {
     path: PathBuf,
     len: u64,
+    /// The part's bytes, when the archive was opened from memory.
+    bytes: Option<Arc<[u8]>>,
 }
 
 /// An opened archive: index parsed, part files located.
@@ -151,7 +159,14 @@ impl Archive {
                 None => io_err(cause),
             }
         })?;
-        let index = Index::parse(&data).map_err(|error| ArchiveError::Index {
+        let mut archive = Archive::with_index(path, &data)?;
+        archive.parts = find_parts(path, &archive.stem).map_err(io_err)?;
+        Ok(archive)
+    }
+
+    /// The archive whose index file `path` holds `data`, no part found yet.
+    fn with_index(path: &Path, data: &[u8]) -> Result<Archive, ArchiveError> {
+        let index = Index::parse(data).map_err(|error| ArchiveError::Index {
             path: path.to_path_buf(),
             error,
         })?;
@@ -159,14 +174,45 @@ impl Archive {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let parts = find_parts(path, &stem).map_err(io_err)?;
         Ok(Archive {
             path: path.to_path_buf(),
             stem,
             index,
             names: NameBook::builtin(),
-            parts,
+            parts: vec![None; MAX_PARTS],
         })
+    }
+
+    /// An archive whose index and parts are already in memory (a browser
+    /// page's dropped files): `path` names the index in messages
+    /// (`MiscBin.pak`), `parts` are the other files given with it, by file
+    /// name; those named `<stem>.pNN` (any letter case) are its parts, the
+    /// rest are passed over. The index is read as [`Archive::open`] reads
+    /// it (the header and at most the entries its count declares), and
+    /// every entry is then checked, read and named as from disk: a part
+    /// not given is "missing next to" the index.
+    pub fn from_memory(
+        path: &Path,
+        index: &[u8],
+        parts: &[(String, Arc<[u8]>)],
+    ) -> Result<Archive, ArchiveError> {
+        let declared =
+            IndexHeaderRaw::read_from_bytes(index.get(..HEADER_SIZE as usize).unwrap_or(index))
+                .map_or(0, |h| u64::from(h.count.get()) * ENTRY_SIZE);
+        let end = usize::try_from(HEADER_SIZE + declared).unwrap_or(usize::MAX);
+        let mut archive = Archive::with_index(path, &index[..end.min(index.len())])?;
+        for (name, bytes) in parts {
+            if let Some(n) = part_number(&archive.stem, name)
+                && archive.parts[usize::from(n)].is_none()
+            {
+                archive.parts[usize::from(n)] = Some(Part {
+                    path: crate::atomic::folder_of(path).join(name),
+                    len: bytes.len() as u64,
+                    bytes: Some(bytes.clone()),
+                });
+            }
+        }
+        Ok(archive)
     }
 
     /// The index file's path.
@@ -293,9 +339,19 @@ impl Archive {
             path: part.path.clone(),
             cause,
         };
-        let mut file = File::open(&part.path).map_err(io_err)?;
         let at = u64::from(e.offset) + skip;
-        file.seek(SeekFrom::Start(at)).map_err(io_err)?;
+        let file = match &part.bytes {
+            Some(bytes) => {
+                let mut cursor = Cursor::new(bytes.clone());
+                cursor.set_position(at);
+                Source::Memory(cursor)
+            }
+            None => {
+                let mut file = File::open(&part.path).map_err(io_err)?;
+                file.seek(SeekFrom::Start(at)).map_err(io_err)?;
+                Source::File(file)
+            }
+        };
         let left = u64::from(e.stored_size).saturating_sub(skip);
         Ok(BufReader::with_capacity(
             buffer,
@@ -506,9 +562,26 @@ impl Archive {
 /// after the archive was opened) is an error, a [`DecodeError`] at the
 /// offset where the bytes stopped, never a short entry.
 pub struct StoredBytes {
-    file: File,
+    file: Source,
     at: u64,
     left: u64,
+}
+
+/// Where a part's bytes are read from.
+enum Source {
+    /// The part file on disk.
+    File(File),
+    /// The part's bytes in memory ([`Archive::from_memory`]).
+    Memory(Cursor<Arc<[u8]>>),
+}
+
+impl Read for Source {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Source::File(f) => f.read(buf),
+            Source::Memory(c) => c.read(buf),
+        }
+    }
 }
 
 impl Read for StoredBytes {
@@ -591,6 +664,7 @@ fn find_parts(index: &Path, stem: &str) -> io::Result<Vec<Option<Part>>> {
             parts[usize::from(n)] = Some(Part {
                 path: item.path(),
                 len: meta.len(),
+                bytes: None,
             });
         }
     }

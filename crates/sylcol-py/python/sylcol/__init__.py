@@ -41,9 +41,15 @@ from ._sylcol import (
     __version__,
     build_collisionset,
     build_mcol,
+    cell_at,
     entry_hash,
+    hull_faults,
     load,
+    map_cells,
+    map_failures,
     open_archive,
+    replace_entries,
+    weld,
 )
 
 # The extension's classes behave as these ABCs; registering them makes
@@ -73,7 +79,13 @@ __all__ = [
     "__version__",
     "build_collisionset",
     "build_mcol",
+    "cell_at",
     "entry_hash",
+    "hull_faults",
     "load",
+    "map_cells",
+    "map_failures",
     "open_archive",
+    "replace_entries",
+    "weld",
 ]

@@ -113,6 +113,11 @@ class Archive(Sequence[Entry]):
     @property
     def problems(self) -> list[str]:
         """Index problems that leave the entries readable."""
+    @property
+    def names(self) -> dict[str, Any]:
+        """Where the entries' names came from (``pak list --json``'s
+        ``names``): archive, entries, unnamed, and each source's origin
+        (built_in, given, beside, cache), path and entries named."""
     def __len__(self) -> int: ...
     @overload
     def __getitem__(self, key: int) -> Entry: ...
@@ -352,3 +357,38 @@ def build_collisionset(meshes: Union[Mapping[str, Tuple[npt.ArrayLike, npt.Array
 
 def entry_hash(name: str) -> int:
     """MakeEntryID of an entry name."""
+
+# Editing (the Blender add-on's needs; src/editing/).
+
+def hull_faults(vertices: npt.ArrayLike, triangles: npt.ArrayLike, *, part: bool = ...) -> dict[str, Any]:
+    """Every hull fault with its elements: ``refused``, ``message``,
+    ``faults``, ``degenerate``, ``open_edges`` / ``overshared_edges`` /
+    ``same_direction_edges`` (``[triangle, corner]`` rows), ``facing``,
+    ``unused``."""
+
+def weld(
+    vertices: npt.ArrayLike, triangles: npt.ArrayLike, *, ids: Optional[Sequence[int]] = None
+) -> Tuple[np.ndarray, np.ndarray]:
+    """Vertices at identical positions merged (``build --weld``): float32 (N, 3), uint32 (M, 3).
+    With ``ids`` (each vertex's index in a file, negative for none), only equal ids merge and the
+    file's vertex order comes back."""
+
+def map_cells(map: Mcol) -> dict[str, np.ndarray]:
+    """Occupied cells: ``cell``, ``lo``, ``hi``, ``count``, ``sphere``."""
+
+def cell_at(map: Mcol, point: Sequence[float]) -> Optional[dict[str, Any]]:
+    """The cell holding a point: ``cell``, ``index``, ``lo``, ``hi``, ``triangles``; None outside the grid."""
+
+def map_failures(map: Mcol) -> dict[str, Any]:
+    """What verify flags: ``triangles`` and ``cells``, each with its checks."""
+
+def replace_entries(
+    archive: _Path,
+    output: _Path,
+    replacements: Union[Mapping[Union[str, int], bytes], Iterable[Tuple[Union[str, int], bytes]]],
+    *,
+    aliases: Literal["refuse", "all", "split"] = ...,
+    level: int = ...,
+    names: Union[_Path, Iterable[str], None] = ...,
+) -> dict[str, Any]:
+    """``sylcol pak replace``: the entries given new content, every other stored byte where it was."""

@@ -15,10 +15,6 @@ pub mod ray_grid;
 pub mod rings;
 pub mod spheres;
 pub mod sub_grid;
-// The walk reads the ray packets of the cells it visits unchecked: the
-// cells of a walk over this grid's frame are the grid's, which these
-// vectors cover (`SAFETY:` at each read).
-#[allow(unsafe_code)]
 pub mod walk;
 
 use std::sync::OnceLock;
@@ -31,8 +27,8 @@ use crate::error::ColliderError;
 use crate::geometry::grid::{GridSpec, build_cell_csr_of, build_cell_lists};
 use crate::geometry::mesh::TriMesh;
 use crate::geometry::sizing::{MAX_DERIVED_CELLS, cells_for, cubic_grid, suggested_cells_per_axis};
-use crate::kernels::cpu::Avx2;
 use crate::kernels::dda::WalkFrame;
+use crate::kernels::dispatch::{KernelPath, Kernels};
 
 /// Mean list length (over occupied cells) above which a grid counts as
 /// too coarse for its mesh ([`GridStats::too_coarse`]).
@@ -128,9 +124,10 @@ pub struct GridIndex {
     /// walks the grid.
     pub(crate) ray_grid: OnceLock<RayGrid>,
     source: GridSource,
-    /// The proof that the AVX2 kernels run here, unless
-    /// [`GridIndex::with_portable_kernels`].
-    pub(crate) avx: Option<Avx2>,
+    /// The kernels rays and segments run through (with the proof that
+    /// the CPU runs them): the widest by default
+    /// ([`GridIndex::with_kernel_path`]).
+    pub(crate) kernels: Kernels,
 }
 
 impl GridIndex {
@@ -195,14 +192,26 @@ impl GridIndex {
     /// The same index answering rays and segments through the portable
     /// kernels only (see `Collider::with_portable_kernels`).
     pub fn with_portable_kernels(mut self) -> Self {
-        self.avx = None;
+        self.kernels = Kernels::Portable;
         self
+    }
+
+    /// The same index answering rays and segments through the kernels of
+    /// `path`, where this CPU runs them (`None` where it does not).
+    pub fn with_kernel_path(mut self, path: KernelPath) -> Option<Self> {
+        self.kernels = Kernels::of(path)?;
+        Some(self)
+    }
+
+    /// The kernels rays and segments run through.
+    pub fn kernel_path(&self) -> KernelPath {
+        self.kernels.path()
     }
 
     /// Whether rays and segments run through the AVX2 kernels (this CPU
     /// has AVX2, and not [`GridIndex::with_portable_kernels`]).
     pub fn uses_avx2(&self) -> bool {
-        self.avx.is_some()
+        self.kernels.path() == KernelPath::Avx2
     }
 
     /// An index without its lists (the caller sets a file's; a derived
@@ -216,7 +225,7 @@ impl GridIndex {
             lists: OnceLock::new(),
             ray_grid: OnceLock::new(),
             source,
-            avx: Avx2::detect(),
+            kernels: Kernels::widest(),
         }
     }
 

@@ -12,9 +12,6 @@ pub(crate) mod closest;
 pub(crate) mod grid;
 pub(crate) mod inside;
 pub(crate) mod prep;
-// Each cast enters the kernel-compiled function of its kernel: with the
-// AVX2 proof, an `unsafe` call into a `#[target_feature]` function.
-#[allow(unsafe_code)]
 pub(crate) mod rays;
 pub(crate) mod surface;
 

@@ -11,11 +11,8 @@ use super::bvh::tree::Bvh;
 use super::grid::GridIndex;
 use super::prep::{Cast, Line, Scaled, check_ray, field_by_field, representable, settle_batch_hit};
 use crate::error::QueryError;
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::avx::Avx;
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::cpu::Avx2;
-use crate::kernels::kernel::{Kernel, Portable};
+use crate::kernels::dispatch::Task;
+use crate::kernels::kernel::Kernel;
 use crate::kernels::packet::{NO_TRIANGLE, Packet};
 use crate::kernels::ray_triangle::{FrameInputs, LaneRay, RayFrame};
 use crate::kernels::slab::{BoxKernel, BoxRay};
@@ -95,40 +92,19 @@ impl GridIndex {
         self.hit_at(ray, toi, id)
     }
 
-    /// The nearest (time of impact, triangle) by `route`, with the AVX
-    /// kernel where the CPU has it. A direction far from unit length is
+    /// The nearest (time of impact, triangle) by `route`, with the
+    /// index's kernels (the widest the CPU runs, unless chosen). A direction far from unit length is
     /// scaled by a power of two first (exactly; t scales back exactly),
     /// which keeps the kernel's f32 depths in range.
     #[inline(always)]
     fn nearest(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> (f32, u32) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx) = self.avx {
-            // SAFETY: `avx` proves the CPU has AVX and AVX2.
-            return unsafe { self.cast_avx(avx, ray, max_toi, cast, route) };
-        }
-        self.cast_portable(ray, max_toi, cast, route)
-    }
-
-    /// [`GridIndex::nearest`] with the portable kernel (out of line: the
-    /// AVX path's callers stay small).
-    #[inline(never)]
-    fn cast_portable(&self, ray: &Ray, max_toi: f32, cast: Cast, route: Route<'_>) -> (f32, u32) {
-        self.cast_kernel(Portable, field_by_field(ray), max_toi, cast, route)
-    }
-
-    /// [`GridIndex::nearest`] compiled for AVX and AVX2 (the frame and the
-    /// walk in one function).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx,avx2")]
-    fn cast_avx(
-        &self,
-        avx: Avx2,
-        ray: &Ray,
-        max_toi: f32,
-        cast: Cast,
-        route: Route<'_>,
-    ) -> (f32, u32) {
-        self.cast_kernel(Avx::new(avx), field_by_field(ray), max_toi, cast, route)
+        self.kernels.run(Nearest {
+            index: self,
+            ray,
+            max_toi,
+            cast,
+            route,
+        })
     }
 
     /// [`GridIndex::nearest`] with kernel `k`: the nearest (time of
@@ -200,26 +176,13 @@ impl GridIndex {
         route: Route<'_>,
         out: &mut [Option<RayHit>],
     ) -> Option<(usize, QueryError)> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx) = self.avx {
-            // SAFETY: `avx` proves the CPU has AVX and AVX2.
-            return unsafe { self.cast_run_avx(avx, rays, max_toi, route, out) };
-        }
-        self.cast_run_kernel(Portable, rays, max_toi, route, out)
-    }
-
-    /// [`GridIndex::cast_run`] compiled for AVX and AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx,avx2")]
-    fn cast_run_avx(
-        &self,
-        avx: Avx2,
-        rays: &[Ray],
-        max_toi: f32,
-        route: Route<'_>,
-        out: &mut [Option<RayHit>],
-    ) -> Option<(usize, QueryError)> {
-        self.cast_run_kernel(Avx::new(avx), rays, max_toi, route, out)
+        self.kernels.run(CastRun {
+            index: self,
+            rays,
+            max_toi,
+            route,
+            out,
+        })
     }
 
     /// [`GridIndex::cast_run`] with kernel `k`.
@@ -272,7 +235,7 @@ impl GridIndex {
             .map(|(_, s)| Prepared::new(s, self.surface.bounds))
             .collect();
         let mut best = vec![(0.0, NO_TRIANGLE); prepared.len()];
-        bvh.first_hits(&prepared, &mut best, self.avx);
+        bvh.first_hits(&prepared, &mut best, self.kernels);
         for ((i, s), &b) in usable.iter().zip(&best) {
             let hit = self.hit_at(&rays[*i], b.0 * s.scale, b.1);
             settle_batch_hit(&mut out[*i], hit, *i, &mut first);
@@ -291,6 +254,43 @@ impl GridIndex {
             normal: self.surface.normal(id as usize),
             triangle: id,
         })
+    }
+}
+
+/// [`GridIndex::nearest`] waiting for its kernel.
+struct Nearest<'a> {
+    index: &'a GridIndex,
+    ray: &'a Ray,
+    max_toi: f32,
+    cast: Cast,
+    route: Route<'a>,
+}
+
+impl<K: BoxKernel> Task<K> for Nearest<'_> {
+    type Out = (f32, u32);
+    #[inline(always)]
+    fn run(self, k: K) -> (f32, u32) {
+        let ray = field_by_field(self.ray);
+        self.index
+            .cast_kernel(k, ray, self.max_toi, self.cast, self.route)
+    }
+}
+
+/// [`GridIndex::cast_run`] waiting for its kernel.
+struct CastRun<'a> {
+    index: &'a GridIndex,
+    rays: &'a [Ray],
+    max_toi: f32,
+    route: Route<'a>,
+    out: &'a mut [Option<RayHit>],
+}
+
+impl<K: BoxKernel> Task<K> for CastRun<'_> {
+    type Out = Option<(usize, QueryError)>;
+    #[inline(always)]
+    fn run(self, k: K) -> Self::Out {
+        self.index
+            .cast_run_kernel(k, self.rays, self.max_toi, self.route, self.out)
     }
 }
 

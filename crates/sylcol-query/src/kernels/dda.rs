@@ -393,6 +393,7 @@ impl Occupancy {
     /// The bytes (cell c's at `pad + c`, a layer of zeros on either side)
     /// and the pad, for the AVX walk.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub fn padded(&self) -> (&[u8], usize) {
         (&self.bytes, self.pad)
     }

@@ -2,21 +2,19 @@
 //! grid walk compiled for it) and its portable form, [`Portable`].
 //!
 //! A kernel is a value, passed to every method: the AVX one
-//! ([`super::avx::Avx`]) holds the [`Avx2`] proof that the CPU runs it,
+//! ([`super::avx::Avx`]) holds the [`Avx2`](super::cpu::Avx2) proof that the CPU runs it,
 //! so no method of it can be reached on a CPU without AVX2. The portable
 //! one runs anywhere. Every implementation answers bit for bit alike.
 
 use glam::{DVec3, Vec4};
 
-use super::cpu::Avx2;
 use super::dda::{GridWalk, Occupancy, WalkFrame, until_limit};
+use super::dispatch::{Task, portable_apart};
 use super::lanes::Lanes;
 use super::packet::{LANES, Packet};
 #[cfg(test)]
 use super::ray_triangle::RayFrame;
 use super::ray_triangle::{FrameInputs, LaneRay, MakeFrame, lanes, settle};
-#[cfg(target_arch = "x86_64")]
-use super::w8::W8;
 
 /// A ray/packet test: the ray parameter per lane and a bit mask of the
 /// lanes of `lanes` hit with 0 < t <= `t_max`, and the grid walks whose
@@ -26,20 +24,13 @@ pub trait Kernel: Copy {
     type V: Lanes;
     /// What makes this kernel's lanes ([`Lanes::Token`]).
     fn token(self) -> <Self::V as Lanes>::Token;
-    /// The proof of AVX2, for the AVX kernel only (its walks are then
-    /// compiled for AVX2).
-    #[inline(always)]
-    fn avx2(self) -> Option<Avx2> {
-        None
-    }
-    /// `f` as the AVX kernel's ray, for the AVX kernel only (its walks are
-    /// then compiled for AVX2).
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn as_avx<'f, 'a>(self, f: &'f LaneRay<'a, Self::V>) -> Option<&'f LaneRay<'a, W8>> {
-        let _ = f;
-        None
-    }
+    /// `task` with this kernel, compiled for its instruction set: inlined
+    /// into a caller compiled for it, else entered through a function that
+    /// is ([`super::dispatch`]).
+    fn compiled<T: Task<Self>>(self, task: T) -> T::Out;
+    /// `task` with this kernel in a function of its own (out of line),
+    /// compiled for the kernel's instruction set.
+    fn apart<T: Task<Self>>(self, task: T) -> T::Out;
     /// The packet test of the ray `f` prepared for this kernel
     /// ([`LaneRay::new`], once per ray).
     fn hits_of(
@@ -154,6 +145,16 @@ impl Kernel for Portable {
 
     #[inline(always)]
     fn token(self) {}
+
+    #[inline(always)]
+    fn compiled<T: Task<Self>>(self, task: T) -> T::Out {
+        task.run(self)
+    }
+
+    #[inline(always)]
+    fn apart<T: Task<Self>>(self, task: T) -> T::Out {
+        portable_apart(task)
+    }
 
     #[inline(always)]
     fn hits_of(

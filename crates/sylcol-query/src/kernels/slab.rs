@@ -190,6 +190,21 @@ pub trait BoxKernel: Kernel {
         keys_out: *mut u32,
         links_out: *mut u32,
     );
+    /// The keys as an array (for the tests).
+    #[cfg(test)]
+    fn keys_array(self, keys: Self::Keys) -> [u32; WIDTH];
+    /// Keys from an array (for the tests).
+    #[cfg(test)]
+    fn keys_from(self, keys: &[u32; WIDTH]) -> Self::Keys;
+    /// [`BoxKernel::push_sorted`] into arrays: the keys sorted and the
+    /// links of their children (for the tests).
+    #[cfg(test)]
+    fn pushed(self, keys: Self::Keys, child: &[u32; WIDTH]) -> ([u32; WIDTH], [u32; WIDTH]) {
+        let (mut k, mut l) = ([0u32; WIDTH], [0u32; WIDTH]);
+        // SAFETY: eight entries of room each.
+        unsafe { self.push_sorted(keys, child, k.as_mut_ptr(), l.as_mut_ptr()) };
+        (k, l)
+    }
 }
 
 impl BoxKernel for Portable {
@@ -233,5 +248,15 @@ impl BoxKernel for Portable {
                 links_out.add(i).write(child[(k & LANE_BITS) as usize]);
             }
         }
+    }
+
+    #[cfg(test)]
+    fn keys_array(self, keys: [u32; WIDTH]) -> [u32; WIDTH] {
+        keys
+    }
+
+    #[cfg(test)]
+    fn keys_from(self, keys: &[u32; WIDTH]) -> [u32; WIDTH] {
+        *keys
     }
 }

@@ -12,6 +12,7 @@
 use std::arch::x86_64::*;
 
 use super::avx::Avx;
+use super::avx512::Avx512Kernel;
 use super::cpu::Avx2;
 use super::kernel::Kernel;
 use super::node::{Node, WIDTH};
@@ -211,33 +212,59 @@ pub fn key_of(_: Avx2, keys: __m256i, lane: usize) -> u32 {
     out[lane & (WIDTH - 1)]
 }
 
-impl BoxKernel for Avx {
-    type Keys = __m256i;
+/// Defines [`BoxKernel`] for an eight-lane kernel (its token is the
+/// [`Avx2`] proof): the node step of this module.
+macro_rules! eight_lane_box_kernel {
+    ($kernel:ty) => {
+        impl BoxKernel for $kernel {
+            type Keys = __m256i;
 
-    #[inline(always)]
-    fn node<const BITS: bool>(self, r: &BoxRay, n: &Node, reach: f32) -> (__m256i, u32) {
-        node_keys::<BITS>(self.token(), r, n, reach)
-    }
+            #[inline(always)]
+            fn node<const BITS: bool>(self, r: &BoxRay, n: &Node, reach: f32) -> (__m256i, u32) {
+                node_keys::<BITS>(self.token(), r, n, reach)
+            }
 
-    #[inline(always)]
-    fn key(self, keys: __m256i, lane: usize) -> u32 {
-        key_of(self.token(), keys, lane)
-    }
+            #[inline(always)]
+            fn key(self, keys: __m256i, lane: usize) -> u32 {
+                key_of(self.token(), keys, lane)
+            }
 
-    #[inline(always)]
-    fn nearest(self, keys: __m256i) -> u32 {
-        nearest_key(self.token(), keys)
-    }
+            #[inline(always)]
+            fn nearest(self, keys: __m256i) -> u32 {
+                nearest_key(self.token(), keys)
+            }
 
-    #[inline(always)]
-    unsafe fn push_sorted(
-        self,
-        keys: __m256i,
-        child: &[u32; WIDTH],
-        keys_out: *mut u32,
-        links_out: *mut u32,
-    ) {
-        // SAFETY: the caller gives the room (this function's contract).
-        unsafe { push_sorted(self.token(), keys, child, keys_out, links_out) }
-    }
+            #[inline(always)]
+            unsafe fn push_sorted(
+                self,
+                keys: __m256i,
+                child: &[u32; WIDTH],
+                keys_out: *mut u32,
+                links_out: *mut u32,
+            ) {
+                // SAFETY: the caller gives the room (this function's contract).
+                unsafe { push_sorted(self.token(), keys, child, keys_out, links_out) }
+            }
+
+            #[cfg(test)]
+            fn keys_array(self, keys: __m256i) -> [u32; WIDTH] {
+                let mut out = [0u32; WIDTH];
+                // SAFETY: the token proves the CPU has AVX; `out` holds
+                // eight u32 (an unaligned store).
+                unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), keys) };
+                out
+            }
+
+            #[cfg(test)]
+            fn keys_from(self, keys: &[u32; WIDTH]) -> __m256i {
+                let _ = self.token();
+                // SAFETY: the token proves the CPU has AVX; `keys` holds
+                // eight u32 (an unaligned load).
+                unsafe { _mm256_loadu_si256(keys.as_ptr().cast()) }
+            }
+        }
+    };
 }
+
+eight_lane_box_kernel!(Avx);
+eight_lane_box_kernel!(Avx512Kernel);

@@ -75,29 +75,53 @@ pub fn check_mesh(mesh: &TriMesh) -> Result<(), MeshError> {
 /// each position and the order of first occurrence; triangles are
 /// remapped, none are dropped.
 pub fn weld(mesh: &TriMesh) -> TriMesh {
-    let key = |v: glam::Vec3| {
-        v.to_array()
-            .map(|c| if c == 0.0 { 0u32 } else { c.to_bits() })
+    weld_keyed(mesh, |_| None)
+}
+
+/// [`weld`] for a mesh whose vertices carry the index they had in a file
+/// (`ids[i]`, or a negative number for a vertex the file did not have),
+/// as an editor that had to split vertices holds it: vertices merge only
+/// when their coordinates *and* ids are equal, so vertices the file kept
+/// apart at one position stay apart and the copies of one file vertex
+/// merge back. A vertex with an id is kept even when no triangle uses it.
+/// The vertices with ids come first, in id order (for an unedited mesh,
+/// the file's own order), then the others in their order. `ids` shorter
+/// than the vertex list leaves the rest without ids.
+pub fn weld_by_id(mesh: &TriMesh, ids: &[i64]) -> TriMesh {
+    weld_keyed(mesh, |i| ids.get(i).copied().filter(|&id| id >= 0))
+}
+
+/// The weld of [`weld`] and [`weld_by_id`]: vertices merge when their
+/// coordinates and `id`s are equal.
+fn weld_keyed(mesh: &TriMesh, id: impl Fn(usize) -> Option<i64>) -> TriMesh {
+    let key = |i: usize| {
+        let p = mesh.vertices[i]
+            .to_array()
+            .map(|c| if c == 0.0 { 0u32 } else { c.to_bits() });
+        (id(i), p)
     };
     let n = mesh.vertices.len();
-    // The first vertex at each position, for every vertex.
-    let mut first: std::collections::HashMap<[u32; 3], u32> =
-        std::collections::HashMap::with_capacity(n);
-    let leader: Vec<u32> = (0..n as u32)
-        .map(|i| *first.entry(key(mesh.vertices[i as usize])).or_insert(i))
+    // The first vertex with each key, for every vertex.
+    let mut first = std::collections::HashMap::with_capacity(n);
+    let leader: Vec<u32> = (0..n)
+        .map(|i| *first.entry(key(i)).or_insert(i as u32))
         .collect();
-    let mut used = vec![false; n];
+    let mut used: Vec<bool> = (0..n).map(|i| id(i).is_some()).collect();
     for &i in mesh.triangles.iter().flatten() {
         if let Some(&l) = leader.get(i as usize) {
             used[l as usize] = true;
         }
     }
+    // Vertices with an id by (id, index), then the others by index.
+    let mut kept: Vec<usize> = (0..n)
+        .filter(|&i| used[i] && leader[i] == i as u32)
+        .collect();
+    kept.sort_by_key(|&i| (id(i).map_or((1, 0), |id| (0, id)), i));
     let mut remap = vec![u32::MAX; n];
-    let mut vertices = Vec::with_capacity(n);
-    for i in (0..n).filter(|&i| used[i]) {
-        remap[i] = vertices.len() as u32;
-        vertices.push(mesh.vertices[i]);
+    for (new, &i) in kept.iter().enumerate() {
+        remap[i] = new as u32;
     }
+    let vertices = kept.iter().map(|&i| mesh.vertices[i]).collect();
     let triangles = mesh
         .triangles
         .iter()
@@ -165,5 +189,26 @@ mod tests {
         let w = weld(&loose);
         assert_eq!(w.vertices, vec![Vec3::ZERO, Vec3::X, Vec3::Y]);
         assert_eq!(w.triangles, vec![[0, 1, 2]]);
+    }
+
+    #[test]
+    fn weld_by_id_merges_copies_of_one_file_vertex_and_keeps_the_file_apart() {
+        // File vertices 0..3, two of them (1 and 2) at one position; an
+        // editor split file vertex 0 into a copy (4), and added vertex 5.
+        let (a, b) = (Vec3::ZERO, Vec3::X);
+        let m = TriMesh::new(
+            vec![a, b, b, Vec3::Y, a, Vec3::Z],
+            vec![[0, 1, 3], [4, 3, 2], [5, 1, 3]],
+        );
+        let w = weld_by_id(&m, &[2, 0, 1, 3, 2, -1]);
+        // By id: file vertex 0 (Blender 1), 1 (Blender 2), 2 (Blender 0 and 4), 3; then the new one.
+        assert_eq!(w.vertices, vec![b, b, a, Vec3::Y, Vec3::Z]);
+        assert_eq!(w.triangles, vec![[2, 0, 3], [2, 3, 1], [4, 0, 3]]);
+        // An unused vertex with an id stays; one without is dropped.
+        let loose = TriMesh::new(vec![a, b, Vec3::Y, Vec3::Z, Vec3::ONE], vec![[0, 1, 2]]);
+        let w = weld_by_id(&loose, &[0, 1, 2, 3]);
+        assert_eq!(w.vertices, vec![a, b, Vec3::Y, Vec3::Z]);
+        // Without ids it is weld.
+        assert_eq!(weld_by_id(&m, &[]), weld(&m));
     }
 }

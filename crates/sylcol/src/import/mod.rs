@@ -36,7 +36,7 @@ pub mod polygon;
 
 use std::path::Path;
 
-pub use check::{MeshError, check_mesh, weld};
+pub use check::{MeshError, check_mesh, weld, weld_by_id};
 pub use gltf_parts::{SceneParts, import_parts_file, read_parts};
 pub use obj::MAX_STATEMENT;
 pub use polygon::PolygonError;

@@ -38,7 +38,7 @@ pub use mcol::ColliderFromMcol;
 pub use sylcol_query::{
     Answer, BatchError, Bvh, BvhError, BvhSah, BvhStats, CHUNK, COARSE_MEAN_LIST, ClosestPoint,
     Collider, ColliderError, DERIVED_CELLS_PER_TRIANGLE, GridIndex, GridSource, GridStats,
-    MAX_DERIVED_CELLS, ParseError, PointQuery, Query, QueryError, Ray, RayCast, RayHit,
+    KernelPath, MAX_DERIVED_CELLS, ParseError, PointQuery, Query, QueryError, Ray, RayCast, RayHit,
     SERIAL_BATCH, SMALL_MESH, SphereCast, SphereContact, StoredGrid,
 };
 

@@ -144,6 +144,26 @@ pub struct NotFound {
 #[error("{0}")]
 pub struct UsageError(pub String);
 
+/// An error and its causes (outermost first) on one line, each said
+/// once: a cause whose text the line already holds is left out (a library
+/// error that prints its own source, as `#[error("...: {source}")]` does,
+/// would otherwise repeat the OS error). The CLI and the browser page
+/// word every error this way.
+pub fn chain_message<'a>(chain: impl IntoIterator<Item = &'a (dyn Error + 'static)>) -> String {
+    let mut line = String::new();
+    for cause in chain {
+        let text = cause.to_string();
+        if line.contains(&text) {
+            continue;
+        }
+        if !line.is_empty() {
+            line.push_str(": ");
+        }
+        line.push_str(&text);
+    }
+    line
+}
+
 impl ErrorReport {
     /// Classifies an error from its message and its chain of causes
     /// (outermost first): the first typed error found decides `kind`,

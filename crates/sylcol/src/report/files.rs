@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::name_sources::NameSources;
 use super::{ErrorReport, Skipped};
 
 /// One file a command wrote.
@@ -35,6 +36,8 @@ pub struct ExportReport {
     pub skipped: Vec<Skipped>,
     /// Objects that could not be read, decoded or written.
     pub errors: Vec<ErrorReport>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl ExportReport {
@@ -46,6 +49,7 @@ impl ExportReport {
             files: Vec::new(),
             skipped: Vec::new(),
             errors: Vec::new(),
+            names: Vec::new(),
         }
     }
 

@@ -11,6 +11,7 @@ use sylcol_format::{DecodeError, DecodeErrorKind, Object, decode_any};
 
 use super::error::{ErrorReport, ObjectError};
 use super::idxd::StringTableInfo;
+use super::name_sources::NameSources;
 use super::regn::RegnInfo;
 use super::shared::{SharedContent, SharesContent, sharing_line};
 use super::{GridSummary, Skipped, vec3_text};
@@ -436,6 +437,8 @@ pub struct InfoDocument {
     /// Which objects share their content.
     #[serde(skip)]
     shared: SharedContent,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl InfoDocument {
@@ -460,6 +463,7 @@ impl InfoDocument {
             skipped: Vec::new(),
             errors: Vec::new(),
             shared: SharedContent::default(),
+            names: Vec::new(),
         }
     }
 

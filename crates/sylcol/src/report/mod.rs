@@ -25,6 +25,7 @@ pub mod files;
 pub mod float;
 pub mod idxd;
 pub mod info;
+pub mod name_sources;
 pub mod names;
 pub mod pak;
 pub mod probe;

@@ -8,6 +8,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::ErrorReport;
+use super::name_sources::{NameSources, NamesKept};
 use crate::pairs::{By, Object, pair};
 
 /// Unnamed entries the text report lists per archive (JSON lists all).
@@ -21,6 +22,9 @@ pub struct Harvest {
     pub archives: Vec<HarvestArchive>,
     /// Where the names file was written (`-o`), if anywhere.
     pub output: Option<String>,
+    /// Without `-o`: where each archive's names were kept (its
+    /// `names.txt`, or the cache), for every later command to read.
+    pub kept: Vec<NamesKept>,
     /// What was scanned and how fast.
     pub stats: HarvestStats,
     /// Entries or files that could not be read (the rest were harvested).
@@ -164,6 +168,9 @@ impl Harvest {
             let lines: usize = self.archives.iter().map(|a| a.named.len()).sum();
             let _ = writeln!(out, "names written to {path} ({lines} lines)");
         }
+        for k in &self.kept {
+            let _ = writeln!(out, "{}", k.line());
+        }
         out
     }
 }
@@ -259,6 +266,8 @@ pub struct Pairs {
     pub unpaired_mcol: Vec<String>,
     /// Entries that could not be read or decoded.
     pub errors: Vec<ErrorReport>,
+    /// Where the entry names came from.
+    pub names: Vec<NameSources>,
 }
 
 /// One pairing.
@@ -360,6 +369,7 @@ impl Pairs {
                 .map(|&m| mcols[m].display.clone())
                 .collect(),
             errors,
+            names: Vec::new(),
         }
     }
 

@@ -7,6 +7,8 @@ use serde::Serialize;
 use sylcol_format::ipfb::{Archive, IndexEntry};
 
 use super::ErrorReport;
+use super::name_sources::NameSources;
+use crate::source::missing_parts;
 
 /// One archive entry, as `pak list` shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -44,18 +46,7 @@ impl PakEntry {
             }
             Ok(info)
         });
-        let mut row = PakEntry {
-            hash: format!("{:08X}", e.hash),
-            name: archive.names.get(e.hash).map(str::to_string),
-            entry: archive.short_display(e),
-            part: e.part,
-            offset: e.offset,
-            stored_bytes: e.stored_size,
-            bytes: None,
-            compressed: None,
-            magic: None,
-            error: None,
-        };
+        let mut row = PakEntry::unread(archive, e);
         match probed {
             Ok(info) => {
                 row.entry = info.display;
@@ -66,6 +57,22 @@ impl PakEntry {
             Err(err) => row.error = Some(ErrorReport::from_error(&err)),
         }
         row
+    }
+
+    /// The row of `e` from the index alone (its payload not read).
+    pub fn unread(archive: &Archive, e: &IndexEntry) -> Self {
+        PakEntry {
+            hash: format!("{:08X}", e.hash),
+            name: archive.names.get(e.hash).map(str::to_string),
+            entry: archive.short_display(e),
+            part: e.part,
+            offset: e.offset,
+            stored_bytes: e.stored_size,
+            bytes: None,
+            compressed: None,
+            magic: None,
+            error: None,
+        }
     }
 }
 
@@ -83,22 +90,48 @@ pub struct PakList {
     pub entries: Vec<PakEntry>,
     /// Problems of the index itself (each entry's are in its row).
     pub errors: Vec<ErrorReport>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl PakList {
-    /// Every row of `archive`.
+    /// Every row of `archive`. A part the index points into that is
+    /// missing is one error, with its entries counted, which each of
+    /// their rows carries too (the text shows it once).
     pub fn new(path: &str, archive: &Archive, verify: bool) -> Self {
+        let missing: Vec<(u8, ErrorReport)> = missing_parts(archive)
+            .iter()
+            .map(|m| (m.part, ErrorReport::from_error(&m.error(path, archive))))
+            .collect();
+        let mut errors = index_problems(path, archive);
+        errors.extend(missing.iter().map(|(_, e)| e.clone()));
+        let row = |e: &IndexEntry| match missing.iter().find(|(part, _)| *part == e.part) {
+            Some((_, error)) => PakEntry {
+                error: Some(error.clone()),
+                ..PakEntry::unread(archive, e)
+            },
+            None => PakEntry::of(archive, e, verify),
+        };
         PakList {
             format: "IPFB",
             path: path.to_string(),
             declared_entries: archive.index.declared_count as u64,
-            entries: archive
-                .entries()
-                .iter()
-                .map(|e| PakEntry::of(archive, e, verify))
-                .collect(),
-            errors: index_problems(path, archive),
+            entries: archive.entries().iter().map(row).collect(),
+            errors,
+            names: Vec::new(),
         }
+    }
+
+    /// Every error once: the index's and each row's (the rows of a
+    /// missing part share its one error).
+    pub fn all_errors(&self) -> Vec<ErrorReport> {
+        let mut all = self.errors.clone();
+        for e in self.entries.iter().filter_map(|e| e.error.as_ref()) {
+            if !all.contains(e) {
+                all.push(e.clone());
+            }
+        }
+        all
     }
 
     /// Whether any entry or the index failed.
@@ -134,7 +167,9 @@ impl PakList {
                 "{} {:>4} {:>#10x} {:>10} {:>10} {:<3} {:<5} {}",
                 r.hash, r.part, r.offset, r.stored_bytes, size, z1, magic, r.entry
             );
-            if let Some(err) = &r.error {
+            // An error the archive's own list holds (a missing part's)
+            // is said once, not under each of its rows.
+            if let Some(err) = r.error.as_ref().filter(|e| !self.errors.contains(e)) {
                 let _ = writeln!(t, "    error: {}", err.message);
             }
         }
@@ -183,6 +218,8 @@ pub struct PakExtract {
     pub files: Vec<Extracted>,
     /// Entries that could not be found, read or written.
     pub errors: Vec<ErrorReport>,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl PakExtract {

@@ -7,6 +7,7 @@ use sylcol_format::{AnyError, Object, decode_any};
 use super::Skipped;
 use super::error::{ErrorReport, ObjectError};
 use super::shared::{Digest32, SharedContent, SharesContent};
+use super::name_sources::NameSources;
 use crate::verify::{Check, collisionset, idxd, mcol, regn, text};
 
 pub mod summary;
@@ -201,6 +202,8 @@ pub struct VerifyRun {
     /// Which objects share their content.
     #[serde(skip)]
     shared: SharedContent,
+    /// Where the entry names of each archive opened came from.
+    pub names: Vec<NameSources>,
 }
 
 impl VerifyRun {
@@ -213,6 +216,7 @@ impl VerifyRun {
             errors: Vec::new(),
             skipped: Vec::new(),
             shared: SharedContent::default(),
+            names: Vec::new(),
         }
     }
 

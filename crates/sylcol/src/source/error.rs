@@ -5,7 +5,9 @@ use std::path::PathBuf;
 
 use sylcol_format::ipfb::ArchiveError;
 
-use crate::report::error::{NotFound, ObjectError, ReadError, Unsupported, UsageError};
+use crate::report::error::{
+    ErrorReport, NotFound, ObjectError, ReadError, Unsupported, UsageError, chain_message,
+};
 
 /// Why opening what a FILE argument names failed. The variants wrapping
 /// a report error are that error (same text); [`SourceError::typed`]
@@ -49,6 +51,16 @@ pub enum SourceError {
         #[source]
         error: std::io::Error,
     },
+    /// Names found could be kept neither beside the archive nor in the
+    /// cache.
+    #[error("{}: cannot keep the names", path.display())]
+    KeepNames {
+        /// The list it tried last.
+        path: PathBuf,
+        /// What failed.
+        #[source]
+        error: std::io::Error,
+    },
 }
 
 impl From<ArchiveError> for SourceError {
@@ -58,6 +70,14 @@ impl From<ArchiveError> for SourceError {
 }
 
 impl SourceError {
+    /// The error as every front reports it (the CLI's `sylcol: error:`
+    /// line and its JSON): its causes on one line, classified.
+    pub fn report(&self) -> ErrorReport {
+        let this: &(dyn Error + 'static) = self;
+        let chain = std::iter::successors(Some(this), |e: &&(dyn Error + 'static)| (*e).source());
+        ErrorReport::from_chain(chain_message(chain.clone()), chain)
+    }
+
     /// The report error a transparent variant is (the one that decides
     /// its `kind`, `path` and `offset`); `None` for the variants that add
     /// context to their source.
@@ -69,7 +89,9 @@ impl SourceError {
             SourceError::Usage(e) => Some(e),
             SourceError::Unsupported(e) => Some(e),
             SourceError::Open(e) => Some(&**e),
-            SourceError::Archive { .. } | SourceError::Names { .. } => None,
+            SourceError::Archive { .. }
+            | SourceError::Names { .. }
+            | SourceError::KeepNames { .. } => None,
         }
     }
 }

@@ -1,12 +1,18 @@
-//! The names an archive's entries are shown by: the built-in list, a
-//! `names.txt` beside the archive, and the names a user gives
-//! (`--names FILE`, Python's `names=`).
+//! The names an archive's entries are shown by: the built-in list, the
+//! names a user gives (`--names FILE`, Python's `names=`), a `names.txt`
+//! beside the archive, and the per-user cache entry of the archive
+//! ([`keep`] writes the last two: what `names harvest` found).
 
 use std::path::{Path, PathBuf};
 
-use sylcol_format::ipfb::Archive;
+use sylcol_format::ipfb::{Archive, NameBook};
 
 use super::SourceError;
+use crate::report::name_sources::{NameOrigin, NameSource, NameSources};
+
+mod keep;
+
+pub use keep::{cache_file, keep};
 
 /// The name list `names harvest` writes, picked up beside an archive.
 pub const NAMES_BESIDE: &str = "names.txt";
@@ -27,8 +33,16 @@ enum Explicit {
     Lines(String),
 }
 
+/// One list an archive is named from, read.
+struct Layer {
+    origin: NameOrigin,
+    path: Option<PathBuf>,
+    book: NameBook,
+}
+
 impl NameList {
-    /// The built-in names and a `names.txt` beside each archive only.
+    /// The built-in names, a `names.txt` beside each archive and its cache
+    /// entry only.
     pub fn new() -> NameList {
         NameList::default()
     }
@@ -57,32 +71,107 @@ impl NameList {
         }
     }
 
-    /// Names the entries of `archive` (opened from `path`): the explicit
-    /// names, then those a `names.txt` beside it gives it (its own
-    /// `pak+inner` lines and bare ones; the explicit names win where they
-    /// disagree).
-    pub fn apply(&self, path: &Path, archive: &mut Archive) -> Result<(), SourceError> {
-        match &self.explicit {
-            Some(Explicit::File(file)) => archive.names.add_list(&read_list(file)?),
-            Some(Explicit::Lines(text)) => archive.names.add_list(text),
-            None => 0,
-        };
+    /// Names the entries of `archive` (opened from `path`) and says where
+    /// each name came from. The lists, in the order they win where they
+    /// disagree: the built-in names, the explicit names (every line), a
+    /// `names.txt` beside it (its bare lines and the `pak+inner` lines of
+    /// this archive's file name), its cache entry (every line: the entry
+    /// is this archive's by its index's hash).
+    pub fn apply(&self, path: &Path, archive: &mut Archive) -> Result<NameSources, SourceError> {
         let beside = path.with_file_name(NAMES_BESIDE);
-        if beside.is_file() {
-            let own = path.file_name().unwrap_or_default();
-            archive
-                .names
-                .add_list_for(&read_list(&beside)?, &own.to_string_lossy());
+        let cached = cache_file(path).filter(|f| f.is_file());
+        self.apply_lists(path, archive, || {
+            beside.is_file().then(|| read_list(&beside)).transpose()
+        }, cached)
+    }
+
+    /// [`NameList::apply`] with the text of the `names.txt` beside the
+    /// archive from `beside` (`None`: there is none) and the cache entry
+    /// `cached` (`None`: none, as in a browser page).
+    pub(super) fn apply_lists(
+        &self,
+        path: &Path,
+        archive: &mut Archive,
+        beside: impl FnOnce() -> Result<Option<String>, SourceError>,
+        cached: Option<PathBuf>,
+    ) -> Result<NameSources, SourceError> {
+        let mut layers = vec![Layer {
+            origin: NameOrigin::BuiltIn,
+            path: None,
+            book: NameBook::builtin(),
+        }];
+        let mut add = |origin, path: Option<PathBuf>, fill: &dyn Fn(&mut NameBook)| {
+            let mut book = NameBook::new();
+            fill(&mut book);
+            layers.push(Layer { origin, path, book });
+        };
+        match &self.explicit {
+            Some(Explicit::File(file)) => {
+                let text = read_list(file)?;
+                add(NameOrigin::Given, Some(file.clone()), &|b| {
+                    b.add_list(&text);
+                });
+            }
+            Some(Explicit::Lines(text)) => add(NameOrigin::Given, None, &|b| {
+                b.add_list(text);
+            }),
+            None => {}
         }
-        Ok(())
+        if let Some(text) = beside()? {
+            let own = path.file_name().unwrap_or_default().to_string_lossy();
+            add(NameOrigin::Beside, Some(path.with_file_name(NAMES_BESIDE)), &|b| {
+                b.add_list_for(&text, &own);
+            });
+        }
+        if let Some(cached) = cached {
+            let text = read_list(&cached)?;
+            add(NameOrigin::Cache, Some(cached), &|b| {
+                b.add_list(&text);
+            });
+        }
+        let sources = sources_of(path, archive, &layers);
+        let mut names = NameBook::new();
+        for layer in &layers {
+            names.merge(&layer.book);
+        }
+        archive.names = names;
+        Ok(sources)
     }
 
     /// The name files opening the archive `path` reads (or would): the
-    /// explicit file and the `names.txt` beside it.
+    /// explicit file, the `names.txt` beside it and its cache entry.
     pub fn files(&self, path: &Path) -> Vec<PathBuf> {
         let mut files: Vec<PathBuf> = self.file().map(Path::to_path_buf).into_iter().collect();
         files.push(path.with_file_name(NAMES_BESIDE));
+        files.extend(cache_file(path));
         files
+    }
+}
+
+/// How many entries of `archive` each layer names (each entry counted for
+/// the first layer that names it).
+fn sources_of(path: &Path, archive: &Archive, layers: &[Layer]) -> NameSources {
+    let mut counts = vec![0usize; layers.len()];
+    let mut unnamed = 0;
+    for e in archive.entries() {
+        match layers.iter().position(|l| l.book.get(e.hash).is_some()) {
+            Some(i) => counts[i] += 1,
+            None => unnamed += 1,
+        }
+    }
+    NameSources {
+        archive: path.display().to_string(),
+        entries: archive.entries().len(),
+        unnamed,
+        sources: layers
+            .iter()
+            .zip(counts)
+            .map(|(l, entries)| NameSource {
+                origin: l.origin,
+                path: l.path.as_ref().map(|p| p.display().to_string()),
+                entries,
+            })
+            .collect(),
     }
 }
 

@@ -17,11 +17,18 @@ pub const MAX_STREAM: u64 = sylcol_format::budget::MAX_OBJECT;
 /// Whether `path` is an archive index on disk (`.pak`, starting `IPFB`).
 pub fn is_archive(path: &str) -> bool {
     let mut magic = [0u8; 4];
-    path.to_ascii_lowercase().ends_with(".pak")
+    // The name first: no other file is opened.
+    archive_head(path, sylcol_format::ipfb::MAGIC)
         && std::fs::File::open(path)
             .and_then(|mut f| f.read_exact(&mut magic))
             .is_ok()
-        && &magic == sylcol_format::ipfb::MAGIC
+        && archive_head(path, &magic)
+}
+
+/// Whether a file named `name` whose bytes start with `head` is an
+/// archive index (`.pak`, starting `IPFB`).
+pub(super) fn archive_head(name: &str, head: &[u8]) -> bool {
+    name.to_ascii_lowercase().ends_with(".pak") && head.starts_with(sylcol_format::ipfb::MAGIC)
 }
 
 /// The bytes of a file, or of standard input for `-` (at most
@@ -96,6 +103,16 @@ pub(super) fn sniffed_file(path: &str) -> Result<Item, SourceError> {
     };
     let mut file = std::fs::File::open(path).map_err(cannot)?;
     let size = file.metadata().map_err(cannot)?.len();
-    let read = budget::read_object(&mut file, size).map_err(cannot)?;
-    Ok(Item::of(path.to_string(), read))
+    sniffed(path, &mut file, size)
+}
+
+/// Object `name` of `size` bytes, read from `source` as an [`Item`]: its
+/// head first, the rest only when it is admitted
+/// (`sylcol_format::budget::read_object`).
+pub(super) fn sniffed(name: &str, source: &mut impl Read, size: u64) -> Result<Item, SourceError> {
+    let read = budget::read_object(source, size).map_err(|error| ReadError {
+        path: name.to_string(),
+        error,
+    })?;
+    Ok(Item::of(name.to_string(), read))
 }

@@ -146,3 +146,80 @@ fn bytes_are_admitted_like_a_file() {
     let input = from_bytes("m", &map).unwrap();
     assert!(matches!(input.decode(), Ok(Object::Mcol(_))));
 }
+
+/// What the objects of a FILE argument give, as text: names, bytes and
+/// every error as reported, with the folder `dir` left off the paths.
+fn walked(objects: Result<Objects, SourceError>, dir: &Path) -> Vec<String> {
+    let describe = |item: Result<Item, SourceError>| match item {
+        Ok(Item::Whole(input)) => format!("{} {:?}", input.name, input.bytes),
+        Ok(Item::Other(e)) => format!("other {e}"),
+        Err(e) => format!("error {:?}", e.report()),
+    };
+    let lines = match objects {
+        Ok(objects) => objects.map(describe).collect(),
+        Err(e) => vec![format!("error {:?}", e.report())],
+    };
+    let prefix = format!("{}/", dir.display());
+    lines.iter().map(|l| l.replace(&prefix, "")).collect()
+}
+
+#[test]
+fn a_memory_folder_opens_as_the_same_files_in_a_folder_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let pak = archive(dir.path());
+    let at = |name: &str| dir.path().join(name);
+    std::fs::copy(&pak, at("lone.pak")).unwrap(); // its part is missing
+    std::fs::write(at(NAMES_BESIDE), "tables.pak+eng\\GP_TITLE.tbl\n").unwrap();
+    let map = sylcol_format::mcol::encode(&crate::verify::testmaps::box_map()).unwrap();
+    std::fs::write(at("cut.MCOL"), &map[..map.len() / 2]).unwrap();
+    std::fs::write(at("whole.MCOL"), &map).unwrap();
+    std::fs::write(at("noise.bin"), [0x5Au8; 5000]).unwrap();
+    std::fs::write(at("empty.pak"), b"IPFB").unwrap(); // an index cut short
+
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let mut folder = MemoryFolder::new();
+    for name in &names {
+        let bytes = std::fs::read(at(name)).unwrap();
+        folder.add(&format!("dropped/{name}"), bytes);
+    }
+    assert_eq!(
+        folder.arguments(),
+        [
+            "cut.MCOL",
+            "empty.pak",
+            "lone.pak",
+            "noise.bin",
+            "tables.pak",
+            "whole.MCOL"
+        ],
+        "the parts of a dropped archive and names.txt are read by it"
+    );
+    let open = Opener::default();
+    for name in folder.arguments() {
+        let on_disk = walked(open.objects(&at(name).to_string_lossy()), dir.path());
+        let in_memory = walked(open.objects_in(&folder, name), dir.path());
+        assert_eq!(in_memory, on_disk, "{name}");
+    }
+    let titled = walked(open.objects_in(&folder, "tables.pak"), dir.path());
+    assert!(
+        titled
+            .iter()
+            .any(|l| l.starts_with("other tables.pak+eng\\GP_TITLE.tbl: ")),
+        "named by the names.txt dropped with it: {titled:?}"
+    );
+    let missing = open.objects_in(&folder, "nope.bin").err().unwrap();
+    assert!(matches!(missing, SourceError::Read(_)), "{missing}");
+}
+
+#[test]
+fn a_memory_folder_keeps_the_last_file_of_a_name() {
+    let mut folder = MemoryFolder::new();
+    folder.add("a/x.bin", b"one".to_vec());
+    folder.add("b\\x.bin", b"two".to_vec());
+    assert_eq!(folder.files().len(), 1);
+    assert_eq!(&folder.get("x.bin").unwrap()[..], b"two");
+}

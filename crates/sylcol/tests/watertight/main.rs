@@ -24,7 +24,7 @@ use sylcol::query::Ray;
 
 use reference::{Crossing, RefRay, t_bound};
 
-use scenes::{Kind, PORTABLE_EVERY, Scene};
+use scenes::{Kind, Scene, TWINS_EVERY};
 
 /// Rays per mesh.
 fn rays_per_mesh() -> u64 {
@@ -105,8 +105,8 @@ impl Tally {
 }
 
 /// Ray `i` through every collider of a scene, against the reference
-/// (and, for one ray in [`PORTABLE_EVERY`], through the colliders'
-/// portable twins, which must answer the same bit for bit).
+/// (and, for one ray in [`TWINS_EVERY`], through the colliders' twins on
+/// the other kernel paths, which must answer the same bit for bit).
 fn check_ray(s: &Scene, kind: Kind, o: Vec3, d: Vec3, i: u64, tally: &mut Tally) {
     let Some(r) = RefRay::ray(o, d) else {
         tally.count("skipped (no exact point on the ray)");
@@ -118,13 +118,20 @@ fn check_ray(s: &Scene, kind: Kind, o: Vec3, d: Vec3, i: u64, tally: &mut Tally)
         tally.count("nearest touched at an edge or vertex exactly");
     }
     let ray = Ray::new(o, d);
-    for ((grid, c), portable) in s.colliders.iter().zip(&s.portable) {
+    for ((grid, c), twins) in s.colliders.iter().zip(&s.twins) {
         let hit = c.cast_ray(&ray, f32::INFINITY).expect("valid ray");
-        if i.is_multiple_of(PORTABLE_EVERY) && portable.cast_ray(&ray, f32::INFINITY) != Ok(hit) {
-            tally.fail(format!(
-                "{} ({grid}) {kind:?} o {o:?} d {d:?}: the portable kernels answer otherwise",
-                s.name
-            ));
+        tally.count(format!("rays through the {} kernels", c.kernel_path()));
+        for (path, twin) in twins {
+            if !i.is_multiple_of(TWINS_EVERY) {
+                break;
+            }
+            tally.count(format!("rays through the {path} kernels"));
+            if twin.cast_ray(&ray, f32::INFINITY) != Ok(hit) {
+                tally.fail(format!(
+                    "{} ({grid}) {kind:?} o {o:?} d {d:?}: the {path} kernels answer otherwise",
+                    s.name
+                ));
+            }
         }
         let got = hit.map(|h| (h.triangle, h.time_of_impact));
         if let Err(e) = judge(s, &r, o, d, got, want) {
@@ -183,7 +190,7 @@ fn run_rays(scenes: &[Scene]) {
                 check_ray(s, kind, o, d, i, tally);
             }
         });
-        tally.finish(&format!("rays, {}", s.name));
+        tally.finish(&format!("rays, {} ({})", s.name, scenes::paths_note()));
     }
 }
 
@@ -198,4 +205,18 @@ fn rays_on_sample_maps_are_exact() {
 #[test]
 fn rays_on_spheres_are_exact() {
     run_rays(&scenes::spheres());
+}
+
+/// Stands for the AVX-512 path of the suite: ignored, with the reason,
+/// where the CPU that built the tests has no AVX-512 (`build.rs` sets
+/// `avx512_tests` only where it has), so that a run that could not check
+/// that path says so. Where it has, every ray test above ran it (the
+/// tallies name each path).
+#[test]
+#[cfg_attr(
+    not(avx512_tests),
+    ignore = "this CPU has no AVX-512 (F, BW, DQ, VL): the watertight suite did not run the AVX-512 kernels"
+)]
+fn the_avx512_kernels_ran() {
+    assert!(sylcol::query::KernelPath::available().contains(&sylcol::query::KernelPath::Avx512));
 }

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
 
 use super::reference::{RefRay, Reference, slab};
-use super::scenes::{self, PORTABLE_EVERY, Scene, unit};
+use super::scenes::{self, Scene, TWINS_EVERY, unit};
 use super::{judge, parallel};
 
 /// Segments, points and spheres per mesh, as a fraction of the rays.
@@ -64,11 +64,17 @@ fn check_segments(scenes: &[Scene]) {
             if want.is_some_and(|w| w.2) {
                 tally.count("nearest touched at an edge or vertex exactly");
             }
-            for ((grid, c), portable) in s.colliders.iter().zip(&s.portable) {
+            for ((grid, c), twins) in s.colliders.iter().zip(&s.twins) {
                 let got = c.cast_segment(a, b).expect("valid");
                 let at = || format!("{} ({grid}) segment {a:?} -> {b:?}", s.name);
-                if i.is_multiple_of(PORTABLE_EVERY) && portable.cast_segment(a, b) != Ok(got) {
-                    tally.fail(format!("{}: the portable kernels answer otherwise", at()));
+                for (path, twin) in twins {
+                    if !i.is_multiple_of(TWINS_EVERY) {
+                        break;
+                    }
+                    tally.count(format!("segments through the {path} kernels"));
+                    if twin.cast_segment(a, b) != Ok(got) {
+                        tally.fail(format!("{}: the {path} kernels answer otherwise", at()));
+                    }
                 }
                 if c.intersects_segment(a, b).expect("valid") != got.is_some() {
                     tally.fail(format!(
@@ -87,7 +93,7 @@ fn check_segments(scenes: &[Scene]) {
                 }
             }
         });
-        tally.finish(&format!("segments, {}", s.name));
+        tally.finish(&format!("segments, {} ({})", s.name, scenes::paths_note()));
     }
 }
 

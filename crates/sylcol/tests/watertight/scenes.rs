@@ -10,8 +10,8 @@ use rand_chacha::ChaCha8Rng;
 use sylcol::TriMesh;
 use sylcol::format::ipfb::Archive;
 use sylcol::prelude::*;
-use sylcol::query::Collider;
 use sylcol::query::fixtures::{map_from_mesh, uv_sphere};
+use sylcol::query::{Collider, KernelPath};
 
 use super::reference::Reference;
 
@@ -22,14 +22,33 @@ pub struct Scene {
     pub reference: Reference,
     /// (grid name, collider).
     pub colliders: Vec<(&'static str, Collider)>,
-    /// Each collider again without the AVX2 kernels
-    /// (`with_portable_kernels`: the path of CPUs without AVX2), asked
-    /// every [`PORTABLE_EVERY`]th ray and segment for the same answer.
-    pub portable: Vec<Collider>,
+    /// Each collider again through every other kernel path this CPU runs
+    /// (`with_kernel_path`: the portable kernels of CPUs without AVX2, and
+    /// the AVX-512 ones where the CPU has them), asked every
+    /// [`TWINS_EVERY`]th ray and segment for the same answer.
+    pub twins: Vec<Vec<(KernelPath, Collider)>>,
 }
 
-/// The portable twins answer one ray (and segment) in this many.
-pub const PORTABLE_EVERY: u64 = 4;
+/// The twins answer one ray (and segment) in this many.
+pub const TWINS_EVERY: u64 = 4;
+
+/// The kernel paths the suite runs (every one this CPU has) and those it
+/// cannot (named in each tally, never left out in silence).
+pub fn paths_note() -> String {
+    let (run, not): (Vec<KernelPath>, Vec<KernelPath>) = KernelPath::ALL
+        .into_iter()
+        .partition(|p| KernelPath::available().contains(p));
+    let names = |v: &[KernelPath]| v.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ");
+    if not.is_empty() {
+        format!(
+            "kernel paths run: {}; not run (this CPU lacks them): {}",
+            names(&run),
+            names(&not)
+        )
+    } else {
+        format!("kernel paths run: {}", names(&run))
+    }
+}
 
 fn scene(name: String, mesh: TriMesh, first: (&'static str, Collider)) -> Scene {
     let derived = first
@@ -39,16 +58,22 @@ fn scene(name: String, mesh: TriMesh, first: (&'static str, Collider)) -> Scene 
     // sylcol's own acceleration: rays and segments through the BVH.
     let bvh = first.1.clone().with_bvh();
     let colliders = vec![first, ("derived", derived), ("bvh", bvh)];
-    let portable = colliders
+    let twins = colliders
         .iter()
-        .map(|(_, c)| c.clone().with_portable_kernels())
+        .map(|(_, c)| {
+            KernelPath::available()
+                .into_iter()
+                .filter(|&p| p != c.kernel_path())
+                .map(|p| (p, c.clone().with_kernel_path(p).expect("an available path")))
+                .collect()
+        })
         .collect();
     Scene {
         reference: Reference::new(&mesh),
         name,
         mesh,
         colliders,
-        portable,
+        twins,
     }
 }
 

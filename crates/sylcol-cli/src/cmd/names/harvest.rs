@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::Context as _;
+use sylcol::report::names::Harvest;
 use sylcol_format::idxd::{self, decode_lossy};
 use sylcol_format::ipfb::{Archive, IndexEntry};
 use sylcol_format::naming::{Harvester, Hit, Targets};
@@ -31,7 +32,11 @@ pub struct Args {
     /// Archives (`.pak`) or folders holding them (a disc folder).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Write the names found here, in the `--names` format (`pak+inner` lines).
+    /// Write the names found here, in the `--names` format (`pak+inner`
+    /// lines), instead of beside the archives. Without it, each archive's
+    /// names are merged into the `names.txt` beside it (or, where that
+    /// folder cannot be written, into a per-user cache file), which every
+    /// command opening the archive reads.
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Also scan the files that are not archives (folders: every other file).
@@ -133,10 +138,11 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         elapsed: started.elapsed(),
     };
     let output = args.output.as_ref().map(|p| p.display().to_string());
-    let report = report::build(&run, &hits, errors, output);
-    if let Some(path) = &args.output {
-        crate::output::write_atomic(path, report.names_file().as_bytes())
-            .with_context(|| format!("{}: cannot write the names", path.display()))?;
+    let mut report = report::build(&run, &hits, errors, output);
+    match &args.output {
+        Some(path) => crate::output::write_atomic(path, report.names_file().as_bytes())
+            .with_context(|| format!("{}: cannot write the names", path.display()))?,
+        None => keep_beside(&mut report, &found.archives)?,
     }
     print::errors(&report.errors, ctx);
     print::report(ctx, &report, || report.text())?;
@@ -145,6 +151,20 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     } else {
         Outcome::InputErrors
     })
+}
+
+/// Keeps each archive's names where every command opening it reads them
+/// (`sylcol::source::keep`: the `names.txt` beside it, else the cache).
+fn keep_beside(report: &mut Harvest, found: &[super::Found]) -> anyhow::Result<()> {
+    for (a, f) in report.archives.iter().zip(found) {
+        if a.named.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = a.named.iter().map(|n| n.name.clone()).collect();
+        let kept = sylcol::source::keep(&f.path, &names)?;
+        report.kept.push(kept);
+    }
+    Ok(())
 }
 
 /// The hits whose name can be a `names.txt` line: a name holding a

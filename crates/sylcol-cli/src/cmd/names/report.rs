@@ -78,6 +78,7 @@ pub fn build(run: &Run, hits: &[Hit], errors: Vec<ErrorReport>, output: Option<S
     Harvest {
         archives,
         output,
+        kept: Vec::new(),
         stats: HarvestStats {
             archives: run.archives.len(),
             files_read: run.sources.len(),

@@ -129,6 +129,7 @@ pub(super) fn extract(a: ExtractArgs, ctx: Context) -> anyhow::Result<Outcome> {
         selected: selected.len(),
         files,
         errors,
+        names: ctx.open.names_used(),
     };
     print::report(ctx, &report, || report.text())?;
     Ok(outcome(&report.errors, ctx))

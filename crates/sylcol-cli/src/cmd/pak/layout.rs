@@ -1,64 +1,19 @@
 //! Plans that rewrite an archive around the layout it has
 //! (`sylcol_format::ipfb::rewrite`): `pak build` of a folder with a
-//! manifest, and the pieces `pak replace` shares with it.
+//! manifest (with the pieces it shares with `pak replace`,
+//! `sylcol_format::ipfb::replace`).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, bail};
+use sylcol_format::ipfb::replace::{settle_vacated, stored_form};
 use sylcol_format::ipfb::rewrite::{IndexWords, NewStored, Placement, Plan, PlannedEntry, Span};
-use sylcol_format::ipfb::z1::{compress, is_z1};
-use sylcol_format::ipfb::{Archive, EntryKey, MAX_PARTS};
+use sylcol_format::ipfb::z1::is_z1;
+use sylcol_format::ipfb::{Archive, EntryKey};
 
 use super::manifest::{EntryRecord, Manifest, sha256_of};
-
-/// The stored form of `content`: a Z1 stream when `compressed`, else the
-/// bytes themselves (content starting with `Z1` is compressed anyway: a
-/// raw copy would read back as Z1). Returns it and whether it is Z1.
-pub(super) fn stored_form(
-    content: Vec<u8>,
-    compressed: bool,
-    level: u32,
-    name: &str,
-) -> anyhow::Result<(Vec<u8>, bool)> {
-    if !compressed && !is_z1(&content) {
-        return Ok((content, false));
-    }
-    let z1 = compress(&content, level).with_context(|| format!("entry {name}"))?;
-    Ok((z1, true))
-}
-
-/// Each part file of `archive`, whole: the base of a rewrite.
-pub(super) fn base_of(archive: &Archive) -> Vec<Option<(PathBuf, u64)>> {
-    let mut base: Vec<Option<(PathBuf, u64)>> = (0..MAX_PARTS as u8)
-        .map(|n| archive.part_file(n).map(|(p, len)| (p.to_path_buf(), len)))
-        .collect();
-    while base.last().is_some_and(Option::is_none) {
-        base.pop();
-    }
-    base
-}
-
-/// The spans of `all` that no planned entry keeps (zero-filled by the
-/// rewrite); each new stored copy whose `origins` span is among them,
-/// and not claimed by an earlier one, is written there when it fits.
-pub(super) fn settle_vacated(plan: &mut Plan, all: &[Span], origins: &[Option<Span>]) {
-    let kept: HashSet<Span> = (plan.entries.iter())
-        .filter_map(|e| match e.placement {
-            Placement::Kept(s) => Some(s),
-            Placement::New(_) => None,
-        })
-        .collect();
-    let mut vacated: Vec<Span> = all.iter().filter(|s| !kept.contains(s)).copied().collect();
-    vacated.sort();
-    vacated.dedup();
-    let mut claimed = HashSet::new();
-    for (stored, origin) in plan.stored.iter_mut().zip(origins) {
-        stored.vacates = origin.filter(|s| vacated.contains(s) && claimed.insert(*s));
-    }
-    plan.vacated = vacated;
-}
 
 /// A build's plan and what it says about each entry.
 pub(super) struct FolderPlan {

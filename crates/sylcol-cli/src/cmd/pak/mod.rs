@@ -75,9 +75,8 @@ fn outcome(errors: &[ErrorReport], ctx: Context) -> Outcome {
 
 fn list(a: ListArgs, ctx: Context) -> anyhow::Result<Outcome> {
     let archive = ctx.open.archive(&a.archive)?;
-    let report = PakList::new(&a.archive, &archive, a.verify);
+    let mut report = PakList::new(&a.archive, &archive, a.verify);
+    report.names = ctx.open.names_used();
     print::report(ctx, &report, || report.text())?;
-    let mut errors = report.errors.clone();
-    errors.extend(report.entries.iter().filter_map(|e| e.error.clone()));
-    Ok(outcome(&errors, ctx))
+    Ok(outcome(&report.all_errors(), ctx))
 }

@@ -1,20 +1,18 @@
 //! `sylcol pak replace`: new content for some entries, every other stored
-//! byte where it was (`sylcol_format::ipfb::rewrite`).
+//! byte where it was (`sylcol_format::ipfb::replace`, which Python's
+//! `replace_entries` runs too).
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 use anyhow::{Context as _, bail};
 use sylcol::report::error::{NotFound, UsageError};
 use sylcol::report::pak::{PakReplaced, Replacement};
 use sylcol_format::atomic::folder_of;
-use sylcol_format::ipfb::names::inner_hash;
-use sylcol_format::ipfb::rewrite::{
-    IndexWords, NewStored, Placement, Plan, PlannedEntry, Span, rewrite,
+use sylcol_format::ipfb::replace::{
+    Aliases, NewContent, ReplaceError, ReplaceOptions, check_aliases, find_entry, replace_entries,
 };
 use sylcol_format::ipfb::{Archive, IndexEntry, PART_SIZE};
 
-use super::layout::{base_of, settle_vacated, stored_form};
 use crate::output::{ensure_folder, refuse_stdout};
 use crate::{Context, Outcome, print};
 
@@ -57,7 +55,6 @@ pub(super) struct ReplaceArgs {
 /// One `ENTRY=FILE` resolved.
 struct Request {
     entry: IndexEntry,
-    name: String,
     file: PathBuf,
 }
 
@@ -65,7 +62,15 @@ struct Request {
 pub(super) fn replace(a: ReplaceArgs, ctx: Context) -> anyhow::Result<Outcome> {
     let archive = ctx.open.archive(&a.archive)?;
     let requests = resolve(&archive, &a)?;
-    refuse_lone_aliases(&archive, &requests, &a)?;
+    let aliases = if a.all_aliases {
+        Aliases::All
+    } else if a.split {
+        Aliases::Split
+    } else {
+        Aliases::Refuse
+    };
+    let entries: Vec<IndexEntry> = requests.iter().map(|r| r.entry).collect();
+    check_aliases(&archive, &entries, aliases).map_err(|e| cli_error(e, &a.archive))?;
     let output = match &a.output {
         Some(o) => {
             refuse_stdout(
@@ -83,70 +88,40 @@ pub(super) fn replace(a: ReplaceArgs, ctx: Context) -> anyhow::Result<Outcome> {
         }
         None => archive.path().to_path_buf(),
     };
-    let mut plan = Plan {
-        index: IndexWords {
-            alignment: archive.index.alignment,
-            part_size: archive.index.part_size,
-            unlisted: archive.index.declared_count - archive.entries().len() as u32,
-            tail: archive.index_tail(1 << 20)?,
-        },
-        base: base_of(&archive),
-        ..Plan::default()
-    };
-    let mut origins = Vec::new();
-    let mut compressed = Vec::new();
+    let mut new = Vec::with_capacity(requests.len());
     for r in &requests {
-        let probe = archive.probe(&r.entry)?;
         let content =
             std::fs::read(&r.file).with_context(|| format!("{}: cannot read", r.file.display()))?;
-        let (bytes, z1) = stored_form(content, probe.compressed, a.level, &r.name)?;
-        compressed.push(z1);
-        plan.stored.push(NewStored {
-            name: r.name.clone(),
-            bytes,
-            vacates: None,
-        });
-        origins.push(Some(Span::of(&r.entry)));
-    }
-    for e in archive.entries() {
-        let direct = requests.iter().position(|r| r.entry.slot == e.slot);
-        let shared = || {
-            (a.all_aliases)
-                .then(|| {
-                    requests
-                        .iter()
-                        .position(|r| Span::of(&r.entry) == Span::of(e))
-                })
-                .flatten()
-        };
-        let placement = match direct.or_else(shared) {
-            Some(n) => Placement::New(n),
-            None => Placement::Kept(Span::of(e)),
-        };
-        plan.entries.push(PlannedEntry {
-            hash: e.hash,
-            placement,
+        new.push(NewContent {
+            entry: r.entry,
+            content,
         });
     }
-    let all: Vec<Span> = archive.entries().iter().map(Span::of).collect();
-    settle_vacated(&mut plan, &all, &origins);
-    let done = rewrite(&output, &plan, a.part_limit)?;
-    let replaced = (requests.iter().enumerate())
-        .map(|(n, r)| {
-            let names = (plan.entries.iter().zip(archive.entries()))
-                .filter(|(p, _)| p.placement == Placement::New(n))
-                .map(|(_, e)| archive.short_display(e))
-                .collect();
-            let placed = done.placed[n];
-            Replacement {
-                entries: names,
-                file: r.file.display().to_string(),
-                part: placed.span.part,
-                offset: placed.span.offset,
-                stored_bytes: placed.span.len,
-                compressed: compressed[n],
-                placed: if placed.reused { "reused" } else { "appended" }.into(),
+    let options = ReplaceOptions {
+        aliases,
+        level: a.level,
+        part_limit: a.part_limit,
+    };
+    let done =
+        replace_entries(&archive, &output, new, &options).map_err(|e| cli_error(e, &a.archive))?;
+    let replaced = (requests.iter().zip(&done.copies))
+        .map(|(r, copy)| Replacement {
+            entries: copy
+                .entries
+                .iter()
+                .map(|e| archive.short_display(e))
+                .collect(),
+            file: r.file.display().to_string(),
+            part: copy.placed.span.part,
+            offset: copy.placed.span.offset,
+            stored_bytes: copy.placed.span.len,
+            compressed: copy.compressed,
+            placed: if copy.placed.reused {
+                "reused"
+            } else {
+                "appended"
             }
+            .into(),
         })
         .collect();
     let finished = done.finished;
@@ -175,75 +150,41 @@ pub(super) fn replace(a: ReplaceArgs, ctx: Context) -> anyhow::Result<Outcome> {
 
 /// Each `ENTRY=FILE` as the entry it names (exactly one slot) and the file.
 fn resolve(archive: &Archive, a: &ReplaceArgs) -> anyhow::Result<Vec<Request>> {
-    let mut requests: Vec<Request> = Vec::new();
+    let mut requests = Vec::new();
     for pair in &a.pairs {
         let Some((name, file)) = pair.split_once('=') else {
             bail!(UsageError(format!(
                 "{pair}: expected ENTRY=FILE (the entry's name or $XXXXXXXX, then the file with its new content)"
             )));
         };
-        let hash = inner_hash(name);
-        let slots: Vec<&IndexEntry> = archive
-            .entries()
-            .iter()
-            .filter(|e| e.hash == hash)
-            .collect();
-        let entry = match slots[..] {
-            [e] => *e,
-            [] => bail!(NotFound {
-                path: a.archive.clone(),
-                detail: format!(
-                    "no entry {name} (hash {hash:08X}) in the archive; pak replace changes entries the archive has (pak build adds new ones)"
-                ),
-            }),
-            _ => bail!(UsageError(format!(
-                "{name}: {} entries of {} have its hash {hash:08X} (an index problem); replace cannot tell which",
-                slots.len(),
-                a.archive
-            ))),
-        };
-        if requests.iter().any(|r| r.entry.slot == entry.slot) {
-            bail!(UsageError(format!("{name}: named twice")));
-        }
+        let entry = find_entry(archive, name).map_err(|e| cli_error(e, &a.archive))?;
         requests.push(Request {
             entry,
-            name: archive.short_display(&entry),
             file: PathBuf::from(file),
         });
     }
     Ok(requests)
 }
 
-/// Refuses to replace one name of a stored copy that other entries share
-/// (unless they are replaced too) without `--all-aliases` or `--split`,
-/// naming the others.
-fn refuse_lone_aliases(
-    archive: &Archive,
-    requests: &[Request],
-    a: &ReplaceArgs,
-) -> anyhow::Result<()> {
-    if a.all_aliases || a.split {
-        return Ok(());
-    }
-    let named: HashSet<usize> = requests.iter().map(|r| r.entry.slot).collect();
-    for r in requests {
-        let span = Span::of(&r.entry);
-        let others: Vec<String> = (archive.entries().iter())
-            .filter(|e| Span::of(e) == span && !named.contains(&e.slot))
-            .map(|e| archive.short_display(e))
-            .collect();
-        if others.is_empty() {
-            continue;
+/// The library's refusal in the CLI's words: its flags, its error kinds.
+fn cli_error(e: ReplaceError, archive: &str) -> anyhow::Error {
+    match e {
+        ReplaceError::NoEntry { name, hash } => NotFound {
+            path: archive.into(),
+            detail: format!(
+                "no entry {name} (hash {hash:08X}) in the archive; pak replace changes entries the archive has (pak build adds new ones)"
+            ),
         }
-        bail!(UsageError(format!(
-            "{}: shares its stored bytes ({} at {:#x}) with {} other entries: {}; give them all the new content with --all-aliases, or {} a copy of its own with --split",
-            r.name,
-            archive.part_name(span.part),
-            span.offset,
-            others.len(),
-            others.join(", "),
-            r.name
-        )));
+        .into(),
+        ReplaceError::AmbiguousHash { name, hash, count } => UsageError(format!(
+            "{name}: {count} entries of {archive} have its hash {hash:08X} (an index problem); replace cannot tell which"
+        ))
+        .into(),
+        ReplaceError::Shared { ref name, .. } => UsageError(format!(
+            "{e}; give them all the new content with --all-aliases, or {name} a copy of its own with --split"
+        ))
+        .into(),
+        ReplaceError::NamedTwice(_) => UsageError(e.to_string()).into(),
+        other => other.into(),
     }
-    Ok(())
 }

@@ -7,9 +7,42 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
-/// The real `sylcol` binary.
+/// The real `sylcol` binary, with a cache folder of its own
+/// ([`empty_cache`]), so that names a user's harvests kept in their cache
+/// never reach a test.
 pub fn sylcol() -> Command {
-    Command::cargo_bin("sylcol").unwrap()
+    let mut c = Command::cargo_bin("sylcol").unwrap();
+    c.env("XDG_CACHE_HOME", empty_cache());
+    c
+}
+
+/// An empty cache folder for this test run (`XDG_CACHE_HOME` of every
+/// [`sylcol`]; a test of the cache gives its own).
+pub fn empty_cache() -> &'static Path {
+    static CACHE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    CACHE.get_or_init(|| tempfile::tempdir().unwrap()).path()
+}
+
+/// A copy of the repository's `samples/` made once for this test run:
+/// its archives without a `names.txt` a user's `sylcol names harvest
+/// samples` (the README's first command) leaves beside them.
+pub fn samples_dir() -> &'static Path {
+    static COPY: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    COPY.get_or_init(|| {
+        let copy = tempfile::tempdir().unwrap();
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+        for file in [
+            "MiscBin.pak",
+            "MiscBin.p00",
+            "Tables.pak",
+            "Tables.p00",
+            "README.md",
+        ] {
+            std::fs::copy(repo.join(file), copy.path().join(file)).unwrap();
+        }
+        copy
+    })
+    .path()
 }
 
 /// The path of a hand-made MCOL fixture (`tests/fixtures/NAME`, written by
@@ -54,9 +87,35 @@ pub fn run_os(args: &[&std::ffi::OsStr]) -> std::process::Output {
     sylcol().args(args).output().unwrap()
 }
 
-/// The sample archive shipped in the repo (`samples/MiscBin.pak`).
+/// The sample archive shipped in the repo (`samples/MiscBin.pak`), in
+/// the run's copy ([`samples_dir`]).
 pub fn samples() -> String {
-    format!("{}/../../samples/MiscBin.pak", env!("CARGO_MANIFEST_DIR"))
+    samples_dir().join("MiscBin.pak").display().to_string()
+}
+
+/// Marks a file immutable (`chattr +i`) while it lives, so that renaming
+/// it fails even for root; `None` where that cannot be done (not root, no
+/// `chattr`, or a file system without the flag).
+pub struct Immutable(std::path::PathBuf);
+
+impl Immutable {
+    pub fn set(path: &Path) -> Option<Immutable> {
+        let ok = std::process::Command::new("chattr")
+            .arg("+i")
+            .arg(path)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        ok.then(|| Immutable(path.to_path_buf()))
+    }
+}
+
+impl Drop for Immutable {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("chattr")
+            .arg("-i")
+            .arg(&self.0)
+            .output();
+    }
 }
 
 /// A slice of command-line arguments of mixed types (`&str`, `&Path`...).

@@ -20,10 +20,7 @@ use glam::Vec3;
 use super::tree::Bvh;
 use super::walk::Walker;
 use crate::index::prep::Scaled;
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::avx::Avx;
-use crate::kernels::cpu::Avx2;
-use crate::kernels::kernel::Portable;
+use crate::kernels::dispatch::{Kernels, Task};
 use crate::kernels::ray_triangle::{LaneRay, RayFrame};
 use crate::kernels::slab::{BoxKernel, BoxRay};
 
@@ -51,28 +48,18 @@ impl<'a> Prepared<'a> {
 
 impl Bvh {
     /// The nearest (t, triangle) of every ray of `rays`, in order, to
-    /// `out` (one slot per ray), two walks at a time, with the widest
-    /// kernel this CPU runs (the AVX2 kernel with `avx`).
+    /// `out` (one slot per ray), two walks at a time, with `kernels`.
     pub(crate) fn first_hits<'a>(
         &self,
         rays: &[Prepared<'a>],
         out: &mut [(f32, u32)],
-        avx: Option<Avx2>,
+        kernels: Kernels,
     ) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx) = avx {
-            // SAFETY: `avx` proves the CPU has AVX and AVX2.
-            return unsafe { self.stream_avx(avx, rays, out) };
-        }
-        let _ = avx;
-        self.stream(Portable, rays, out)
-    }
-
-    /// The stream compiled for AVX and AVX2.
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx,avx2")]
-    fn stream_avx(&self, avx: Avx2, rays: &[Prepared<'_>], out: &mut [(f32, u32)]) {
-        self.stream(Avx::new(avx), rays, out)
+        kernels.run(Stream {
+            bvh: self,
+            rays,
+            out,
+        })
     }
 
     /// [`SLOTS`] walks in turn over `rays`, each slot taking the next ray
@@ -113,6 +100,21 @@ impl Bvh {
     }
 }
 
+/// [`Bvh::first_hits`] waiting for its kernel.
+struct Stream<'b, 'a> {
+    bvh: &'b Bvh,
+    rays: &'b [Prepared<'a>],
+    out: &'b mut [(f32, u32)],
+}
+
+impl<K: BoxKernel> Task<K> for Stream<'_, '_> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self, k: K) {
+        self.bvh.stream(k, self.rays, self.out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use glam::Vec3;
@@ -123,7 +125,7 @@ mod tests {
     use crate::fixtures::{cuboid, icosphere, merged, uv_sphere};
     use crate::geometry::mesh::TriMesh;
     use crate::index::prep::Cast;
-    use crate::kernels::cpu::avx2_if_tested;
+    use crate::kernels::cpu::kernels_tested;
     use crate::kernels::packet::NO_TRIANGLE;
     use crate::{Collider, QueryError, Ray};
 
@@ -188,12 +190,12 @@ mod tests {
                     let bounds = c.grid.surface().bounds;
                     let prepared: Vec<Prepared<'_>> =
                         scaled.iter().map(|s| Prepared::new(s, bounds)).collect();
-                    for avx in [None, avx2_if_tested()] {
+                    for kernels in kernels_tested() {
                         let mut out = vec![(-1.0, 0); len];
-                        bvh.first_hits(&prepared, &mut out, avx);
+                        bvh.first_hits(&prepared, &mut out, kernels);
                         let mut hits = 0;
                         for (p, got) in prepared.iter().zip(&out) {
-                            let want = bvh.first_hit(&p.frame, &p.boxes, p.max, avx);
+                            let want = bvh.first_hit(&p.frame, &p.boxes, p.max, kernels);
                             assert_eq!(got.1, want.1);
                             assert_eq!(got.0.to_bits(), want.0.to_bits());
                             hits += usize::from(want.1 != NO_TRIANGLE);

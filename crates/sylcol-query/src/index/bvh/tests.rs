@@ -15,11 +15,8 @@ use crate::fixtures::{cuboid, icosphere, merged, octahedron, uv_sphere};
 use crate::geometry::mesh::TriMesh;
 use crate::index::prep::direction_scale;
 use crate::index::rays::Route;
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::avx::Avx;
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::cpu::Avx2;
-use crate::kernels::cpu::avx2_if_tested;
+use crate::kernels::cpu::{avx2_if_tested, kernels_tested};
+use crate::kernels::dispatch::{Kernels, Task};
 use crate::kernels::kernel::Portable;
 use crate::kernels::node::{Aabb, LEAF, Node, WIDTH};
 use crate::kernels::packet::NO_TRIANGLE;
@@ -113,9 +110,9 @@ fn small_meshes_route_past_the_grid() {
 }
 
 impl Collider {
-    /// The ray through the BVH whatever the mesh's size, with the AVX
-    /// kernel or the portable one: (t, triangle).
-    fn walk_bvh(&self, ray: &Ray, max: f32, avx: bool) -> Option<(f32, u32)> {
+    /// The ray through the BVH whatever the mesh's size, with `kernels`:
+    /// (t, triangle).
+    fn walk_bvh(&self, ray: &Ray, max: f32, kernels: Kernels) -> Option<(f32, u32)> {
         let scale = direction_scale(ray.dir);
         let (dir, max) = (ray.dir * scale, max / scale);
         let cast = Cast::Ray {
@@ -126,7 +123,7 @@ impl Collider {
         let frame = RayFrame::new(ray.origin, dir, max, &cast, self.grid.surface.bounds);
         let boxes = BoxRay::new(ray.origin, dir);
         let bvh = self.bvh().expect("a BVH");
-        let (t, id) = bvh.first_hit(&frame, &boxes, max, self.grid.avx.filter(|_| avx));
+        let (t, id) = bvh.first_hit(&frame, &boxes, max, kernels);
         (id != NO_TRIANGLE).then_some((t * scale, id))
     }
 }
@@ -327,24 +324,44 @@ fn entered(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
 
 fn entered_with<const BITS: bool>(r: &BoxRay, n: &Node, t_far: f32) -> u32 {
     let (keys, portable) = Portable.node::<BITS>(r, n, t_far);
-    #[cfg(target_arch = "x86_64")]
-    if let Some(avx) = avx2_if_tested() {
-        // SAFETY: `avx` proves the CPU has AVX and AVX2.
-        let avx = unsafe { avx_node::<BITS>(avx, r, n, t_far) };
-        assert_eq!(avx, (keys, portable), "{r:?}");
+    for kernels in kernels_tested() {
+        let wide = kernels.run(NodeTest::<BITS> { r, n, t_far });
+        assert_eq!(wide, (keys, portable), "{kernels:?} {r:?}");
     }
     portable
 }
 
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx,avx2")]
-fn avx_node<const BITS: bool>(avx: Avx2, r: &BoxRay, n: &Node, t_far: f32) -> ([u32; WIDTH], u32) {
-    use std::arch::x86_64::_mm256_storeu_si256;
-    let (v, mask) = Avx::new(avx).node::<BITS>(r, n, t_far);
-    let mut keys = [0u32; WIDTH];
-    // SAFETY: `avx` proves the CPU has AVX; `keys` holds eight u32.
-    unsafe { _mm256_storeu_si256(keys.as_mut_ptr().cast(), v) };
-    (keys, mask)
+/// A node's slab test, waiting for its kernel: the keys and the mask.
+struct NodeTest<'a, const BITS: bool> {
+    r: &'a BoxRay,
+    n: &'a Node,
+    t_far: f32,
+}
+
+impl<K: BoxKernel, const BITS: bool> Task<K> for NodeTest<'_, BITS> {
+    type Out = ([u32; WIDTH], u32);
+    #[inline(always)]
+    fn run(self, k: K) -> ([u32; WIDTH], u32) {
+        let (keys, mask) = k.node::<BITS>(self.r, self.n, self.t_far);
+        (k.keys_array(keys), mask)
+    }
+}
+
+/// The nearest key and the pushed (keys, links) of a node's sort keys,
+/// waiting for its kernel.
+struct Push<'a> {
+    keys: &'a [u32; WIDTH],
+    child: &'a [u32; WIDTH],
+}
+
+impl<K: BoxKernel> Task<K> for Push<'_> {
+    type Out = (u32, [u32; WIDTH], [u32; WIDTH]);
+    #[inline(always)]
+    fn run(self, k: K) -> Self::Out {
+        let keys = k.keys_from(self.keys);
+        let (sorted, links) = k.pushed(keys, self.child);
+        (k.nearest(keys), sorted, links)
+    }
 }
 
 /// An integer box, a point `p` of its surface (on a face of axis `k`:
@@ -487,11 +504,11 @@ fn same(got: Option<(f32, u32)>, want: Option<(f32, u32)>) -> bool {
 fn check(c: &Collider, name: &str, ray: &Ray, max: f32) -> Result<(), TestCaseError> {
     let want = c.cast_ray_brute_force(ray, max).unwrap();
     let want = want.map(|h| (h.time_of_impact, h.triangle));
-    for avx in [false, true] {
-        let got = c.walk_bvh(ray, max, avx);
+    for kernels in kernels_tested() {
+        let got = c.walk_bvh(ray, max, kernels);
         prop_assert!(
             same(got, want),
-            "{name} avx {avx}: {ray:?} bvh {got:?} brute {want:?}"
+            "{name} {kernels:?}: {ray:?} bvh {got:?} brute {want:?}"
         );
     }
     let cast = c
@@ -560,25 +577,13 @@ fn both_kernels_push_a_nodes_children_farthest_first() {
         let keys = crate::kernels::slab::keys(&t, mask);
         let mut want: Vec<u32> = keys.to_vec();
         want.sort_unstable_by(|a, b| b.cmp(a));
-        let pushed = |push: &dyn Fn(*mut u32, *mut u32)| {
-            let (mut k, mut l) = ([0u32; WIDTH], [0u32; WIDTH]);
-            push(k.as_mut_ptr(), l.as_mut_ptr());
-            (k, l)
-        };
-        // SAFETY: eight entries of room each.
-        let portable = pushed(&|k, l| unsafe { Portable.push_sorted(keys, &child, k, l) });
+        let portable = Portable.pushed(keys, &child);
         assert_eq!(portable.0.to_vec(), want, "{t:?} {mask:#x}");
         let n = mask.count_ones() as usize;
         // The nearest child, found apart from the sort, is the last key
         // pushed (the one the walk visits next).
         if n > 0 {
             assert_eq!(Portable.nearest(keys), want[n - 1], "{t:?} {mask:#x}");
-            #[cfg(target_arch = "x86_64")]
-            if let Some(avx) = avx2_if_tested() {
-                // SAFETY: `avx` proves the CPU has AVX and AVX2.
-                let avx = unsafe { avx_nearest(avx, &keys) };
-                assert_eq!(avx, want[n - 1], "{t:?} {mask:#x}");
-            }
         }
         for i in 0..n {
             let k = portable.0[i];
@@ -586,38 +591,16 @@ fn both_kernels_push_a_nodes_children_farthest_first() {
             assert_eq!(mask >> (k & 7) & 1, 1);
             assert!(f32::from_bits(k & 0x7fff_fff8) <= t[(k & 7) as usize]);
         }
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx) = avx2_if_tested() {
-            // SAFETY: `avx` proves the CPU has AVX and AVX2; eight
-            // entries of room each.
-            let avx = pushed(&|k, l| unsafe { avx_push(avx, &keys, &child, k, l) });
-            assert_eq!(avx.0, portable.0, "{t:?} {mask:#x}");
-            assert_eq!(&avx.1[..n], &portable.1[..n], "{t:?} {mask:#x}");
+        for kernels in kernels_tested() {
+            let (nearest, sorted, links) = kernels.run(Push {
+                keys: &keys,
+                child: &child,
+            });
+            if n > 0 {
+                assert_eq!(nearest, want[n - 1], "{kernels:?} {t:?} {mask:#x}");
+            }
+            assert_eq!(sorted, portable.0, "{kernels:?} {t:?} {mask:#x}");
+            assert_eq!(&links[..n], &portable.1[..n], "{kernels:?} {t:?} {mask:#x}");
         }
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx,avx2")]
-fn avx_nearest(avx: Avx2, keys: &[u32; WIDTH]) -> u32 {
-    use std::arch::x86_64::_mm256_loadu_si256;
-    // SAFETY: `avx` proves the CPU has AVX; `keys` holds eight u32.
-    let v = unsafe { _mm256_loadu_si256(keys.as_ptr().cast()) };
-    Avx::new(avx).nearest(v)
-}
-
-/// The AVX kernel's push of the sorted keys and links.
-///
-/// # Safety
-/// `k` and `l` must each be valid for writes of eight u32.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx,avx2")]
-unsafe fn avx_push(avx: Avx2, keys: &[u32; WIDTH], child: &[u32; WIDTH], k: *mut u32, l: *mut u32) {
-    use std::arch::x86_64::_mm256_loadu_si256;
-    // SAFETY: `avx` proves the CPU has AVX; `keys` holds eight u32, and
-    // the caller gives eight entries of room.
-    unsafe {
-        let v = _mm256_loadu_si256(keys.as_ptr().cast());
-        Avx::new(avx).push_sorted(v, child, k, l);
     }
 }

@@ -49,6 +49,8 @@ pub struct Bvh {
     pub(crate) depth: usize,
     /// Whether the traversal asks the cache for the children it will
     /// visit: the nodes and packets take more than [`PREFETCH_BYTES`].
+    /// (Read by the x86-64 walk only: other targets have no prefetch.)
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) prefetch: bool,
     /// Whether a batch of rays walks it two rays at a time
     /// (`stream`): the nodes and packets take more than

@@ -15,53 +15,33 @@
 //! or more are sorted by a bitonic network on AVX2 (`kernels::slab_avx`),
 //! by a scalar sort otherwise; the keys are the same, so is the order.
 
-use std::mem::MaybeUninit;
-
 use super::shape::MEDIAN_DEPTH;
 use super::tree::Bvh;
-#[cfg(all(test, target_arch = "x86_64"))]
-use crate::kernels::avx::Avx;
 #[cfg(test)]
-use crate::kernels::cpu::Avx2;
-#[cfg(test)]
-use crate::kernels::kernel::Portable;
+use crate::kernels::dispatch::{Kernels, Task};
 use crate::kernels::node::{COUNT_SHIFT, INDEX_MASK, LEAF, Node, WIDTH};
 use crate::kernels::packet::NO_TRIANGLE;
 #[cfg(test)]
 use crate::kernels::ray_triangle::RayFrame;
 use crate::kernels::ray_triangle::{LaneRay, MakeFrame};
-use crate::kernels::slab::{BoxKernel, BoxRay, EPS, LANE_BITS, TINY, key_t};
+use crate::kernels::slab::{BoxKernel, BoxRay, EPS, LANE_BITS, TINY};
+use crate::kernels::stack::{NodeStack, prefetch};
 
 /// Stack entries: up to `WIDTH - 1` a level, over at most
 /// `MEDIAN_DEPTH + 34` levels (the build's median splits bound the
 /// depth; `Bvh::validate` checks it).
 pub const STACK: usize = (WIDTH - 1) * (MEDIAN_DEPTH + 34);
 
-/// The children waiting: per entry its sort key and its link, the
-/// nearest on top. Room for [`WIDTH`] more than [`STACK`]: a node's sorted
-/// keys are written eight at a time.
-struct Stack {
-    keys: [MaybeUninit<u32>; STACK + WIDTH],
-    links: [MaybeUninit<u32>; STACK + WIDTH],
-}
+/// The children waiting, the nearest on top. Room for [`WIDTH`] more than
+/// [`STACK`]: a node's sorted keys are written eight at a time.
+type Stack = NodeStack<{ STACK + WIDTH }>;
 
-impl Stack {
-    #[inline(always)]
-    fn new() -> Self {
-        Stack {
-            keys: [const { MaybeUninit::uninit() }; STACK + WIDTH],
-            links: [const { MaybeUninit::uninit() }; STACK + WIDTH],
-        }
-    }
-}
-
-/// Where a walk stands: the node or leaf its next step visits, the
-/// stack's entries in use, and the best hit's t grown by [`EPS`] (the far
-/// end of every slab test, updated only after a leaf).
+/// Where a walk stands: the node or leaf its next step visits and the
+/// best hit's t grown by [`EPS`] (the far end of every slab test, updated
+/// only after a leaf).
 #[derive(Debug, Clone, Copy)]
 struct Position {
     link: u32,
-    len: usize,
     reach: f32,
 }
 
@@ -71,7 +51,6 @@ impl Position {
     fn root(max: f32) -> Self {
         Position {
             link: 0,
-            len: 0,
             reach: max * (1.0 + EPS),
         }
     }
@@ -113,6 +92,7 @@ impl<'a, K: BoxKernel> Walker<'a, K> {
         self.r = r;
         self.best = (max, NO_TRIANGLE);
         self.at = Position::root(max);
+        self.stack.clear();
     }
 
     /// One step through `bvh` (the hierarchy the walk started on); true
@@ -133,31 +113,23 @@ impl<'a, K: BoxKernel> Walker<'a, K> {
 
 impl Bvh {
     /// The nearest (t, triangle) with 0 < t <= `max` of the ray of `f`
-    /// (`r`, the same ray for the box test), with the widest kernel this
-    /// CPU runs (the AVX2 kernel with `avx`). The tests' entry: a cast
-    /// inlines [`Bvh::walk`] into its own kernel-compiled function.
+    /// (`r`, the same ray for the box test), with `kernels`. The tests'
+    /// entry: a cast inlines [`Bvh::walk`] into its own kernel-compiled
+    /// function.
     #[cfg(test)]
     pub(crate) fn first_hit(
         &self,
         f: &RayFrame<'_>,
         r: &BoxRay,
         max: f32,
-        avx: Option<Avx2>,
+        kernels: Kernels,
     ) -> (f32, u32) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx) = avx {
-            // SAFETY: `avx` proves the CPU has AVX and AVX2.
-            return unsafe { self.walk_avx(avx, f, r, max) };
-        }
-        let _ = avx;
-        self.walk(Portable, r, max, *f)
-    }
-
-    /// The traversal compiled for AVX and AVX2.
-    #[cfg(all(test, target_arch = "x86_64"))]
-    #[target_feature(enable = "avx,avx2")]
-    fn walk_avx(&self, avx: Avx2, f: &RayFrame<'_>, r: &BoxRay, max: f32) -> (f32, u32) {
-        self.walk(Avx::new(avx), r, max, *f)
+        kernels.run(FirstHit {
+            bvh: self,
+            f: *f,
+            r,
+            max,
+        })
     }
 
     /// The traversal with kernel `K`: the nearest (t, triangle) with
@@ -218,12 +190,12 @@ impl Bvh {
         at: &mut Position,
         stack: &mut Stack,
     ) -> bool {
-        // SAFETY: `at.link` is the root (0, and a walk starts only on a
-        // tree with nodes) or a node link of the build (as in `step`).
-        let node = unsafe { self.nodes.get_unchecked(at.link as usize) };
+        // `at.link` is the root (0, and a walk starts only on a tree with
+        // nodes) or a node link of the build (as in `step`).
+        let node = &self.nodes[at.link as usize];
         let (keys, mask) = k.node::<BITS>(r, node, at.reach);
         if mask != 0 {
-            at.link = self.order(k, node, keys, mask, stack, &mut at.len);
+            at.link = self.order(k, node, keys, mask, stack);
             return false;
         }
         Self::pop(at, stack)
@@ -233,19 +205,12 @@ impl Bvh {
     /// `at.link`; true when none is left.
     #[inline(always)]
     fn pop(at: &mut Position, stack: &mut Stack) -> bool {
-        let bound = (at.reach + TINY).to_bits();
-        loop {
-            if at.len == 0 {
-                return true;
+        match stack.pop_within((at.reach + TINY).to_bits()) {
+            Some(link) => {
+                at.link = link;
+                false
             }
-            at.len -= 1;
-            // SAFETY: entries below `len` were written by `order`.
-            let key = unsafe { stack.keys.get_unchecked(at.len).assume_init() };
-            if key_t(key) <= bound {
-                // SAFETY: as for the key: `order` writes both.
-                at.link = unsafe { stack.links.get_unchecked(at.len).assume_init() };
-                return false;
-            }
+            None => true,
         }
     }
 
@@ -267,10 +232,9 @@ impl Bvh {
         if link & LEAF != 0 {
             let first = (link & INDEX_MASK) as usize;
             let count = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
-            // SAFETY: the build links only packets and nodes that exist
-            // (`Bvh::validate` checks it), and a `Bvh` is only made by the
-            // build.
-            let leaf = unsafe { self.packets.get_unchecked(first..first + count) };
+            // The build links only packets and nodes that exist
+            // (`Bvh::validate` checks it).
+            let leaf = &self.packets[first..first + count];
             // Out of line (on AVX2), so that the walk keeps the slab
             // test's values in registers.
             k.test_packets(f, leaf, best);
@@ -288,31 +252,24 @@ impl Bvh {
     /// cost ~20 instructions a child.
     #[inline(always)]
     fn prefetch(&self, node: &Node, mask: u32) {
-        #[cfg(target_arch = "x86_64")]
-        if self.prefetch {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let mut m = mask;
-            while m != 0 {
-                let link = node.child[m.trailing_zeros() as usize];
-                m &= m - 1;
-                let (at, bytes) = if link & LEAF != 0 {
-                    let p = self
-                        .packets
-                        .as_ptr()
-                        .wrapping_add((link & INDEX_MASK) as usize);
-                    (p.cast::<i8>(), size_of::<crate::kernels::packet::Packet>())
-                } else {
-                    let n = self.nodes.as_ptr().wrapping_add(link as usize);
-                    (n.cast::<i8>(), size_of::<Node>())
-                };
-                for line in (0..bytes).step_by(64) {
-                    // SAFETY: a prefetch never faults; the address is
-                    // inside the vectors (links are checked at build).
-                    unsafe { _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(line)) };
-                }
+        if !self.prefetch {
+            return;
+        }
+        let mut m = mask;
+        while m != 0 {
+            let link = node.child[m.trailing_zeros() as usize];
+            m &= m - 1;
+            if link & LEAF != 0 {
+                let p = self
+                    .packets
+                    .as_ptr()
+                    .wrapping_add((link & INDEX_MASK) as usize);
+                prefetch(p.cast(), size_of::<crate::kernels::packet::Packet>());
+            } else {
+                let n = self.nodes.as_ptr().wrapping_add(link as usize);
+                prefetch(n.cast(), size_of::<Node>());
             }
         }
-        let _ = (node, mask);
     }
 
     /// The children of `node` in `mask` by their sort `keys`: the nearest
@@ -325,7 +282,6 @@ impl Bvh {
         keys: K::Keys,
         mask: u32,
         stack: &mut Stack,
-        top: &mut usize,
     ) -> u32 {
         let first = mask.trailing_zeros() as usize;
         let rest = mask & (mask - 1);
@@ -333,34 +289,37 @@ impl Bvh {
             return link_of(node, first);
         }
         self.prefetch(node, rest);
-        let len = *top;
-        debug_assert!(len + WIDTH <= STACK + WIDTH);
         if rest & (rest - 1) == 0 {
             let second = rest.trailing_zeros() as usize;
             let (a, b) = (k.key(keys, first), k.key(keys, second));
             let (near, far) = (a.min(b), a.max(b));
-            // SAFETY: `len` < STACK (`Bvh::validate` checks the depth).
-            unsafe {
-                stack.keys.get_unchecked_mut(len).write(far);
-                let far_link = node.child[(far & LANE_BITS) as usize];
-                stack.links.get_unchecked_mut(len).write(far_link);
-            }
-            *top = len + 1;
+            stack.push(far, node.child[(far & LANE_BITS) as usize]);
             return link_of(node, (near & LANE_BITS) as usize);
         }
         // Three or more: all eight keys sorted (those not entered last)
         // and written, the top advanced over all but the nearest. The
         // nearest is found apart from the sort (`BoxKernel::nearest`), so
         // the next node's load does not wait for the sort and the stack.
-        let n = mask.count_ones() as usize;
-        // SAFETY: `len` + WIDTH is within the arrays (above).
-        unsafe {
-            let keys_out = stack.keys.as_mut_ptr().add(len).cast::<u32>();
-            let links_out = stack.links.as_mut_ptr().add(len).cast::<u32>();
-            k.push_sorted(keys, &node.child, keys_out, links_out);
-        }
-        *top = len + n - 1;
+        stack.push_sorted(k, keys, &node.child, mask);
         link_of(node, (k.nearest(keys) & LANE_BITS) as usize)
+    }
+}
+
+/// [`Bvh::first_hit`] waiting for its kernel.
+#[cfg(test)]
+struct FirstHit<'b, 'a> {
+    bvh: &'b Bvh,
+    f: RayFrame<'a>,
+    r: &'b BoxRay,
+    max: f32,
+}
+
+#[cfg(test)]
+impl<K: BoxKernel> Task<K> for FirstHit<'_, '_> {
+    type Out = (f32, u32);
+    #[inline(always)]
+    fn run(self, k: K) -> (f32, u32) {
+        self.bvh.walk(k, self.r, self.max, self.f)
     }
 }
 

@@ -9,23 +9,22 @@ use super::GridIndex;
 use super::ray_grid::{RayCell, RayGrid};
 use super::sub_grid::SubGrid;
 use crate::index::prep::Line;
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::avx::Avx;
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::cpu::Avx2;
 use crate::kernels::dda::{GridWalk, until_limit};
+use crate::kernels::dispatch::Task;
 use crate::kernels::kernel::Kernel;
 use crate::kernels::packet::NO_TRIANGLE;
 #[cfg(test)]
 use crate::kernels::packet::Packet;
 use crate::kernels::ray_triangle::{FrameInputs, LaneRay, MakeFrame};
-#[cfg(target_arch = "x86_64")]
-use crate::kernels::w8::W8;
 
 impl GridIndex {
     /// [`GridIndex::walk`] compiled for the kernel's instruction set (a
     /// closure does not take its caller's target features, so the walk is
-    /// always reached through a function that has them).
+    /// always reached through a function that has them). The line goes
+    /// as six numbers, not as a `&Line`: the caller stored the `Line` it
+    /// had just made in pieces that the walk's first loads straddled, and
+    /// a load that spans two stores still in flight waits for both to
+    /// reach the cache (a failed store-to-load forward, on every ray).
     #[inline(always)]
     pub(crate) fn walk_compiled<K: Kernel>(
         &self,
@@ -34,40 +33,14 @@ impl GridIndex {
         ray: &Line,
         max_toi: f32,
     ) -> (f32, u32) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(avx) = k.avx2() {
-            let (o, d) = (ray.o, ray.d);
-            // SAFETY: `avx` (the AVX kernel's proof) says the CPU has AVX
-            // and AVX2.
-            return unsafe { self.walk_avx(avx, &frame, o.x, o.y, o.z, d.x, d.y, d.z, max_toi) };
-        }
-        self.walk(k, frame, ray, max_toi)
-    }
-
-    /// The walk compiled for AVX and AVX2, eight lanes a packet. The line
-    /// comes as six numbers, in registers, not as a `&Line`: the caller
-    /// stored the `Line` it had just made in pieces that the walk's first
-    /// loads straddled, and a load that spans two stores still in flight
-    /// waits for both to reach the cache (a failed store-to-load forward,
-    /// on every ray). (The frame's inputs come by reference: passed as
-    /// numbers too, they made no difference.)
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx,avx2")]
-    #[allow(clippy::too_many_arguments)] // six scalars: see above
-    fn walk_avx(
-        &self,
-        avx: Avx2,
-        frame: &FrameInputs<'_>,
-        ox: f64,
-        oy: f64,
-        oz: f64,
-        dx: f64,
-        dy: f64,
-        dz: f64,
-        max_toi: f32,
-    ) -> (f32, u32) {
-        let ray = Line::new(DVec3::new(ox, oy, oz), DVec3::new(dx, dy, dz));
-        self.walk(Avx::new(avx), *frame, &ray, max_toi)
+        let (o, d) = (ray.o, ray.d);
+        k.compiled(Walk {
+            index: self,
+            frame,
+            o: [o.x, o.y, o.z],
+            d: [d.x, d.y, d.z],
+            max_toi,
+        })
     }
 
     /// The walk with kernel `K`: the nearest (time, triangle) found.
@@ -133,11 +106,10 @@ impl GridIndex {
         best: &mut (f32, u32),
     ) -> f64 {
         debug_assert!(cell < g.ray_cells.len() && cell / 64 < g.occupied.len());
-        // Most cells are empty: one bit, in a small array, says so.
-        // SAFETY: a walk over `self.frame` yields only cells of its grid,
-        // and `occupied` covers every cell of it (made from this index's
-        // lists, one per cell of its grid, in `RayGrid::new`).
-        let word = unsafe { *g.occupied.get_unchecked(cell / 64) };
+        // Most cells are empty: one bit, in a small array, says so. (A
+        // walk over `self.frame` yields only cells of its grid, which
+        // `occupied` covers: the index never fails.)
+        let word = g.occupied[cell / 64];
         if (word >> (cell % 64)) & 1 == 0 {
             return f64::INFINITY;
         }
@@ -161,14 +133,12 @@ impl GridIndex {
         best: &mut (f32, u32),
     ) -> f64 {
         debug_assert!(cell < g.ray_cells.len());
-        // SAFETY: a walk over `self.frame` yields only cells of its grid,
-        // and `ray_cells` covers every cell of it (`RayGrid::new`, from
-        // this index's lists).
-        match unsafe { *g.ray_cells.get_unchecked(cell) } {
+        // A walk over `self.frame` yields only cells of its grid, which
+        // `ray_cells` covers, and its runs of `packets` are those
+        // `RayGrid::new` packed: the indexes never fail.
+        match g.ray_cells[cell] {
             RayCell::Packets { first, end } => {
-                // SAFETY: the runs of `packets` in `ray_cells` are those
-                // `RayGrid::new` packed, each within `packets`.
-                let packets = unsafe { g.packets.get_unchecked(first as usize..end as usize) };
+                let packets = &g.packets[first as usize..end as usize];
                 k.test_packets(f, packets, best);
             }
             RayCell::SubGrid(sub) => {
@@ -190,41 +160,13 @@ impl GridIndex {
         ray: &Line,
         best: &mut (f32, u32),
     ) {
-        #[cfg(target_arch = "x86_64")]
-        if let (Some(avx), Some(f)) = (k.avx2(), k.as_avx(f)) {
-            // SAFETY: `avx` (the AVX kernel's proof) says the CPU has AVX
-            // and AVX2.
-            return unsafe { self.walk_sub_grid_avx(Avx::new(avx), f, sub, ray, best) };
-        }
-        self.walk_sub_grid_portable(k, f, sub, ray, best);
-    }
-
-    /// [`GridIndex::walk_sub_grid`] with the AVX kernel and walk.
-    #[cfg(target_arch = "x86_64")]
-    #[inline(never)]
-    #[target_feature(enable = "avx,avx2")]
-    fn walk_sub_grid_avx(
-        &self,
-        k: Avx,
-        f: &LaneRay<'_, W8>,
-        sub: &SubGrid,
-        ray: &Line,
-        best: &mut (f32, u32),
-    ) {
-        self.sub_grid_walk(k, f, sub, ray, best);
-    }
-
-    /// [`GridIndex::walk_sub_grid`] with any other kernel.
-    #[inline(never)]
-    fn walk_sub_grid_portable<K: Kernel>(
-        &self,
-        k: K,
-        f: &LaneRay<'_, K::V>,
-        sub: &SubGrid,
-        ray: &Line,
-        best: &mut (f32, u32),
-    ) {
-        self.sub_grid_walk(k, f, sub, ray, best);
+        k.apart(SubGridWalk {
+            index: self,
+            f,
+            sub,
+            ray,
+            best,
+        });
     }
 
     /// The body of [`GridIndex::walk_sub_grid`]: a second DDA over the
@@ -268,6 +210,44 @@ impl GridIndex {
             RayCell::Packets { first, end } => &g.packets[first as usize..end as usize],
             RayCell::SubGrid(_) => &[],
         }
+    }
+}
+
+/// [`GridIndex::walk`] waiting for its kernel: the line as six numbers
+/// ([`GridIndex::walk_compiled`]).
+struct Walk<'a, 'f> {
+    index: &'a GridIndex,
+    frame: FrameInputs<'f>,
+    o: [f64; 3],
+    d: [f64; 3],
+    max_toi: f32,
+}
+
+impl<K: Kernel> Task<K> for Walk<'_, '_> {
+    type Out = (f32, u32);
+    #[inline(always)]
+    fn run(self, k: K) -> (f32, u32) {
+        let ray = Line::new(DVec3::from_array(self.o), DVec3::from_array(self.d));
+        self.index.walk(k, self.frame, &ray, self.max_toi)
+    }
+}
+
+/// [`GridIndex::sub_grid_walk`] waiting for its kernel (the ray's lanes
+/// made for it).
+struct SubGridWalk<'a, 'r, K: Kernel> {
+    index: &'a GridIndex,
+    f: &'a LaneRay<'r, K::V>,
+    sub: &'a SubGrid,
+    ray: &'a Line,
+    best: &'a mut (f32, u32),
+}
+
+impl<K: Kernel> Task<K> for SubGridWalk<'_, '_, K> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self, k: K) {
+        self.index
+            .sub_grid_walk(k, self.f, self.sub, self.ray, self.best);
     }
 }
 

@@ -1,0 +1,105 @@
+//! The page's walk of dropped files, natively: the sample archives, and
+//! the damaged drops the browser tests (tests/web/html.test.mjs) also
+//! compare with the CLI.
+
+use std::path::Path;
+
+use sylcol_wasm::{MemoryFolder, Session};
+
+/// The sample files `names`, dropped with their folders.
+fn samples(names: &[&str]) -> MemoryFolder {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let mut folder = MemoryFolder::new();
+    for name in names {
+        let bytes = std::fs::read(dir.join(name)).unwrap();
+        folder.add(&format!("some/folder/{name}"), bytes);
+    }
+    folder
+}
+
+#[test]
+fn the_samples_are_listed_verified_and_asked_through_the_api() {
+    let files = samples(&["MiscBin.pak", "MiscBin.p00", "Tables.pak", "Tables.p00"]);
+    let session = Session::open(&files);
+    let summary = session.summary();
+    let objects = summary["objects"].as_array().unwrap();
+    // Eleven maps, $E084C13C an alias of mapmesh_box_500km (same bytes),
+    // and the library.
+    assert_eq!(objects.len(), 11);
+    assert_eq!(objects.iter().filter(|o| o["kind"] == "map").count(), 10);
+    let library = objects.iter().find(|o| o["kind"] == "library").unwrap();
+    assert_eq!(library["aliases"].as_array().unwrap().len(), 17);
+    assert_eq!(summary["errors"], serde_json::json!([]));
+    let run = session.verify();
+    assert!(run.ok && run.errors.is_empty());
+    // Every entry of both archives, named by the archive's file name
+    // (folders left off), the eighteen library rows each verified.
+    let paths: Vec<&str> = run.objects.iter().map(path_of).collect();
+    assert!(
+        paths
+            .iter()
+            .all(|p| p.starts_with("MiscBin.pak+") || p.starts_with("Tables.pak+"))
+    );
+    assert_eq!(
+        paths.iter().filter(|p| p.contains("CollisionSet_")).count(),
+        18
+    );
+    assert!(paths.contains(&"MiscBin.pak+mapmesh_box_500km.col"));
+    let r = session.request("GET", "/api/objects/%24DD89A110.glb", b"");
+    assert_eq!((r.status, &r.body[..4]), (200, &b"glTF"[..]));
+}
+
+fn path_of(v: &sylcol::report::verify::Verified) -> &str {
+    use sylcol::report::verify::Verified::*;
+    match v {
+        Mcol { path, .. }
+        | CollisionSet { path, .. }
+        | Regn { path, .. }
+        | Idxd { path, .. }
+        | Ixud { path, .. } => path,
+    }
+}
+
+#[test]
+fn an_archive_without_its_part_is_an_error_per_entry_and_nothing_shown() {
+    let session = Session::open(&samples(&["MiscBin.pak"]));
+    let run = session.verify();
+    assert!(run.objects.is_empty());
+    assert!(!run.errors.is_empty());
+    for e in &run.errors {
+        assert!(
+            e.message.starts_with("MiscBin.pak: cannot read: entry ")
+                && e.message
+                    .ends_with("part file MiscBin.p00 is missing next to MiscBin.pak"),
+            "{}",
+            e.message
+        );
+    }
+    assert!(session.catalog().objects().is_empty());
+}
+
+#[test]
+fn a_truncated_map_and_random_bytes_are_the_cli_errors() {
+    let map = sylcol_format::mcol::encode(&sylcol::verify::testmaps::box_map()).unwrap();
+    let mut files = MemoryFolder::new();
+    files.add("cut.MCOL", map[..map.len() / 2].to_vec());
+    let noise: Vec<u8> = (0..1u32 << 20)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    files.add("noise.bin", noise);
+    let session = Session::open(&files);
+    let run = session.verify();
+    assert_eq!(run.errors.len(), 2);
+    assert!(
+        run.errors[0].message.starts_with("cut.MCOL: "),
+        "{}",
+        run.errors[0].message
+    );
+    assert!(
+        run.errors[1].message.starts_with("noise.bin: "),
+        "{}",
+        run.errors[1].message
+    );
+    assert!(session.catalog().objects().is_empty());
+    assert_eq!(session.summary()["skipped"].as_array().unwrap().len(), 2);
+}
