@@ -85,7 +85,11 @@ test('the verify run over the dropped files is `sylcol verify --json` over them,
   assert.ok(cli.objects.length >= 30 && cli.ok, 'the samples verify');
   assert.ok(cli.objects.some((o) => /\.rgn$/.test(o.path)), 'names.txt names the REGN entries');
   const shown = await page.evaluate(() => document.querySelector('#files .body').textContent);
-  assert.match(shown, new RegExp(`${cli.objects.length} object\\(s\\) verified: ${cli.objects.length} ok, 0 failed, 0 unreadable`));
+  // The page's count line is the CLI's last line, distinct contents too.
+  const text = run(['verify', 'MiscBin.pak', 'Tables.pak'], dir).stdout.trim().split('\n');
+  const last = text[text.length - 1];
+  assert.match(last, new RegExp(`^${cli.objects.length} object\\(s\\) verified: ${cli.objects.length} ok, 0 failed, 0 unreadable \\(\\d+ distinct contents\\)$`));
+  assert.ok(shown.includes(last), `${shown} lacks ${last}`);
 });
 
 test('every map and library is listed under the name the CLI gives it, and verified as the CLI verifies it', async () => {
@@ -138,8 +142,12 @@ test('downloads equal `sylcol export` byte for byte: GLB with every layer, OBJ, 
       assert.equal(run(['export', o.path, '-o', 'x.obj'], dir).status, 0);
       assert.ok(obj.equals(readFileSync(join(dir, 'x.obj'))), `${o.name}: the OBJ differs`);
     }
+    // The object's row of `sylcol verify --json` over it and the entries
+    // that share its bytes (the library's 17 other names), which its
+    // `shares_content_with` lists.
     const v = JSON.parse(await download('verify'));
-    assert.deepEqual(v, cliVerify([o.path], dir).objects[0]);
+    assert.deepEqual(v, cliVerify([o.path, ...o.aliases], dir).objects[0]);
+    assert.deepEqual(v.shares_content_with, o.aliases);
   }
 });
 

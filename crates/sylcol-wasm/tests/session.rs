@@ -34,7 +34,7 @@ fn the_samples_are_listed_verified_and_asked_through_the_api() {
     assert!(run.ok && run.errors.is_empty());
     // Every entry of both archives, named by the archive's file name
     // (folders left off), the eighteen library rows each verified.
-    let paths: Vec<&str> = run.objects.iter().map(path_of).collect();
+    let paths: Vec<&str> = run.objects.iter().map(|o| o.report.path()).collect();
     assert!(
         paths
             .iter()
@@ -45,19 +45,17 @@ fn the_samples_are_listed_verified_and_asked_through_the_api() {
         18
     );
     assert!(paths.contains(&"MiscBin.pak+mapmesh_box_500km.col"));
+    // The eighteen rows share one content, and each names the other 17,
+    // as `sylcol verify --json` does.
+    for o in run
+        .objects
+        .iter()
+        .filter(|o| o.report.path().contains("CollisionSet_"))
+    {
+        assert_eq!(o.shares_content_with.len(), 17, "{}", o.report.path());
+    }
     let r = session.request("GET", "/api/objects/%24DD89A110.glb", b"");
     assert_eq!((r.status, &r.body[..4]), (200, &b"glTF"[..]));
-}
-
-fn path_of(v: &sylcol::report::verify::Verified) -> &str {
-    use sylcol::report::verify::Verified::*;
-    match v {
-        Mcol { path, .. }
-        | CollisionSet { path, .. }
-        | Regn { path, .. }
-        | Idxd { path, .. }
-        | Ixud { path, .. } => path,
-    }
 }
 
 #[test]

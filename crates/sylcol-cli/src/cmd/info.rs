@@ -20,7 +20,8 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         return archive_info(&args.file, ctx);
     }
     let input = ctx.open.object(&args.file)?.whole()?;
-    let info = InfoDocument::object(&input.name, &input.bytes)?;
+    let mut info = InfoDocument::object(&input.name, &input.bytes)?;
+    info.names = ctx.open.names_used();
     print::report(ctx, &info, || info.text())?;
     Ok(Outcome::Ok)
 }

@@ -74,7 +74,12 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         _ => Detail::Summary,
     };
     run.names = ctx.open.names_used();
-    print::report(ctx, &run, || run.text(detail))?;
+    let text = run.text(detail);
+    // `--failures` with nothing failed prints nothing at all (not even
+    // where the names came from), so that a script can test for silence.
+    if ctx.json || !text.is_empty() {
+        print::report(ctx, &run, || text)?;
+    }
     print::errors(&run.errors, ctx);
     Ok(if !run.errors.is_empty() {
         Outcome::InputErrors

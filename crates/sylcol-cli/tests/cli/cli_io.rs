@@ -82,7 +82,7 @@ fn dash_writes_standard_output_and_no_file_named_dash() {
 #[test]
 fn an_output_name_that_says_no_known_format_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["a.ply", "x.stl", "mesh"] {
+    for name in ["a.dae", "x.stl", "mesh"] {
         let target = dir.path().join(name);
         let out = sylcol()
             .args(["export", &fixture("box.mcol"), "-o", path(&target)])

@@ -6,8 +6,8 @@ use sylcol_format::{AnyError, Object, decode_any};
 
 use super::Skipped;
 use super::error::{ErrorReport, ObjectError};
-use super::shared::{Digest32, SharedContent, SharesContent};
 use super::name_sources::NameSources;
+use super::shared::{Digest32, SharedContent, SharesContent};
 use crate::verify::{Check, collisionset, idxd, mcol, regn, text};
 
 pub mod summary;

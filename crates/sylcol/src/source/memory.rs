@@ -102,17 +102,22 @@ impl Opener {
         }
         let path = Path::new(name);
         let mut archive = Archive::from_memory(path, bytes, folder.files())?;
-        self.names.apply_lists(path, &mut archive, || {
-            let Some(list) = folder.get(NAMES_BESIDE) else {
-                return Ok(None);
-            };
-            std::io::read_to_string(&list[..])
-                .map(Some)
-                .map_err(|error| SourceError::Names {
-                    path: path.with_file_name(NAMES_BESIDE),
-                    error,
-                })
-        }, None)?;
+        self.names.apply_lists(
+            path,
+            &mut archive,
+            || {
+                let Some(list) = folder.get(NAMES_BESIDE) else {
+                    return Ok(None);
+                };
+                std::io::read_to_string(&list[..])
+                    .map(Some)
+                    .map_err(|error| SourceError::Names {
+                        path: path.with_file_name(NAMES_BESIDE),
+                        error,
+                    })
+            },
+            None,
+        )?;
         Ok(Objects::of_archive(name, archive))
     }
 }

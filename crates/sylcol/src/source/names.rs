@@ -80,9 +80,12 @@ impl NameList {
     pub fn apply(&self, path: &Path, archive: &mut Archive) -> Result<NameSources, SourceError> {
         let beside = path.with_file_name(NAMES_BESIDE);
         let cached = cache_file(path).filter(|f| f.is_file());
-        self.apply_lists(path, archive, || {
-            beside.is_file().then(|| read_list(&beside)).transpose()
-        }, cached)
+        self.apply_lists(
+            path,
+            archive,
+            || beside.is_file().then(|| read_list(&beside)).transpose(),
+            cached,
+        )
     }
 
     /// [`NameList::apply`] with the text of the `names.txt` beside the
@@ -119,9 +122,13 @@ impl NameList {
         }
         if let Some(text) = beside()? {
             let own = path.file_name().unwrap_or_default().to_string_lossy();
-            add(NameOrigin::Beside, Some(path.with_file_name(NAMES_BESIDE)), &|b| {
-                b.add_list_for(&text, &own);
-            });
+            add(
+                NameOrigin::Beside,
+                Some(path.with_file_name(NAMES_BESIDE)),
+                &|b| {
+                    b.add_list_for(&text, &own);
+                },
+            );
         }
         if let Some(cached) = cached {
             let text = read_list(&cached)?;
