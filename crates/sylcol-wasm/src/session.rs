@@ -4,6 +4,7 @@
 
 use serde_json::{Value, json};
 use sylcol::report::error::ErrorReport;
+use sylcol::report::name_sources::NameSources;
 use sylcol::report::pak::index_problems;
 use sylcol::report::verify::VerifyRun;
 use sylcol::source::{Item, MemoryFolder, Opener};
@@ -51,6 +52,9 @@ pub struct Session {
     catalog: Catalog,
     /// Objects not shown, with the reason (`sylcol serve`'s notes).
     skipped: Vec<Value>,
+    /// Where the entry names of each dropped archive came from (the
+    /// built-in list, a dropped `names.txt`), as `verify --json` says.
+    names: Vec<NameSources>,
 }
 
 impl Session {
@@ -87,6 +91,7 @@ impl Session {
             }
         }
         session.skipped = skipped;
+        session.names = opener.names_used();
         session
     }
 
@@ -138,6 +143,7 @@ impl Session {
                 }
             }
         }
+        run.names = self.names.clone();
         run
     }
 }

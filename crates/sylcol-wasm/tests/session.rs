@@ -32,6 +32,9 @@ fn the_samples_are_listed_verified_and_asked_through_the_api() {
     assert_eq!(summary["errors"], serde_json::json!([]));
     let run = session.verify();
     assert!(run.ok && run.errors.is_empty());
+    // Where each archive's names came from, as `verify --json` says.
+    let archives: Vec<&str> = run.names.iter().map(|n| n.archive.as_str()).collect();
+    assert_eq!(archives, ["MiscBin.pak", "Tables.pak"]);
     // Every entry of both archives, named by the archive's file name
     // (folders left off), the eighteen library rows each verified.
     let paths: Vec<&str> = run.objects.iter().map(|o| o.report.path()).collect();

@@ -100,6 +100,9 @@ fn every_readme_shell_block_runs_as_written() {
     assert!(s.join("mod/MiscBin.pak").is_file() && s.join("mod/MiscBin.p00").is_file());
     // `sylcol man -o man1`: a page per command.
     for page in ["sylcol.1", "sylcol-info.1", "sylcol-pak-list.1"] {
-        assert!(s.join("man1").join(page).metadata().unwrap().len() > 500, "{page}");
+        assert!(
+            s.join("man1").join(page).metadata().unwrap().len() > 500,
+            "{page}"
+        );
     }
 }

@@ -5,7 +5,8 @@ CollisionSet part library, the REGN objects and the IDXD / IXUD string
 tables losslessly, with numpy arrays lent without
 copying; answers collision queries in vectorised batches on every core;
 builds valid game files from meshes. The same library as the ``sylcol``
-command line: ``info()`` and ``verify()`` return what ``--json`` prints.
+command line: ``info()`` returns the object ``info --json`` lists,
+``verify()`` what ``verify --json`` prints.
 
     >>> import sylcol
     >>> pak = sylcol.open_archive("samples/MiscBin.pak")

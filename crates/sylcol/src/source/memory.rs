@@ -102,7 +102,7 @@ impl Opener {
         }
         let path = Path::new(name);
         let mut archive = Archive::from_memory(path, bytes, folder.files())?;
-        self.names.apply_lists(
+        let sources = self.names.apply_lists(
             path,
             &mut archive,
             || {
@@ -118,6 +118,9 @@ impl Opener {
             },
             None,
         )?;
+        // Where the names came from, for the page to say as `verify
+        // --json` does ([`Opener::names_used`]).
+        self.record(sources);
         Ok(Objects::of_archive(name, archive))
     }
 }
