@@ -76,6 +76,15 @@ def cli_json(*args):
     return json.loads(run_cli("--json", *args)[1])
 
 
+def cli_verify(*args):
+    """``sylcol verify --json ...``'s run with ``names`` (where the CLI's
+    archive entry names came from) empty, as a loaded object, which opens
+    no archive, reports it."""
+    run = cli_json("verify", *args)
+    run["names"] = []
+    return run
+
+
 def cli_object(*args):
     """The one object of `sylcol --json info PATH` on one object: the
     document's `objects[0]` without `shares_content_with` (which names the

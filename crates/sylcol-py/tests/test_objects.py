@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sylcol
-from conftest import ARCHIVES, FIXTURES, PAK, TABLES, cli_json, cli_object, entries_with_magic, entry_path, listing, run_cli
+from conftest import ARCHIVES, FIXTURES, PAK, SAMPLES, TABLES, cli_json, cli_object, cli_verify, entries_with_magic, entry_path, listing, run_cli
 
 
 def read_obj(path):
@@ -138,8 +138,8 @@ def test_verify_is_the_cli_json():
     for entry in ["$DC4B0896", "$2CF7EB47", "CollisionSet_S01.bin"]:
         path = f"{PAK}+{entry}"
         o = sylcol.load(path)
-        assert o.verify() == cli_json("verify", path)
-        assert o.verify(seed=7) == cli_json("verify", "--seed", "7", path)
+        assert o.verify() == cli_verify(path)
+        assert o.verify(seed=7) == cli_verify("--seed", "7", path)
 
 
 @pytest.mark.parametrize("pak", ARCHIVES, ids=lambda p: p.name)

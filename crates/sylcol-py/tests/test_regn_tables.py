@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sylcol
-from conftest import PAK, TABLES, cli_json, cli_object, entries_with_magic, entry_path, run_cli
+from conftest import PAK, TABLES, cli_json, cli_object, cli_verify, entries_with_magic, entry_path, run_cli
 
 REGNS = entries_with_magic(PAK, "REGN")
 TABLE_ENTRIES = entries_with_magic(TABLES, "IDXD", "IXUD")
@@ -41,8 +41,8 @@ def test_every_regn_matches_info_and_verify(entry):
     assert isinstance(r, sylcol.Regn)
     info = cli_object("info", path)
     assert r.info() == info
-    assert r.verify() == cli_json("verify", path)
-    assert r.verify(seed=7) == cli_json("verify", "--seed", "7", path)
+    assert r.verify() == cli_verify(path)
+    assert r.verify(seed=7) == cli_verify("--seed", "7", path)
     h = r.header
     assert r.counts == h["counts"] == info["counts"] and len(r.counts) == 6
     assert r.pointers == h["pointers"] == info["pointers"]
@@ -115,7 +115,7 @@ def test_every_table_matches_info_and_verify(entry):
     assert isinstance(t, sylcol.StringTable)
     info = cli_object("info", path)
     assert t.info() == info
-    assert t.verify() == cli_json("verify", path)
+    assert t.verify() == cli_verify(path)
     assert t.format == info["format"] == entry.split(".")[-1]
     assert t.unit == (1 if t.format == "IDXD" else 2)
     assert t.pool_size_unit == info["pool_size_unit"] and t.pool_offset == info["pool_offset"]
