@@ -115,7 +115,7 @@ pub enum AnyError {
         /// characters but tabs and line ends).
         text: bool,
         /// The CollisionSet attempt's error (offset and invariant).
-        collisionset: DecodeError,
+        collisionset: Box<DecodeError>,
     },
     /// The input holds no byte: no format sylcol decodes is empty (a
     /// CollisionSet holds at least one record), so an empty file or entry
@@ -212,7 +212,7 @@ impl AnyError {
             head,
             head_len: head_len as u8,
             text: looks_like_text(&data[..data.len().min(TEXT_PROBE)]),
-            collisionset,
+            collisionset: Box::new(collisionset),
         }
     }
 }
