@@ -27,6 +27,14 @@ def cli_json(*args):
     return json.loads(cli("--json", *args)[1])
 
 
+def cli_object(*args):
+    """The one object of `sylcol --json info PATH` on one object (its
+    document's `objects[0]`)."""
+    doc = cli_json(*args)
+    assert len(doc["objects"]) == 1, doc
+    return doc["objects"][0]
+
+
 @pytest.fixture(scope="session")
 def addon():
     """The installed add-on's package."""

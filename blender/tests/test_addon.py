@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from mathutils import Quaternion, Vector
 
-from conftest import PAK, cli, cli_json
+from conftest import PAK, cli, cli_json, cli_object
 
 LARGEST = "$DD89A110"  # the sample map with the most triangles (1 164)
 
@@ -53,7 +53,7 @@ def test_1_import_gives_every_map_and_library_part(scene, addon):
     got = map_objects()
     assert sorted(got) == sorted(m.upper() for m in maps), (sorted(got), sorted(maps))
     for h, obj in got.items():
-        facts = cli_json("info", f"{PAK}+${h}")
+        facts = cli_object("info", f"{PAK}+${h}")
         assert len(obj.data.polygons) == obj["sylcol_triangles"] == facts["triangles"], h
         assert len(obj.data.vertices) == facts["vertices"], h
         assert list(obj["sylcol_grid"]) == facts["grid"]["dims"], h
@@ -74,7 +74,7 @@ def test_1_import_gives_every_map_and_library_part(scene, addon):
         assert len(obj.data.vertices) > 0 and len(obj.data.polygons) == 0, h
     lib = library_collection()
     names = [o["sylcol_record"] for o in sorted(lib.objects, key=lambda o: o["sylcol_index"])]
-    facts = cli_json("info", f"{PAK}+CollisionSet_S01.bin")
+    facts = cli_object("info", f"{PAK}+CollisionSet_S01.bin")
     assert names == [m["name"] for m in facts["meshes"]]
     assert len(names) == 158
     assert [o.name for o in sorted(lib.objects, key=lambda o: o["sylcol_index"])][:3] == names[:3]
@@ -175,7 +175,7 @@ def test_double_sided_and_unwelded_records_export_byte_identical(scene, tmp_path
         if i == 2:
             v.co.z = 0.5
     assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
-    (sheet_back, *_) = cli_json("info", out)["meshes"]
+    (sheet_back, *_) = cli_object("info", out)["meshes"]
     assert (sheet_back["vertices"], sheet_back["triangles"]) == (4, 4)
     assert sylcol_part(out, 0).vertices[2][2] == np.float32(0.5)
 
@@ -379,7 +379,7 @@ def test_new_objects_export_as_a_new_map_and_a_new_library_part(scene, tmp_path)
     assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
     code, text, err = cli("verify", out, check=False)
     assert code == 0, text + err
-    assert cli_json("info", out)["triangles"] == len(ico.data.polygons)
+    assert cli_object("info", out)["triangles"] == len(ico.data.polygons)
     # A cube (quads, cut into triangles) put into the library: its last part.
     bpy.ops.mesh.primitive_cube_add(size=500.0)
     cube = bpy.context.active_object
@@ -391,7 +391,7 @@ def test_new_objects_export_as_a_new_map_and_a_new_library_part(scene, tmp_path)
     activate(cube)
     out = tmp_path / "library.bin"
     assert bpy.ops.export_scene.sylcol(filepath=str(out)) == {"FINISHED"}
-    meshes = cli_json("info", out)["meshes"]
-    original = cli_json("info", f"{PAK}+CollisionSet_S01.bin")["meshes"]
+    meshes = cli_object("info", out)["meshes"]
+    original = cli_object("info", f"{PAK}+CollisionSet_S01.bin")["meshes"]
     assert meshes[:-1] == original
     assert (meshes[-1]["name"], meshes[-1]["vertices"], meshes[-1]["triangles"]) == ("rou_x900_cmesh", 8, 12)

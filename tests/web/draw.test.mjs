@@ -71,7 +71,7 @@ test('spheres: one outline each, from 8 segments far away to 64 close up', async
 });
 
 test('library: a draw call per side drawn, parts at their level of detail', async () => {
-  const info = JSON.parse(sylcol(['info', `${SAMPLES}+CollisionSet_Tutorial.bin`, '--json']));
+  const [info] = JSON.parse(sylcol(['info', `${SAMPLES}+CollisionSet_Tutorial.bin`, '--json'])).objects;
   const total = info.meshes.reduce((n, m) => n + m.triangles, 0);
   const page = await openViewer(browser, server.url, 'CollisionSet_Tutorial');
   const whole = await page.evaluate(() => window.sylcol.profile(1));

@@ -1,6 +1,7 @@
 // Every glTF file sylcol writes passes the Khronos glTF validator with no
 // error and no warning: each sample map with all its layers (GLB and
-// .gltf), the whole library as one GLB, one part, and a scaled map.
+// .gltf), the whole library as one GLB, one part, a scaled map, and the
+// whole archive as one scene.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
@@ -34,6 +35,16 @@ test('the whole sample archive as GLB, every layer: 0 errors, 0 warnings', async
   for (const f of files) {
     const report = await validate(join(out, f));
     assert.ok(report.info.totalVertexCount > 0, f);
+  }
+});
+
+test('the whole sample archive as one scene (GLB and .gltf): 0 errors, 0 warnings', async () => {
+  const out = mkdtempSync(join(tmpdir(), 'sylcol-gltf-'));
+  for (const name of ['archive.glb', 'archive.gltf']) {
+    sylcol(['export', SAMPLES, '-o', join(out, name), '--layers', 'all', '--scale', '0.01']);
+    const report = await validate(join(out, name));
+    assert.ok(report.info.totalVertexCount > 0, name);
+    assert.ok(report.info.drawCallCount > 23, `${name}: every object drawn`);
   }
 });
 

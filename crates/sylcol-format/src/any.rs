@@ -8,8 +8,9 @@
 //! | 2 | the CollisionSet record walk (no magic: the walk must consume the input) | kept as the CollisionSet attempt |
 //! | 3 | nothing matched | [`AnyError::Unrecognised`] with the magic and what the walk said, at its offset |
 //!
-//! A library whose *first* record is damaged therefore reads "not MCOL
-//! (magic ...); the CollisionSet walk failed at byte N: ..." — the same
+//! A library whose *first* record is damaged therefore reads "starts with
+//! 00 00 10 40 …, no magic sylcol knows (...), and the CollisionSet walk
+//! failed at byte N: ..." — the same
 //! offset and invariant as a damaged later record. A library whose first
 //! record frames correctly but breaks later is [`AnyError::Invalid`].
 //!
@@ -340,7 +341,7 @@ mod tests {
         assert!(matches!(err, AnyError::Unrecognised { .. }), "{err:?}");
         assert_eq!(err.offset(), 0);
         let text = err.to_string();
-        assert!(text.contains("not MCOL"), "{text}");
+        assert!(text.contains("no magic sylcol knows"), "{text}");
         assert!(
             text.contains("CollisionSet walk failed at byte 0x0: record size"),
             "{text}"

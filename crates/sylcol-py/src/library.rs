@@ -132,7 +132,8 @@ impl CollisionSet {
         }
     }
 
-    /// What ``sylcol info --json`` prints for this library, as a dict.
+    /// The library as ``sylcol info --json`` lists it (its ``objects[0]``,
+    /// less ``shares_content_with``), as a dict.
     fn info(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let info = collisionset_info(&self.path, self.bytes.len(), &self.set);
         json_to_py(py, &Info::CollisionSet(info))

@@ -221,7 +221,8 @@ impl Mcol {
         Ok(Some(d))
     }
 
-    /// What ``sylcol info --json`` prints for this object, as a dict.
+    /// The object as ``sylcol info --json`` lists it (its ``objects[0]``,
+    /// less ``shares_content_with``), as a dict.
     fn info(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let info = mcol_info(&self.path, &self.bytes, &self.mcol).map_err(|e| to_py(&e))?;
         json_to_py(py, &Info::Mcol(info))

@@ -173,7 +173,8 @@ impl Regn {
         self.regn.pof0_base
     }
 
-    /// What ``sylcol info --json`` prints for this object, as a dict.
+    /// The object as ``sylcol info --json`` lists it (its ``objects[0]``,
+    /// less ``shares_content_with``), as a dict.
     fn info(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let info = RegnInfo::of(&self.path, self.bytes.len(), &self.regn);
         json_to_py(py, &Info::Regn(info))

@@ -155,7 +155,8 @@ impl StringTable {
         idxd::text::to_text(&self.table)
     }
 
-    /// What ``sylcol info --json`` prints for this table, as a dict.
+    /// The table as ``sylcol info --json`` lists it (its ``objects[0]``,
+    /// less ``shares_content_with``), as a dict.
     fn info(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let info = StringTableInfo::of(&self.path, self.bytes.len(), &self.table);
         let info = match self.table.flavour {

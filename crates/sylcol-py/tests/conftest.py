@@ -78,10 +78,24 @@ def cli_json(*args):
 
 def cli_verified(*args):
     """The one object's report in ``sylcol verify --json ...``'s run: what
-    ``verify()`` of one object returns."""
+    ``verify()`` of one object returns (without ``shares_content_with``,
+    which names the other objects of a run: none for one object)."""
     run = cli_json("verify", *args)
     assert len(run["objects"]) == 1 and not run["errors"], run
-    return run["objects"][0]
+    obj = dict(run["objects"][0])
+    assert obj.pop("shares_content_with") == []
+    return obj
+
+
+def cli_object(*args):
+    """The one object of `sylcol --json info PATH` on one object: the
+    document's `objects[0]` without `shares_content_with` (which names the
+    other objects of a run, none for one object)."""
+    doc = cli_json(*args)
+    assert len(doc["objects"]) == 1, doc
+    obj = dict(doc["objects"][0])
+    assert obj.pop("shares_content_with") == []
+    return obj
 
 
 _LISTINGS = {}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sylcol
-from conftest import ARCHIVES, FIXTURES, PAK, SAMPLES, TABLES, cli_json, cli_verified, entries_with_magic, entry_path, listing, run_cli
+from conftest import ARCHIVES, FIXTURES, PAK, SAMPLES, TABLES, cli_json, cli_object, cli_verified, entries_with_magic, entry_path, listing, run_cli
 
 
 def read_obj(path):
@@ -66,7 +66,7 @@ def test_the_library_entries_are_one_library(objects, library):
     assert len(libraries) == len(entries_with_magic(PAK, None)) > 0
     first = libraries[0].to_bytes()
     assert all(lib.to_bytes() == first for lib in libraries)
-    assert len(library) == cli_json("info", f"{PAK}+CollisionSet_S01.bin")["records"]
+    assert len(library) == cli_object("info", f"{PAK}+CollisionSet_S01.bin")["records"]
     assert library.endian == "big"
 
 
@@ -133,7 +133,7 @@ def test_info_is_the_cli_json():
     for name in ["$DC4B0896.MCOL", "$E084C13C.MCOL", "CollisionSet_S01.bin"]:
         path = entry_path(PAK, name)
         o = sylcol.load(path)
-        assert o.info() == cli_json("info", path)
+        assert o.info() == cli_object("info", path)
 
 
 def test_verify_is_the_cli_json():
@@ -158,7 +158,7 @@ def test_fixtures_load_and_round_trip(fixture):
     m = sylcol.load(path)
     assert isinstance(m, sylcol.Mcol) and m.path == str(path)
     assert m.to_bytes() == path.read_bytes()
-    assert m.info() == cli_json("info", path)
+    assert m.info() == cli_object("info", path)
     assert sylcol.load(path.read_bytes()).to_bytes() == path.read_bytes()
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import sylcol
-from conftest import PAK, TABLES, cli_json, cli_verified, entries_with_magic, entry_path, run_cli
+from conftest import PAK, TABLES, cli_json, cli_object, cli_verified, entries_with_magic, entry_path, run_cli
 
 REGNS = entries_with_magic(PAK, "REGN")
 TABLE_ENTRIES = entries_with_magic(TABLES, "IDXD", "IXUD")
@@ -39,7 +39,7 @@ def test_every_regn_matches_info_and_verify(entry):
     path = entry_path(PAK, entry)
     r = sylcol.load(path)
     assert isinstance(r, sylcol.Regn)
-    info = cli_json("info", path)
+    info = cli_object("info", path)
     assert r.info() == info
     assert r.verify() == cli_verified(path)
     assert r.verify(seed=7) == cli_verified("--seed", "7", path)
@@ -113,7 +113,7 @@ def test_every_table_matches_info_and_verify(entry):
     path = entry_path(TABLES, entry)
     t = sylcol.load(path)
     assert isinstance(t, sylcol.StringTable)
-    info = cli_json("info", path)
+    info = cli_object("info", path)
     assert t.info() == info
     assert t.verify() == cli_verified(path)
     assert t.format == info["format"] == entry.split(".")[-1]

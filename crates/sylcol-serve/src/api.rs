@@ -8,7 +8,7 @@
 //! | `GET /api/objects/{name}.glb?layers=hull,cells` | the object's glTF scene |
 //! | `GET /api/objects/{name}.obj?mesh=PART` | a map's hull (a library: one part) as OBJ |
 //! | `POST /api/query` | answers, in the shape `query --json` prints |
-//! | `GET /api/verify/{name}` | what `verify --json` says, plus `flagged` |
+//! | `GET /api/verify/{name}` | its row of `verify --json` (`shares_content_with`: the aliases), plus `name`, `flagged` |
 //! | `GET /`, `/app.js`, ... | the viewer page ([`crate::assets`]) |
 
 use glam::Vec3;
@@ -595,6 +595,11 @@ mod tests {
         assert_eq!(
             (&v["ok"], &v["name"]),
             (&json!(true), &json!("CollisionSet_Tutorial"))
+        );
+        // As `verify --json` over both names: the copy is named.
+        assert_eq!(
+            v["shares_content_with"],
+            json!(["MiscBin.pak+CollisionSet_S01.bin"])
         );
         let r = handle(&c, "GET", "/api/objects/CollisionSet_S01.glb", b"");
         assert_eq!((r.status, r.content_type), (200, "model/gltf-binary"));

@@ -348,9 +348,10 @@ impl Object {
         }
     }
 
-    /// What `verify --json` says of the object, plus `name` and
-    /// `flagged`: the triangles and cells (a library: the parts) the
-    /// failing checks count against.
+    /// What `verify --json` says of the object (its `objects` row over
+    /// the same sources: `shares_content_with` names the aliases), plus
+    /// `name` and `flagged`: the triangles and cells (a library: the
+    /// parts) the failing checks count against.
     pub fn verify(&self) -> Value {
         let seed = verify::DEFAULT_SEED;
         let bytes = &self.source.bytes;
@@ -370,6 +371,7 @@ impl Object {
             }
             _ => json!({}),
         };
+        v["shares_content_with"] = json!(self.aliases);
         v["name"] = json!(self.name);
         v["flagged"] = flagged;
         v

@@ -78,8 +78,17 @@
 
   function showRun(summary, run) {
     const failed = run.objects.filter((o) => !o.ok).length;
+    // As the CLI's last line: objects that repeat an earlier one's bytes
+    // (`shares_content_with`) are counted once among the contents.
+    const seen = new Set();
+    let distinct = 0;
+    for (const o of run.objects) {
+      if (!o.shares_content_with.some((p) => seen.has(p))) distinct += 1;
+      seen.add(o.path);
+    }
+    const contents = distinct < run.objects.length ? ` (${distinct} distinct contents)` : '';
     const rows = [
-      `<div class="${run.ok ? 'ok' : 'bad'}">${run.objects.length} object(s) verified: ${run.objects.length - failed} ok, ${failed} failed, ${run.errors.length} unreadable</div>`,
+      `<div class="${run.ok ? 'ok' : 'bad'}">${run.objects.length} object(s) verified: ${run.objects.length - failed} ok, ${failed} failed, ${run.errors.length} unreadable${contents}</div>`,
       `<div>${summary.objects.length} shown, ${run.skipped.length} entries in other formats</div>`,
       ...run.errors.map((e) => `<div class="error">${esc(e.message)}</div>`),
       '<button type="button" id="verify-all" data-download="verify-all">verify JSON (every file)</button>',

@@ -2,13 +2,11 @@
 //! viewer's [`Catalog`], asked through the same JSON API `sylcol serve`
 //! answers) and every object's `verify` report, as the CLI gives them.
 
-use std::sync::Arc;
-
 use serde_json::{Value, json};
 use sylcol::report::error::ErrorReport;
 use sylcol::report::name_sources::NameSources;
 use sylcol::report::pak::index_problems;
-use sylcol::report::verify::{Verified, VerifyRun};
+use sylcol::report::verify::VerifyRun;
 use sylcol::source::{Item, MemoryFolder, Opener};
 use sylcol::verify::DEFAULT_SEED;
 use sylcol_serve::api::{Reply, handle};
@@ -54,16 +52,17 @@ pub struct Session {
     catalog: Catalog,
     /// Objects not shown, with the reason (`sylcol serve`'s notes).
     skipped: Vec<Value>,
-    /// Where each dropped archive's entry names came from.
+    /// Where the entry names of each dropped archive came from (the
+    /// built-in list, a dropped `names.txt`), as `verify --json` says.
     names: Vec<NameSources>,
 }
 
 impl Session {
     /// Opens the files of `folder` a user would name (every one but the
     /// parts of a dropped archive and `names.txt`: [`MemoryFolder::arguments`])
-    /// as `sylcol serve FILE...` does, and fills the catalog: maps,
-    /// libraries and REGN point clouds are shown; other objects, and
-    /// objects that cannot be read, are listed with the reason.
+    /// as `sylcol serve FILE...` does, and fills the catalog: maps and
+    /// libraries are shown; other objects, and objects that cannot be
+    /// read, are listed with the reason.
     pub fn open(folder: &MemoryFolder) -> Session {
         let opener = Opener::default();
         let mut session = Session {
@@ -74,7 +73,6 @@ impl Session {
                 .collect(),
             ..Session::default()
         };
-        session.names = opener.names_used();
         let mut skipped = Vec::new();
         for file in session.files.iter().flatten() {
             for item in &file.items {
@@ -93,6 +91,7 @@ impl Session {
             }
         }
         session.skipped = skipped;
+        session.names = opener.names_used();
         session
     }
 
@@ -118,12 +117,11 @@ impl Session {
 
     /// `sylcol verify --json` over the dropped files: every object of
     /// every archive and loose file, in order, with the errors. Rows that
-    /// share their bytes (the eighteen library rows) are verified once:
-    /// the checks read the bytes and the seed only, never the name.
+    /// share their bytes (the eighteen library rows) are verified once
+    /// and name each other in `shares_content_with`, as the CLI's run
+    /// does: the checks read the bytes and the seed only, never the name.
     pub fn verify(&self) -> VerifyRun {
         let mut run = VerifyRun::new(DEFAULT_SEED);
-        run.names = self.names.clone();
-        let mut done: Vec<(Arc<Vec<u8>>, Verified)> = Vec::new();
         for file in &self.files {
             let file = match file {
                 Ok(file) => file,
@@ -138,36 +136,14 @@ impl Session {
             for item in &file.items {
                 match item {
                     Ok(Item::Whole(input)) => {
-                        let (name, bytes) = (&input.name, &input.bytes);
-                        if let Some((_, v)) = done.iter().find(|(b, _)| Arc::ptr_eq(b, bytes)) {
-                            run.objects.push(renamed(v, name));
-                            run.ok = run.ok && v.ok();
-                            continue;
-                        }
-                        let before = run.objects.len();
-                        run.push(name, bytes, file.in_archive, None);
-                        if let Some(v) = run.objects.get(before) {
-                            done.push((bytes.clone(), v.clone()));
-                        }
+                        run.push(&input.name, &input.bytes, file.in_archive, None)
                     }
                     Ok(Item::Other(e)) => run.push_undecoded(e.clone(), file.in_archive),
                     Err(e) => run.error(e.clone()),
                 }
             }
         }
+        run.names = self.names.clone();
         run
     }
-}
-
-/// `v` as the report of the same bytes named `path`.
-fn renamed(v: &Verified, path: &str) -> Verified {
-    let mut v = v.clone();
-    match &mut v {
-        Verified::Mcol { path: p, .. }
-        | Verified::CollisionSet { path: p, .. }
-        | Verified::Regn { path: p, .. }
-        | Verified::Idxd { path: p, .. }
-        | Verified::Ixud { path: p, .. } => *p = path.to_string(),
-    }
-    v
 }

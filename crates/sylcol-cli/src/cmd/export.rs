@@ -1,10 +1,12 @@
-//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ or glTF (`.gltf`,
-//! `.glb`; `--format` where the extension cannot say, `-o -` for standard
-//! output). glTF takes debug layers (`--layers`) and a display scale
+//! `sylcol export FILE -o OUT`: a mesh as Wavefront OBJ, glTF (`.gltf`,
+//! `.glb`) or PLY (`--format` where the extension cannot say, `-o -` for
+//! standard output); a REGN's points as PLY or glTF, a string table as
+//! text. glTF takes debug layers (`--layers`) and a display scale
 //! (`--scale`); a whole CollisionSet goes to one glTF scene, a whole
-//! archive to one file per map plus one for the library; a CollisionSet to
-//! a folder gets a manifest of the records' order beside its meshes. The
-//! report is `sylcol::report::files::ExportReport`.
+//! archive to one glTF scene (`-o NAME.glb`, `scene.rs`) or to a folder of
+//! files (`archive.rs`); a CollisionSet to a folder gets a manifest of the
+//! records' order beside its meshes. The report is
+//! `sylcol::report::files::ExportReport`.
 
 use std::path::{Path, PathBuf};
 
@@ -14,6 +16,7 @@ use sylcol::build::collisionset::{ManifestEntry, write_manifest};
 use sylcol::export::gltf::{Layers, Scene, SceneOptions, library_scene, map_scene, mesh_scene};
 use sylcol::export::obj::write_obj;
 use sylcol::export::object_name;
+use sylcol::export::points::to_ply_mesh;
 use sylcol::prelude::*;
 use sylcol::report::error::{NotFound, Unsupported, UsageError};
 use sylcol::report::files::{ExportReport, Written};
@@ -26,6 +29,7 @@ use crate::output::{Dest, OutputDir, is_stdout, refuse_stdout, safe_components};
 
 mod archive;
 mod other;
+mod scene;
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol export`.
@@ -33,9 +37,12 @@ use crate::{Context, Outcome, print};
 pub struct Args {
     /// The input: a file, `ARCHIVE.pak+INNER`, a whole `.pak`, or `-`.
     pub file: String,
-    /// Where to write: a `.obj`, `.gltf` or `.glb` file, or `-` for
-    /// standard output (OBJ unless `--format` says otherwise); for a
-    /// CollisionSet (without `--mesh`) or a whole archive, a folder.
+    /// Where to write: a `.obj`, `.gltf`, `.glb` or `.ply` file, or `-`
+    /// for standard output (OBJ unless `--format` says otherwise); a REGN
+    /// to `.ply` / `.gltf` / `.glb` (its points), a string table to `.txt`
+    /// or `.json`. A CollisionSet (without `--mesh`) or a whole archive
+    /// goes to a folder of files, or to one glTF scene named `.glb` /
+    /// `.gltf` (an archive's scene: a node per object).
     #[arg(short = 'o', long = "output")]
     pub output: PathBuf,
     /// The mesh format, when the output's extension cannot say (`-`, a
@@ -123,6 +130,8 @@ pub enum MeshFormat {
     Gltf,
     /// glTF 2.0 binary.
     Glb,
+    /// Stanford PLY (ASCII), what `build` reads back.
+    Ply,
 }
 
 impl MeshFormat {
@@ -131,6 +140,7 @@ impl MeshFormat {
             MeshFormat::Obj => "obj",
             MeshFormat::Gltf => "gltf",
             MeshFormat::Glb => "glb",
+            MeshFormat::Ply => "ply",
         }
     }
 
@@ -141,6 +151,7 @@ impl MeshFormat {
             "obj" => Some(MeshFormat::Obj),
             "gltf" => Some(MeshFormat::Gltf),
             "glb" => Some(MeshFormat::Glb),
+            "ply" => Some(MeshFormat::Ply),
             _ => None,
         }
     }
@@ -171,17 +182,44 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
                 args.file
             )));
         }
-        refuse_stdout(
-            &args.output,
-            "a whole archive exports to a folder of files: name one (-o DIR)",
-        )?;
-        archive::export_archive(&args, ctx.open, &mut report)?;
+        match archive_scene_format(&args) {
+            Some(format) => scene::export_archive_scene(&args, format, ctx.open, &mut report)?,
+            None => {
+                refuse_archive_file(&args)?;
+                archive::export_archive(&args, ctx.open, &mut report)?
+            }
+        }
     } else {
         let (input, object) = ctx.open.object(&args.file)?.decode()?;
         let output = Dest::Named(args.output.clone());
         export_object(&input, &object, &args, &output, &mut report)?;
     }
     finish(ctx, report)
+}
+
+/// The glTF format a whole archive is written in as one scene: an output
+/// named `.glb` / `.gltf` that is not a folder.
+fn archive_scene_format(args: &Args) -> Option<MeshFormat> {
+    let output = &args.output;
+    let named = MeshFormat::of_extension(output).filter(|f| is_gltf(*f));
+    named.filter(|_| !output.is_dir())
+}
+
+/// A whole archive goes to a folder or one glTF scene: standard output
+/// and a name of another file format (`.obj`, `.ply`) are refused.
+fn refuse_archive_file(args: &Args) -> anyhow::Result<()> {
+    refuse_stdout(
+        &args.output,
+        "a whole archive exports to a folder of files (-o DIR) or one glTF scene (-o NAME.glb)",
+    )?;
+    let named = MeshFormat::of_extension(&args.output);
+    if named.is_some() && !args.output.is_dir() {
+        anyhow::bail!(UsageError(format!(
+            "{}: a whole archive exports to a folder of files (-o DIR, with --format for their format) or to one glTF scene (-o NAME.glb / NAME.gltf)",
+            args.output.display()
+        )));
+    }
+    Ok(())
 }
 
 fn finish(ctx: Context, mut report: ExportReport) -> anyhow::Result<Outcome> {
@@ -211,7 +249,7 @@ fn file_format(output: &Path, format: Option<MeshFormat>) -> anyhow::Result<Mesh
     }
     MeshFormat::of_extension(output).ok_or_else(|| {
         anyhow::Error::new(UsageError(format!(
-            "{}: cannot tell the mesh format from the name; use .obj, .gltf or .glb, or --format obj|gltf|glb",
+            "{}: cannot tell the mesh format from the name; use .obj, .gltf, .glb or .ply, or --format obj|gltf|glb|ply",
             output.display()
         )))
     })
@@ -463,5 +501,12 @@ fn write_mesh(
             output.write(&bytes)
         }
         MeshFormat::Obj => output.write_with(|mut w| write_obj(&mut w, mesh, name)),
+        MeshFormat::Ply => {
+            let points: Vec<[f32; 3]> = mesh.vertices.iter().map(|v| v.to_array()).collect();
+            let comment = format!("sylcol: {name}");
+            let text = to_ply_mesh(&points, &mesh.triangles, &comment)
+                .map_err(|e| UsageError(format!("{name}: {e}")))?;
+            output.write(text.as_bytes())
+        }
     }
 }

@@ -1,8 +1,7 @@
 //! `sylcol info FILE [--json]`: what an object is and where its parts lie
 //! (the report is `sylcol::report::info`).
 
-use sylcol::report::info::{ArchiveInfo, info_of};
-use sylcol::report::schema::InfoDocument;
+use sylcol::report::info::InfoDocument;
 
 use crate::input::{Item, inputs, is_archive};
 use crate::{Context, Outcome, print};
@@ -21,11 +20,9 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
         return archive_info(&args.file, ctx);
     }
     let input = ctx.open.object(&args.file)?.whole()?;
-    let info = InfoDocument::Object(info_of(&input.name, &input.bytes)?);
-    print::report(ctx, &info, || match &info {
-        InfoDocument::Object(i) => i.text(),
-        InfoDocument::Archive(a) => a.text(),
-    })?;
+    let mut info = InfoDocument::object(&input.name, &input.bytes)?;
+    info.names = ctx.open.names_used();
+    print::report(ctx, &info, || info.text())?;
     Ok(Outcome::Ok)
 }
 
@@ -33,7 +30,7 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
 /// of other formats, and every failure (exit 2 when there is one).
 fn archive_info(path: &str, ctx: Context) -> anyhow::Result<Outcome> {
     let entries = inputs(ctx.open, path)?;
-    let mut report = ArchiveInfo::new(path);
+    let mut report = InfoDocument::archive(path);
     if let Some(archive) = entries.archive() {
         report.errors = sylcol::report::pak::index_problems(path, archive);
     }

@@ -76,6 +76,25 @@ impl clap::builder::TypedValueParser for AccelParser {
     }
 }
 
+/// The long help of `query FILE batch`: the line format.
+const BATCH_HELP: &str = "\
+Many queries, one a line; one JSON answer a line out, in order.
+
+A line is one of:
+
+  ray OX,OY,OZ DX,DY,DZ [MAX]
+  segment AX,AY,AZ BX,BY,BZ
+  inside PX,PY,PZ
+  closest PX,PY,PZ
+  sphere CX,CY,CZ R [MX,MY,MZ]
+
+Blank lines and lines starting with `#` are skipped. Each answer is what
+the single query prints with `--json`; a bad line is answered in its place
+by `{\"line\": N, \"error\": {...}}` and the others still run (exit status 2
+at the end). Example:
+
+  printf 'ray 0,0,0 1,0,0\\ninside 0,0,0\\n' | sylcol query MAP batch -";
+
 /// The query to run.
 #[derive(clap::Subcommand)]
 pub enum Kind {
@@ -125,10 +144,10 @@ pub enum Kind {
         #[arg(long, allow_hyphen_values = true, value_parser = vec3)]
         point: Vec3,
     },
-    /// Many queries, one a line (`-` reads standard input); one JSON
-    /// object a line out, in order.
+    /// Many queries, one a line; one JSON answer a line out, in order.
+    #[command(long_about = BATCH_HELP)]
     Batch {
-        /// The file of queries.
+        /// The file of queries, one a line (`-`: standard input).
         queries: String,
     },
     /// How well the grid fits the mesh: list lengths, coverage, and

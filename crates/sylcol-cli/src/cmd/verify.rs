@@ -1,11 +1,14 @@
-//! `sylcol verify PATH... [--json] [--seed N] [--resource-ids FILE]`: every
-//! invariant of the seeds, each beside its control, on files, whole
-//! archives (every entry sylcol decodes) and `ARCHIVE.pak+INNER` entries.
-//! The report is `sylcol::report::verify::VerifyRun`.
+//! `sylcol verify PATH... [--verbose | --failures] [--seed N]
+//! [--resource-ids FILE]`: every invariant of the seeds, each beside its
+//! control, on files, whole archives (every entry sylcol decodes) and
+//! `ARCHIVE.pak+INNER` entries. The report is
+//! `sylcol::report::verify::VerifyRun`; its text is a line per object
+//! (`Detail`), objects with the same bytes written once.
 
 use std::path::PathBuf;
 
 use sylcol::report::verify::VerifyRun;
+use sylcol::report::verify::summary::Detail;
 use sylcol::verify;
 
 use crate::input::{Item, inputs, read_file};
@@ -23,6 +26,14 @@ pub struct Args {
     /// GameResourceIDs, one a line, for the CollisionSet name test.
     #[arg(long, value_name = "FILE")]
     pub resource_ids: Option<PathBuf>,
+    /// Every check of every object with its control, the figures given
+    /// for information, and a table per format.
+    #[arg(long, short = 'v', conflicts_with = "failures")]
+    pub verbose: bool,
+    /// Only the objects that failed, with their failing checks (nothing
+    /// when every check holds). `--json` always has every object.
+    #[arg(long)]
+    pub failures: bool,
 }
 
 /// Runs the command: exit 2 when an input could not be read or decoded
@@ -57,8 +68,18 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
             }
         }
     }
+    let detail = match (args.verbose, args.failures) {
+        (true, _) => Detail::Verbose,
+        (_, true) => Detail::Failures,
+        _ => Detail::Summary,
+    };
     run.names = ctx.open.names_used();
-    print::report(ctx, &run, || run.text())?;
+    let text = run.text(detail);
+    // `--failures` with nothing failed prints nothing at all (not even
+    // where the names came from), so that a script can test for silence.
+    if ctx.json || !text.is_empty() {
+        print::report(ctx, &run, || text)?;
+    }
     print::errors(&run.errors, ctx);
     Ok(if !run.errors.is_empty() {
         Outcome::InputErrors

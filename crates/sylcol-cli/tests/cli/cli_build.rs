@@ -62,7 +62,7 @@ fn build_mcol_from_obj_reports_and_verifies_by_rewrite() {
         .success();
     assert_eq!(std::fs::read(&again).unwrap(), bytes);
     // `info` reads it.
-    let info = run_json(&["info", path(&out), "--json"]);
+    let info = run_json(&["info", path(&out), "--json"])["objects"][0].clone();
     // One vocabulary: build and info describe the same grid with the same keys.
     assert_eq!(info["grid"], j["grid"]);
     assert_eq!(info["offsets"]["spheres"], 0x80);
@@ -340,7 +340,7 @@ fn an_unwelded_mesh_is_refused_naming_the_open_edge_and_weld() {
         err.contains("warning") && err.contains("written anyway"),
         "{err}"
     );
-    let info = run_json(&["info", path(&out), "--json"]);
+    let info = run_json(&["info", path(&out), "--json"])["objects"][0].clone();
     assert_eq!(info["vertices"], 36);
 }
 

@@ -37,7 +37,7 @@ fn from_a_folder_then_edited_in_place() {
     let old = std::fs::read(&lib).unwrap();
     assert_eq!(j["bytes"], old.len());
     // Byte order of file names: upper-case 'S' sorts before 'r'.
-    let info = run_json(&["info", path(&lib), "--json"]);
+    let info = run_json(&["info", path(&lib), "--json"])["objects"][0].clone();
     assert_eq!(info["format"], "CollisionSet");
 
     // Replace the body, add a part, remove the asteroid.

@@ -18,6 +18,7 @@ fn dash_reads_standard_input() {
         String::from_utf8_lossy(&out.stderr)
     );
     let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let j = &j["objects"][0];
     assert_eq!((&j["path"], &j["triangles"]), (&"-".into(), &16.into()));
     let v = sylcol()
         .args(["verify", "-"])
@@ -81,7 +82,7 @@ fn dash_writes_standard_output_and_no_file_named_dash() {
 #[test]
 fn an_output_name_that_says_no_known_format_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    for name in ["a.ply", "x.stl", "mesh"] {
+    for name in ["a.dae", "x.stl", "mesh"] {
         let target = dir.path().join(name);
         let out = sylcol()
             .args(["export", &fixture("box.mcol"), "-o", path(&target)])

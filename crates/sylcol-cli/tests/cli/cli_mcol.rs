@@ -5,7 +5,7 @@ use crate::common::{fixture, run_json as json_of, sylcol};
 
 #[test]
 fn info_json_has_the_contract_keys() {
-    let j = json_of(&["info", &fixture("box.mcol"), "--json"]);
+    let j = json_of(&["info", &fixture("box.mcol"), "--json"])["objects"][0].clone();
     assert_eq!(j["format"], "MCOL");
     assert_eq!(j["vertices"], 8);
     assert_eq!(j["triangles"], 12);
@@ -29,7 +29,7 @@ fn info_json_has_the_contract_keys() {
         std::fs::metadata(fixture("box.mcol")).unwrap().len()
     );
     assert!(j["data_size"].is_u64() && j["grid"]["list_entries"].is_u64());
-    let q = json_of(&["info", &fixture("quirks.mcol"), "--json"]);
+    let q = json_of(&["info", &fixture("quirks.mcol"), "--json"])["objects"][0].clone();
     assert_eq!(q["pof0_base"], 0);
 }
 

@@ -37,7 +37,12 @@ fn failing(object: &Value) -> Vec<String> {
 #[test]
 fn valid_files_pass_with_tables_and_the_seed_printed() {
     let out = sylcol()
-        .args(["verify", &fixture("box.mcol"), &fixture("twin.mcol")])
+        .args([
+            "verify",
+            "--verbose",
+            &fixture("box.mcol"),
+            &fixture("twin.mcol"),
+        ])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -209,7 +214,7 @@ fn a_whole_archive_verifies_every_decodable_entry() {
         failing(bad[0]),
         vec![geometry_names::MISSING.id.to_string()]
     );
-    let text = sylcol().args(["verify", &pak]).output().unwrap();
+    let text = sylcol().args(["verify", "-v", &pak]).output().unwrap();
     let text = String::from_utf8(text.stdout).unwrap();
     assert!(text.contains("summary over 3 MCOL objects"), "{text}");
     assert!(text.contains("skipped 1 entries"));
@@ -302,7 +307,10 @@ mod collision_set {
             failing(&j["objects"][0]),
             vec![cs::ASTEROID_IDS.id.to_string()]
         );
-        let text = sylcol().args(["verify", &lib]).output().unwrap();
+        let text = sylcol()
+            .args(["verify", "--verbose", &lib])
+            .output()
+            .unwrap();
         let text = String::from_utf8(text.stdout).unwrap();
         assert!(
             text.contains("CollisionSet (big-endian), 3 meshes, ok"),

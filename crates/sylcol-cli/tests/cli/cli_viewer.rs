@@ -9,7 +9,7 @@ use crate::common::{path, run, samples, sylcol};
 use serde_json::Value;
 
 /// The JSON chunk of a GLB.
-fn glb_json(bytes: &[u8]) -> Value {
+pub fn glb_json(bytes: &[u8]) -> Value {
     let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     serde_json::from_slice(&bytes[20..20 + len]).unwrap()
 }
@@ -33,7 +33,7 @@ fn a_map_exports_with_named_layers_and_info_extras() {
     let root = &j["nodes"][j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize];
     assert_eq!(root["name"], "$DC4B0896");
     assert_eq!(root["scale"], serde_json::json!([0.001, 0.001, 0.001]));
-    let info = crate::common::run_json(&["info", "--json", &map]);
+    let info = crate::common::run_json(&["info", "--json", &map])["objects"][0].clone();
     assert_eq!(root["extras"]["triangles"], info["triangles"]);
     assert_eq!(root["extras"]["grid"], info["grid"]);
     let kids: Vec<&str> = root["children"]

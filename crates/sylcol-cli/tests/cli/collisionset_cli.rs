@@ -51,6 +51,7 @@ fn info_json_reports_the_contract_fields() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = &v["objects"][0];
     assert_eq!(v["format"], "CollisionSet");
     assert_eq!(v["endian"], "big");
     assert_eq!(v["records"], 5);

@@ -167,6 +167,7 @@ fn non_finite_header_floats_are_text_in_json() {
     assert!(o.status.success(), "{}", stderr(&o));
     let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
     check("info", &doc);
+    let doc = &doc["objects"][0];
     assert_eq!(doc["extent"], json!(["NaN", 500000.0, "-inf"]));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("null"));
     let text = sylcol().args(["info", path(&file)]).output().unwrap();

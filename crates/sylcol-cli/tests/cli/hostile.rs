@@ -230,7 +230,7 @@ fn line_breaks_in_collisionset_names_stay_on_their_line() {
     );
     let json = run(args!["info", &lib, "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
-    assert_eq!(v["meshes"][0]["name"], "rou_a\nFAKE LINE");
+    assert_eq!(v["objects"][0]["meshes"][0]["name"], "rou_a\nFAKE LINE");
     let out = d.join("meshes");
     let o = run(args!["export", &lib, "-o", &out]);
     assert!(o.status.success(), "{}", stderr(&o));

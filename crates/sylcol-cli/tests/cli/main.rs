@@ -31,6 +31,8 @@ mod outputs;
 mod pairs;
 mod pak;
 mod pak_layout;
+mod readable;
+mod readable_export;
 mod readme;
 mod regn_idxd;
 mod samples_names;

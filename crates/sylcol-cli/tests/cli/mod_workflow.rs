@@ -53,7 +53,7 @@ fn extract_export_edit_build_pack() {
     std::fs::write(&edited, to_gltf(&mesh, "hull").unwrap()).unwrap();
 
     // 4. build on the original grid, over the extracted entry
-    let before = run_json(&["info", path(&entry), "--json"]);
+    let before = run_json(&["info", path(&entry), "--json"])["objects"][0].clone();
     let built = run_json(&[
         "build",
         "mcol",
@@ -74,7 +74,7 @@ fn extract_export_edit_build_pack() {
 
     // The new archive holds the edited hull under the same id.
     let inner = format!("{}+{}", path(&mod_pak), &ENTRY[..9]);
-    let after = run_json(&["info", &inner, "--json"]);
+    let after = run_json(&["info", &inner, "--json"])["objects"][0].clone();
     assert_eq!(after["vertices"], 8);
     assert_eq!(after["triangles"], 12);
     assert_eq!(after["grid"]["dims"], before["grid"]["dims"]);
@@ -153,7 +153,7 @@ fn collisionset_part_edit_through_the_archive() {
     ]);
     let got = import_file(&back, &ImportOptions::default()).unwrap();
     assert_eq!(got.vertices[3], Vec3::new(0.0, 0.0, 55.0));
-    let info = run_json(&["info", &inner, "--json"]);
+    let info = run_json(&["info", &inner, "--json"])["objects"][0].clone();
     assert_eq!(info["format"], "CollisionSet");
     run(&["rewrite", &inner, "-o", path(&d.join("same.bin"))]);
 }

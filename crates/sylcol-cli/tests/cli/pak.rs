@@ -418,7 +418,7 @@ fn commands_read_archive_entries_by_name_and_hash() {
             .arg(file)
             .assert()
             .success();
-        serde_json::from_slice::<Value>(&out.get_output().stdout).unwrap()
+        serde_json::from_slice::<Value>(&out.get_output().stdout).unwrap()["objects"][0].clone()
     };
     let by_name = one(format!("{pak}+MAPMESH_box_500km.col"));
     assert_eq!(by_name["format"], "MCOL");

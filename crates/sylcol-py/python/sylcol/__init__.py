@@ -5,8 +5,8 @@ CollisionSet part library, the REGN objects and the IDXD / IXUD string
 tables losslessly, with numpy arrays lent without
 copying; answers collision queries in vectorised batches on every core;
 builds valid game files from meshes. The same library as the ``sylcol``
-command line: ``info()`` and ``verify()`` return what ``--json`` prints
-(one object's own report; an ``Archive``'s the whole run). Typed loaders
+command line: ``info()`` returns the object ``info --json`` lists and
+``verify()`` its own report (an ``Archive``'s: the whole runs). Typed loaders
 (``load_mcol``, ``load_library``, ``load_regn``, ``load_table``,
 ``load_archive``) return one kind of object; every array of indices is
 uint32 (query results' triangle numbers int64, -1 for none).

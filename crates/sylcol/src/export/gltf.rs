@@ -3,7 +3,8 @@
 //!
 //! - [`to_gltf`] / [`to_glb`]: one mesh as a named node with a named mesh;
 //! - [`map_scene`]: an MCOL map with its debug layers ([`Layers`]);
-//! - [`library_scene`]: a whole CollisionSet, one named node per part.
+//! - [`library_scene`]: a whole CollisionSet, one named node per part;
+//! - [`ArchiveScene`]: a whole archive, a node per object.
 //!
 //! POSITION is f32 vec3 (exact, with the min / max glTF requires) and
 //! indices are u32, in the mesh's own order. No axis conversion —
@@ -14,6 +15,7 @@
 
 use serde_json::json;
 
+pub use super::archive_gltf::{ArchiveScene, ENTRIES_KEY, ObjectNode};
 pub use super::gltf_doc::{GltfExportError, base64};
 pub use super::layers::{LAYER_KEY, Layer, Layers, RECORD_KEY, SceneOptions};
 pub use super::library_gltf::{layout, library_scene};

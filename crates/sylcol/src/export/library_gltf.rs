@@ -37,8 +37,19 @@ pub fn library_scene(
     set: &CollisionSet,
     opts: &SceneOptions,
 ) -> Result<Scene, GltfExportError> {
-    let layers = opts.layers.for_library().map_err(GltfExportError::Layer)?;
     let mut doc = Doc::new();
+    let root = library_node(&mut doc, name, set, opts)?;
+    Ok(Scene::new(doc, vec![root]))
+}
+
+/// Library `name` as a node of `doc` (a child per part); returns the node.
+pub(super) fn library_node(
+    doc: &mut Doc,
+    name: &str,
+    set: &CollisionSet,
+    opts: &SceneOptions,
+) -> Result<Ix, GltfExportError> {
+    let layers = opts.layers.for_library().map_err(GltfExportError::Layer)?;
     let meshes: Vec<TriMesh> = set
         .records
         .iter()
@@ -71,7 +82,7 @@ pub fn library_scene(
             if offsets[i] != Vec3::ZERO {
                 node["translation"] = short(&offsets[i].to_array());
             }
-            if let Some(p) = hull_primitive(&mut doc, mesh, Some(material)) {
+            if let Some(p) = hull_primitive(doc, mesh, Some(material)) {
                 node["mesh"] = json!(doc.mesh(&label, &[p]));
             }
             children.push(doc.node(node));
@@ -90,9 +101,9 @@ pub fn library_scene(
             "extras": { LAYER_KEY: "failures", "parts": bad },
         })));
     }
-    let root = root_node(&mut doc, name, opts, root_extras);
+    let root = root_node(doc, name, opts, root_extras);
     doc.set_children(root, &children);
-    Ok(Scene::new(doc, vec![root]))
+    Ok(root)
 }
 
 /// A part's node name: its record name, or `record N` when it has none.

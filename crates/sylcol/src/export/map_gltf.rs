@@ -25,32 +25,43 @@ pub const FAILURE: [f32; 4] = [1.0, 0.05, 0.05, 1.0];
 /// The scene of map `name`.
 pub fn map_scene(name: &str, mcol: &Mcol, opts: &SceneOptions) -> Result<Scene, GltfExportError> {
     let mut doc = Doc::new();
+    let root = map_node(&mut doc, name, mcol, opts)?;
+    Ok(Scene::new(doc, vec![root]))
+}
+
+/// Map `name` as a node of `doc` (its layers below it); returns the node.
+pub(super) fn map_node(
+    doc: &mut Doc,
+    name: &str,
+    mcol: &Mcol,
+    opts: &SceneOptions,
+) -> Result<Ix, GltfExportError> {
     let mesh = TriMesh::from_mcol(mcol);
     let spec = GridSpec::from_header(&mcol.header);
     let mut children = Vec::new();
     for layer in opts.layers.iter() {
         let node = match layer {
-            Layer::Hull => hull_node(&mut doc, name, &mesh),
-            Layer::Cells => cells_node(&mut doc, name, mcol, &spec),
+            Layer::Hull => hull_node(doc, name, &mesh),
+            Layer::Cells => cells_node(doc, name, mcol, &spec),
             Layer::CellSpheres => {
                 let spheres = occupied(mcol, &spec).map(|(c, _, cell)| {
                     let [x, y, z] = c;
                     (format!("cell {x},{y},{z}"), cell.sphere)
                 });
-                spheres_node(&mut doc, name, layer, spheres.collect(), CELL_SPHERE)
+                spheres_node(doc, name, layer, spheres.collect(), CELL_SPHERE)
             }
             Layer::TriSpheres => {
                 let spheres = mcol.spheres.iter().enumerate();
                 let named = spheres.map(|(t, s)| (format!("triangle {t}"), *s));
-                spheres_node(&mut doc, name, layer, named.collect(), TRI_SPHERE)
+                spheres_node(doc, name, layer, named.collect(), TRI_SPHERE)
             }
-            Layer::Failures => failures_node(&mut doc, name, &mesh, &spec, &mcol_flags(mcol)),
+            Layer::Failures => failures_node(doc, name, &mesh, &spec, &mcol_flags(mcol)),
         };
         children.push(node);
     }
-    let root = root_node(&mut doc, name, opts, opts.extras.clone());
+    let root = root_node(doc, name, opts, opts.extras.clone());
     doc.set_children(root, &children);
-    Ok(Scene::new(doc, vec![root]))
+    Ok(root)
 }
 
 /// Occupied cells: coordinates, linear index, the cell record.

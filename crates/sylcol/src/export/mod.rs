@@ -1,5 +1,6 @@
 //! Writing meshes in the formats people open.
 
+mod archive_gltf;
 pub mod gltf;
 mod gltf_doc;
 mod layers;

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use glam::Vec3;
 
-use super::gltf_doc::{Doc, GltfExportError, POINTS};
+use super::gltf_doc::{Doc, GltfExportError, Ix, POINTS};
 use super::layers::{LAYER_KEY, SceneOptions};
 use super::scene::{Scene, root_node};
 
@@ -45,14 +45,36 @@ fn check(points: &[[f32; 3]]) -> Result<(), PointsError> {
 /// ASCII PLY of `points` (`element vertex`, float x y z), each coordinate
 /// as the shortest text that parses back to the same f32.
 pub fn to_ply(points: &[[f32; 3]], comment: &str) -> Result<String, PointsError> {
+    to_ply_mesh(points, &[], comment)
+}
+
+/// ASCII PLY of a mesh: `points` as above, then `element face` with each
+/// of `faces` as a 3-index list (none: a point cloud, no face element).
+/// What `build` reads back (`import::ply`).
+pub fn to_ply_mesh(
+    points: &[[f32; 3]],
+    faces: &[[u32; 3]],
+    comment: &str,
+) -> Result<String, PointsError> {
     check(points)?;
     let mut out = format!(
-        "ply\nformat ascii 1.0\ncomment {}\nelement vertex {}\nproperty float x\nproperty float y\nproperty float z\nend_header\n",
-        comment.replace('\n', " "),
+        "ply\nformat ascii 1.0\ncomment {}\nelement vertex {}\nproperty float x\nproperty float y\nproperty float z\n",
+        comment.replace(['\n', '\r'], " "),
         points.len()
     );
+    if !faces.is_empty() {
+        let _ = writeln!(
+            out,
+            "element face {}\nproperty list uchar uint vertex_indices",
+            faces.len()
+        );
+    }
+    out.push_str("end_header\n");
     for p in points {
         let _ = writeln!(out, "{} {} {}", p[0], p[1], p[2]);
+    }
+    for f in faces {
+        let _ = writeln!(out, "3 {} {} {}", f[0], f[1], f[2]);
     }
     Ok(out)
 }
@@ -60,21 +82,24 @@ pub fn to_ply(points: &[[f32; 3]], comment: &str) -> Result<String, PointsError>
 /// A glTF document of one node `name` whose mesh is one `POINTS`
 /// primitive over `points`; `.glb` when `binary`.
 pub fn to_gltf(points: &[[f32; 3]], name: &str, binary: bool) -> Result<Vec<u8>, PointsError> {
-    check(points)?;
-    if points.is_empty() {
-        return Err(PointsError::Empty);
-    }
     let mut doc = Doc::new();
-    let positions: Vec<Vec3> = points.iter().map(|p| Vec3::from_array(*p)).collect();
-    let indices: Vec<u32> = (0..points.len() as u32).collect();
-    let primitive = doc.primitive(&positions, &indices, POINTS, None);
-    let mesh = doc.mesh(name, &[primitive]);
-    let node = doc.node(serde_json::json!({ "name": name, "mesh": mesh }));
+    let node = points_node(&mut doc, points, name)?;
     Ok(if binary {
         doc.to_glb(&[node])?
     } else {
         doc.to_gltf(&[node])?
     })
+}
+
+/// `points` as a node `name` of `doc` whose mesh is one `POINTS`
+/// primitive; returns the node.
+pub(super) fn points_node(
+    doc: &mut Doc,
+    points: &[[f32; 3]],
+    name: &str,
+) -> Result<Ix, PointsError> {
+    let mesh = points_mesh(doc, points, name)?;
+    Ok(doc.node(serde_json::json!({ "name": name, "mesh": mesh })))
 }
 
 /// The scene the viewer draws for a REGN: a root node `name` (with
@@ -86,15 +111,8 @@ pub fn points_scene(
     name: &str,
     opts: &SceneOptions,
 ) -> Result<Scene, PointsError> {
-    check(points)?;
-    if points.is_empty() {
-        return Err(PointsError::Empty);
-    }
     let mut doc = Doc::new();
-    let positions: Vec<Vec3> = points.iter().map(|p| Vec3::from_array(*p)).collect();
-    let indices: Vec<u32> = (0..points.len() as u32).collect();
-    let primitive = doc.primitive(&positions, &indices, POINTS, None);
-    let mesh = doc.mesh(POINTS_LAYER, &[primitive]);
+    let mesh = points_mesh(&mut doc, points, POINTS_LAYER)?;
     let layer = doc.node(serde_json::json!({
         "name": POINTS_LAYER,
         "mesh": mesh,
@@ -103,6 +121,19 @@ pub fn points_scene(
     let root = root_node(&mut doc, name, opts, opts.extras.clone());
     doc.set_children(root, &[layer]);
     Ok(Scene::new(doc, vec![root]))
+}
+
+/// A mesh `name` of `doc` that is one `POINTS` primitive over `points`
+/// (checked: finite, at least one).
+fn points_mesh(doc: &mut Doc, points: &[[f32; 3]], name: &str) -> Result<Ix, PointsError> {
+    check(points)?;
+    if points.is_empty() {
+        return Err(PointsError::Empty);
+    }
+    let positions: Vec<Vec3> = points.iter().map(|p| Vec3::from_array(*p)).collect();
+    let indices: Vec<u32> = (0..points.len() as u32).collect();
+    let primitive = doc.primitive(&positions, &indices, POINTS, None);
+    Ok(doc.mesh(name, &[primitive]))
 }
 
 #[cfg(test)]
@@ -129,6 +160,17 @@ mod tests {
             to_ply(&[[f32::NAN, 0.0, 0.0]], "x"),
             Err(PointsError::NotFinite { index: 0, .. })
         ));
+    }
+
+    #[test]
+    fn ply_mesh_reads_back_through_the_importer() {
+        let pts = [[0.0f32, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.1]];
+        let ply = to_ply_mesh(&pts, &[[0, 1, 2]], "tri").unwrap();
+        let opts = crate::import::ImportOptions::default();
+        let ply_format = crate::import::MeshFormat::Ply;
+        let mesh = crate::import::import_bytes(ply.as_bytes(), ply_format, None, &opts).unwrap();
+        assert_eq!(mesh.triangles, vec![[0, 1, 2]]);
+        assert_eq!(mesh.vertices.len(), 3);
     }
 
     #[test]

@@ -73,13 +73,25 @@ impl ExportReport {
                 "{object}: wrote {v} vertices, {tr} triangles in {files} file(s)\n"
             ));
         }
+        // Entries skipped for one reason (the copies of one library) are
+        // one line.
+        let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
         for s in &self.skipped {
-            t.push_str(&format!("{}: skipped, {}\n", s.path, s.reason));
+            match by_reason.iter_mut().find(|(r, _)| *r == s.reason) {
+                Some((_, paths)) => paths.push(&s.path),
+                None => by_reason.push((&s.reason, vec![&s.path])),
+            }
         }
+        for (reason, paths) in by_reason {
+            t.push_str(&format!("{}: skipped, {reason}\n", paths.join(", ")));
+        }
+        let mut paths: Vec<&str> = self.files.iter().map(|f| f.path.as_str()).collect();
+        paths.sort_unstable();
+        paths.dedup();
         t.push_str(&format!(
             "{}: exported {} file(s) to {}, {} skipped, {} failed\n",
             self.path,
-            self.files.len(),
+            paths.len(),
             self.output,
             self.skipped.len(),
             self.errors.len()

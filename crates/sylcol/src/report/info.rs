@@ -13,6 +13,7 @@ use super::error::{ErrorReport, ObjectError};
 use super::idxd::StringTableInfo;
 use super::name_sources::NameSources;
 use super::regn::RegnInfo;
+use super::shared::{SharedContent, SharesContent, sharing_line};
 use super::{GridSummary, Skipped, vec3_text};
 
 /// One object's summary; `format` says which fields follow.
@@ -296,7 +297,8 @@ impl Info {
         }
     }
 
-    fn path(&self) -> &str {
+    /// The input as named.
+    pub fn path(&self) -> &str {
         match self {
             Info::Mcol(i) => &i.path,
             Info::CollisionSet(i) => &i.path,
@@ -392,45 +394,100 @@ impl CollisionSetInfo {
     }
 }
 
-/// `info` on a whole archive: every entry sylcol decodes, the entries of
-/// other formats, and every entry that failed.
+/// One object of an `info` report: its summary, and the other objects of
+/// the report whose bytes are the same.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct InfoEntry {
+    /// The object's summary.
+    #[serde(flatten)]
+    pub info: Info,
+    /// The `path` of every other object of the report with identical
+    /// bytes (SHA-256 of the object's content), in index order; empty
+    /// when none.
+    pub shares_content_with: Vec<String>,
+}
+
+impl SharesContent for InfoEntry {
+    fn entry_path(&self) -> &str {
+        self.info.path()
+    }
+    fn shares_content_with(&mut self) -> &mut Vec<String> {
+        &mut self.shares_content_with
+    }
+}
+
+/// What `info --json` prints, one shape for every input: the objects of
+/// the input (one for a file or `ARCHIVE.pak+ENTRY`, every entry sylcol
+/// decodes for a whole archive), the entries of other formats, and every
+/// failure.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
-pub struct ArchiveInfo {
-    /// Always `IPFB`.
-    pub format: &'static str,
-    /// The archive as named.
+pub struct InfoDocument {
+    /// The input as named: a file, `ARCHIVE.pak+ENTRY`, a whole archive,
+    /// or `-`.
     pub path: String,
-    /// The decoded entries, in index order.
-    pub objects: Vec<Info>,
+    /// `IPFB` for a whole archive, else the object's format.
+    pub format: String,
+    /// The decoded objects, in index order (copies included).
+    pub objects: Vec<InfoEntry>,
     /// Entries of formats sylcol does not decode.
     pub skipped: Vec<Skipped>,
     /// Entries (or index rows) that could not be read or decoded.
     pub errors: Vec<ErrorReport>,
+    /// Which objects share their content.
+    #[serde(skip)]
+    shared: SharedContent,
     /// Where the entry names of each archive opened came from.
     pub names: Vec<NameSources>,
 }
 
-impl ArchiveInfo {
-    /// An empty report for the archive `path`.
-    pub fn new(path: &str) -> Self {
-        ArchiveInfo {
-            format: "IPFB",
+impl InfoDocument {
+    /// The report of one object.
+    pub fn object(path: &str, bytes: &[u8]) -> Result<Self, ObjectError> {
+        let info = info_of(path, bytes)?;
+        let mut doc = InfoDocument::new(path, info.format());
+        doc.add(info, bytes);
+        Ok(doc)
+    }
+
+    /// An empty report for the whole archive `path`.
+    pub fn archive(path: &str) -> Self {
+        InfoDocument::new(path, "IPFB")
+    }
+
+    fn new(path: &str, format: &str) -> Self {
+        InfoDocument {
             path: path.to_string(),
+            format: format.to_string(),
             objects: Vec::new(),
             skipped: Vec::new(),
             errors: Vec::new(),
+            shared: SharedContent::default(),
             names: Vec::new(),
         }
+    }
+
+    /// Whether the input is a whole archive.
+    fn is_archive(&self) -> bool {
+        self.format == "IPFB"
     }
 
     /// Adds one entry: decoded, skipped (no format matched and its magic
     /// names none sylcol knows), or an error (a known format, broken).
     pub fn push(&mut self, path: &str, bytes: &[u8]) {
         match info_of(path, bytes) {
-            Ok(info) => self.objects.push(info),
+            Ok(info) => self.add(info, bytes),
             Err(e) => self.push_undecoded(e),
         }
+    }
+
+    fn add(&mut self, info: Info, bytes: &[u8]) {
+        let entry = InfoEntry {
+            info,
+            shares_content_with: Vec::new(),
+        };
+        let digest = SharedContent::digest(bytes);
+        self.shared.link(&mut self.objects, entry, digest);
     }
 
     /// Adds an entry that did not decode: skipped when no format matched,
@@ -450,8 +507,17 @@ impl ArchiveInfo {
         }
     }
 
-    /// The human-readable form (errors go to standard error separately).
+    /// The human-readable form (errors go to standard error separately):
+    /// one object's summary, or a line per archive entry, entries with the
+    /// same bytes once.
     pub fn text(&self) -> String {
+        match self.objects.as_slice() {
+            [one] if !self.is_archive() => one.info.text(),
+            _ => self.archive_text(),
+        }
+    }
+
+    fn archive_text(&self) -> String {
         let mut t = format!(
             "{}: IPFB archive, {} decoded, {} of other formats, {} failed\n",
             self.path,
@@ -460,14 +526,23 @@ impl ArchiveInfo {
             self.errors.len()
         );
         let entry = |p: &str| p.rsplit_once('+').map_or(p, |(_, e)| e).to_string();
-        for o in &self.objects {
+        for (i, o) in self.objects.iter().enumerate() {
+            if self.shared.is_copy(i) {
+                continue;
+            }
+            let info = &o.info;
             let _ = writeln!(
                 t,
                 "  {:<32} {:<13} {}",
-                entry(o.path()),
-                o.format(),
-                o.counts()
+                entry(info.path()),
+                info.format(),
+                info.counts()
             );
+            if !o.shares_content_with.is_empty() {
+                let mut names = vec![info.path()];
+                names.extend(o.shares_content_with.iter().map(String::as_str));
+                let _ = writeln!(t, "    {}", sharing_line(&names));
+            }
         }
         for s in &self.skipped {
             let _ = writeln!(

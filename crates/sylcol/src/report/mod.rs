@@ -32,6 +32,7 @@ pub mod probe;
 pub mod query;
 pub mod regn;
 pub mod schema;
+pub mod shared;
 pub mod verify;
 
 use schemars::JsonSchema;

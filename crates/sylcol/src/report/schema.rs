@@ -8,23 +8,13 @@ use serde::Serialize;
 use super::build::{CollisionSetBuilt, McolBuilt, TableBuilt};
 use super::error::{ErrorDocument, ErrorReport};
 use super::files::{ExportReport, RewriteReport};
-use super::info::{ArchiveInfo, Info};
+use super::info::InfoDocument;
 use super::names::{Guess, Harvest, Pairs};
 use super::pak::{PakBuilt, PakExtract, PakList, PakRecovered, PakReplaced};
 use super::probe::ProbeReport;
 use super::query::GridFit;
 use super::verify::VerifyRun;
 use crate::query::Answer;
-
-/// What `info --json` prints: one object's summary, or a whole archive's.
-#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
-#[serde(untagged)]
-pub enum InfoDocument {
-    /// One object (a file or `ARCHIVE.pak+ENTRY`).
-    Object(Info),
-    /// A whole archive.
-    Archive(ArchiveInfo),
-}
 
 /// One line `query batch` prints: an answer, or why the line was not one.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]

@@ -7,7 +7,10 @@ use sylcol_format::{AnyError, Object, decode_any};
 use super::Skipped;
 use super::error::{ErrorReport, ObjectError};
 use super::name_sources::NameSources;
+use super::shared::{Digest32, SharedContent, SharesContent};
 use crate::verify::{Check, collisionset, idxd, mcol, regn, text};
+
+pub mod summary;
 
 /// One verified object; `format` says which report follows.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -91,6 +94,28 @@ impl Verified {
         }
     }
 
+    /// The input as named.
+    pub fn path(&self) -> &str {
+        match self {
+            Verified::Mcol { path, .. }
+            | Verified::CollisionSet { path, .. }
+            | Verified::Regn { path, .. }
+            | Verified::Idxd { path, .. }
+            | Verified::Ixud { path, .. } => path,
+        }
+    }
+
+    /// Names the report after `path` (a copy of another object's report).
+    pub fn set_path(&mut self, new: &str) {
+        match self {
+            Verified::Mcol { path, .. }
+            | Verified::CollisionSet { path, .. }
+            | Verified::Regn { path, .. }
+            | Verified::Idxd { path, .. }
+            | Verified::Ixud { path, .. } => *path = new.to_string(),
+        }
+    }
+
     /// The human-readable form.
     pub fn text(&self) -> String {
         match self {
@@ -138,6 +163,28 @@ pub fn verify_object(
     })
 }
 
+/// One object of a run: its report, and the other objects of the run
+/// whose bytes are the same (each carries the same report under its own
+/// `path`).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+pub struct VerifiedEntry {
+    /// The object's report.
+    #[serde(flatten)]
+    pub report: Verified,
+    /// The `path` of every other object of the run with identical bytes
+    /// (SHA-256 of the object's content), in input order; empty when none.
+    pub shares_content_with: Vec<String>,
+}
+
+impl SharesContent for VerifiedEntry {
+    fn entry_path(&self) -> &str {
+        self.report.path()
+    }
+    fn shares_content_with(&mut self) -> &mut Vec<String> {
+        &mut self.shares_content_with
+    }
+}
+
 /// A whole `verify` run, as `--json` prints it.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
@@ -146,12 +193,15 @@ pub struct VerifyRun {
     pub seed: u64,
     /// Every object passed and every input was read.
     pub ok: bool,
-    /// The verified objects, in input order.
-    pub objects: Vec<Verified>,
-    /// Inputs that could not be read or decoded.
-    pub errors: Vec<ErrorReport>,
+    /// Every verified object, in input order (copies included).
+    pub objects: Vec<VerifiedEntry>,
     /// Archive entries in formats verify does not check.
     pub skipped: Vec<Skipped>,
+    /// Inputs that could not be read or decoded.
+    pub errors: Vec<ErrorReport>,
+    /// Which objects share their content.
+    #[serde(skip)]
+    shared: SharedContent,
     /// Where the entry names of each archive opened came from.
     pub names: Vec<NameSources>,
 }
@@ -165,24 +215,44 @@ impl VerifyRun {
             objects: Vec::new(),
             errors: Vec::new(),
             skipped: Vec::new(),
+            shared: SharedContent::default(),
             names: Vec::new(),
         }
     }
 
     /// Verifies one input. In an archive (`in_archive`), an entry no
     /// format matches is skipped; a lone file of no known format is an
-    /// error.
+    /// error. An object whose bytes repeat an earlier one's takes that
+    /// one's report (the checks are a function of the bytes and the seed).
     pub fn push(&mut self, path: &str, bytes: &[u8], in_archive: bool, ids: Option<&[String]>) {
+        let digest = SharedContent::digest(bytes);
+        if let Some(first) = self.shared.first(&digest) {
+            let mut report = self.objects[first].report.clone();
+            report.set_path(path);
+            return self.add(report, digest);
+        }
         let verified = decode_any(bytes).map(|o| verify_object(path, bytes, &o, ids, self.seed));
         match verified {
-            Ok(Some(v)) => self.objects.push(v),
+            Ok(Some(v)) => self.add(v, digest),
             Ok(None) => self.skip(path, "verify has no checks for this format", None),
             Err(error) => {
                 let path = path.to_string();
-                return self.push_undecoded(ObjectError { path, error }, in_archive);
+                self.push_undecoded(ObjectError { path, error }, in_archive)
             }
         }
-        self.ok = self.errors.is_empty() && self.objects.iter().all(Verified::ok);
+    }
+
+    fn add(&mut self, report: Verified, digest: Digest32) {
+        let entry = VerifiedEntry {
+            report,
+            shares_content_with: Vec::new(),
+        };
+        self.shared.link(&mut self.objects, entry, digest);
+        self.update_ok();
+    }
+
+    fn update_ok(&mut self) {
+        self.ok = self.errors.is_empty() && self.objects.iter().all(|o| o.report.ok());
     }
 
     /// Adds an input that did not decode: in an archive, skipped when no
@@ -196,7 +266,7 @@ impl VerifyRun {
             } if in_archive => self.skip(&path, "not a format sylcol decodes", magic),
             e => self.error(ErrorReport::from_error(&e)),
         }
-        self.ok = self.errors.is_empty() && self.objects.iter().all(Verified::ok);
+        self.update_ok();
     }
 
     /// Records an input that could not be read.
@@ -213,42 +283,8 @@ impl VerifyRun {
         });
     }
 
-    /// The human-readable form: every object's table, a summary per format
-    /// when there are several, and the totals.
-    pub fn text(&self) -> String {
-        let mut out = format!("controls seeded with {} (--seed to change)\n", self.seed);
-        for o in &self.objects {
-            out.push('\n');
-            out.push_str(&o.text());
-        }
-        for format in ["MCOL", "CollisionSet", "REGN", "IDXD", "IXUD"] {
-            let of_format: Vec<&[Check]> = self
-                .objects
-                .iter()
-                .filter(|o| o.format() == format)
-                .map(Verified::checks)
-                .collect();
-            if of_format.len() > 1 {
-                out.push_str(&format!(
-                    "\nsummary over {} {format} objects\n",
-                    of_format.len()
-                ));
-                out.push_str(&text::summary_table(of_format));
-            }
-        }
-        if !self.skipped.is_empty() {
-            out.push_str(&format!(
-                "\nskipped {} entries in other formats\n",
-                self.skipped.len()
-            ));
-        }
-        let failed = self.objects.iter().filter(|o| !o.ok()).count();
-        out.push_str(&format!(
-            "\n{} object(s) verified: {} ok, {failed} failed, {} unreadable\n",
-            self.objects.len(),
-            self.objects.len() - failed,
-            self.errors.len()
-        ));
-        out
+    /// Which objects of the run share their content.
+    pub fn shared(&self) -> &SharedContent {
+        &self.shared
     }
 }

@@ -14,7 +14,7 @@ use sylcol_format::text::escape;
 use sylcol_format::{AnyError, Object};
 
 use super::{Args, MeshFormat, export_object, is_gltf, other};
-use crate::input::{Item, Opener, inputs};
+use crate::input::{Input, Item, Opener, inputs};
 use crate::output::{Dest, FileNames, OutputDir};
 use crate::print;
 
@@ -62,20 +62,8 @@ fn export_entry(
     report: &mut ExportReport,
 ) -> anyhow::Result<()> {
     let format = args.format.unwrap_or(MeshFormat::Obj);
-    let (input, object) = match item.decode() {
-        Ok(decoded) => decoded,
-        Err(ObjectError {
-            path,
-            error: AnyError::Unrecognised { magic, .. },
-        }) => {
-            report.skipped.push(Skipped {
-                path,
-                reason: "not a format sylcol exports".into(),
-                magic,
-            });
-            return Ok(());
-        }
-        Err(e) => return Err(e.into()),
+    let Some((input, object)) = decode_or_skip(item, report)? else {
+        return Ok(());
     };
     let entry = input
         .name
@@ -113,6 +101,30 @@ fn export_entry(
         ..args.clone()
     };
     export_object(&input, &object, &one, &target, report)
+}
+
+/// An archive entry decoded, or `None` when no format matched (listed as
+/// skipped in `report`); an entry of a known format that fails to decode
+/// is an error.
+pub(super) fn decode_or_skip(
+    item: Item,
+    report: &mut ExportReport,
+) -> anyhow::Result<Option<(Input, Object)>> {
+    match item.decode() {
+        Ok(decoded) => Ok(Some(decoded)),
+        Err(ObjectError {
+            path,
+            error: AnyError::Unrecognised { magic, .. },
+        }) => {
+            report.skipped.push(Skipped {
+                path,
+                reason: "not a format sylcol exports".into(),
+                magic,
+            });
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The file (name and extension) an entry named `entry` is exported to:
