@@ -92,20 +92,24 @@ test('the verify run over the dropped files is `sylcol verify --json` over them,
   assert.ok(shown.includes(last), `${shown} lacks ${last}`);
 });
 
-test('every map and library is listed under the name the CLI gives it, and verified as the CLI verifies it', async () => {
+test('every map, library and REGN is listed under the name the CLI gives it, and verified as the CLI verifies it', async () => {
   const objects = await page.evaluate(() => window.sylcol.api.objects());
   const listed = await page.evaluate(() => [...document.querySelectorAll('#objects li')].map((li) => li.dataset.name));
   assert.deepEqual(listed, objects.map((o) => o.name));
-  const wanted = cli.objects.filter((o) => o.format === 'MCOL' || o.format === 'CollisionSet').map((o) => o.path);
+  const wanted = cli.objects.filter((o) => ['MCOL', 'CollisionSet', 'REGN'].includes(o.format)).map((o) => o.path);
   assert.deepEqual(objects.flatMap((o) => [o.path, ...o.aliases]).sort(), [...wanted].sort());
   // Eleven map entries, one of them an alias ($E084C13C holds the bytes
   // of mapmesh_box_500km).
   assert.equal(objects.filter((o) => o.kind === 'map').flatMap((o) => [o.path, ...o.aliases]).length, 11);
+  // Each REGN entry is a point cloud.
+  const clouds = objects.filter((o) => o.kind === 'points').flatMap((o) => [o.path, ...o.aliases]);
+  assert.deepEqual(clouds.sort(), cli.objects.filter((o) => o.format === 'REGN').map((o) => o.path).sort());
   for (const o of objects) {
     // The object's name is its entry's name up to the first dot, as
-    // `sylcol export` names the scene (sylcol::export::object_name).
+    // `sylcol export` names the scene (sylcol::export::object_name),
+    // then ~2 for a second object of that name (a map and its REGN).
     const last = o.path.split(/[/\\+]/).pop();
-    assert.equal(o.name, last.split('.')[0] || last, o.path);
+    assert.equal(o.name.replace(/~\d+$/, ''), last.split('.')[0] || last, o.path);
     const v = await page.evaluate((n) => window.sylcol.api.verify(n), o.name);
     const { name, flagged, ...report } = v;
     assert.equal(name, o.name);
@@ -149,6 +153,23 @@ test('downloads equal `sylcol export` byte for byte: GLB with every layer, OBJ, 
     assert.deepEqual(v, cliVerify([o.path, ...o.aliases], dir).objects[0]);
     assert.deepEqual(v.shares_content_with, o.aliases);
   }
+});
+
+test('a REGN is drawn as its points, with the axes and scale bar, its view kept in the hash', async () => {
+  const objects = await page.evaluate(() => window.sylcol.api.objects());
+  const cloud = objects.find((o) => o.kind === 'points' && o.path.endsWith('+mapmesh_box_500km.rgn'));
+  const ply = run(['export', cloud.path, '-o', 'x.ply'], dir);
+  assert.equal(ply.status, 0, ply.stderr);
+  const vertices = Number(/element vertex (\d+)/.exec(readFileSync(join(dir, 'x.ply'), 'utf8'))[1]);
+  await showObject(cloud.name);
+  assert.equal(await page.locator('#status').textContent(), `${cloud.name}: ${vertices} points`);
+  assert.equal(await page.locator('#axes line').count(), 3);
+  assert.match(await page.locator('#scale').textContent(), /^[\d\u2009.]+ units$/);
+  await page.waitForFunction(() => location.hash === window.sylcol.viewHash());
+  const kept = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  assert.deepEqual([kept.get('object'), kept.get('layers')], [cloud.name, 'points']);
+  assert.equal(kept.get('camera').split(',').length, 6);
+  assert.deepEqual(page.errors, []);
 });
 
 /** A seeded generator of floats in [0, 1). */

@@ -60,9 +60,9 @@ pub struct Session {
 impl Session {
     /// Opens the files of `folder` a user would name (every one but the
     /// parts of a dropped archive and `names.txt`: [`MemoryFolder::arguments`])
-    /// as `sylcol serve FILE...` does, and fills the catalog: maps and
-    /// libraries are shown; other objects, and objects that cannot be
-    /// read, are listed with the reason.
+    /// as `sylcol serve FILE...` does, and fills the catalog: maps,
+    /// libraries and REGN point clouds are shown; other objects, and
+    /// objects that cannot be read, are listed with the reason.
     pub fn open(folder: &MemoryFolder) -> Session {
         let opener = Opener::default();
         let mut session = Session {

@@ -24,9 +24,17 @@ fn the_samples_are_listed_verified_and_asked_through_the_api() {
     let summary = session.summary();
     let objects = summary["objects"].as_array().unwrap();
     // Eleven maps, $E084C13C an alias of mapmesh_box_500km (same bytes),
-    // and the library.
-    assert_eq!(objects.len(), 11);
+    // the library, and the eleven REGN entries' point clouds (ten
+    // contents, one shared by two entries).
+    assert_eq!(objects.len(), 21);
     assert_eq!(objects.iter().filter(|o| o["kind"] == "map").count(), 10);
+    let clouds: Vec<_> = objects.iter().filter(|o| o["kind"] == "points").collect();
+    assert_eq!(clouds.len(), 10);
+    let entries: usize = clouds
+        .iter()
+        .map(|o| 1 + o["aliases"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(entries, 11);
     let library = objects.iter().find(|o| o["kind"] == "library").unwrap();
     assert_eq!(library["aliases"].as_array().unwrap().len(), 17);
     assert_eq!(summary["errors"], serde_json::json!([]));
