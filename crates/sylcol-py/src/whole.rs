@@ -7,7 +7,7 @@ use std::error::Error;
 
 use pyo3::prelude::*;
 use sylcol::report::error::{ErrorReport, chain_message};
-use sylcol::report::info::ArchiveInfo;
+use sylcol::report::info::InfoDocument;
 use sylcol::report::pak::index_problems;
 use sylcol::report::verify::VerifyRun;
 use sylcol::source::{Item, NameList, Opener, SourceError};
@@ -21,7 +21,7 @@ pub fn info(py: Python<'_>, path: &str, names: &NameList) -> PyResult<Py<PyAny>>
     let report = py
         .detach(|| {
             let objects = opener.objects(path).map_err(Box::new)?;
-            let mut report = ArchiveInfo::new(path);
+            let mut report = InfoDocument::archive(path);
             if let Some(archive) = objects.archive() {
                 report.errors = index_problems(path, archive);
             }

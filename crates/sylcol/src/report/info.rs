@@ -13,7 +13,7 @@ use super::error::{ErrorReport, ObjectError};
 use super::idxd::StringTableInfo;
 use super::name_sources::NameSources;
 use super::regn::RegnInfo;
-use super::shared::{SharedContent, SharesContent, sharing_line};
+use super::shared::{ObjectBytes, SharedContent, SharesContent, sharing_line};
 use super::{GridSummary, Skipped, vec3_text};
 
 /// One object's summary; `format` says which fields follow.
@@ -474,19 +474,19 @@ impl InfoDocument {
 
     /// Adds one entry: decoded, skipped (no format matched and its magic
     /// names none sylcol knows), or an error (a known format, broken).
-    pub fn push(&mut self, path: &str, bytes: &[u8]) {
-        match info_of(path, bytes) {
+    pub fn push(&mut self, path: &str, bytes: &(impl ObjectBytes + ?Sized)) {
+        match info_of(path, bytes.bytes()) {
             Ok(info) => self.add(info, bytes),
             Err(e) => self.push_undecoded(e),
         }
     }
 
-    fn add(&mut self, info: Info, bytes: &[u8]) {
+    fn add(&mut self, info: Info, bytes: &(impl ObjectBytes + ?Sized)) {
         let entry = InfoEntry {
             info,
             shares_content_with: Vec::new(),
         };
-        let digest = SharedContent::digest(bytes);
+        let digest = self.shared.digest_of(bytes);
         self.shared.link(&mut self.objects, entry, digest);
     }
 

@@ -4,6 +4,7 @@
 //! object's bytes), never by name or size.
 
 use std::collections::HashMap;
+use std::sync::{Arc, Weak};
 
 use sha2::{Digest, Sha256};
 
@@ -12,7 +13,7 @@ use sha2::{Digest, Sha256};
 pub struct Digest32(pub [u8; 32]);
 
 /// The objects of one report, grouped by identical content.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct SharedContent {
     /// The group of each content seen, by its digest.
     by_digest: HashMap<[u8; 32], usize>,
@@ -20,12 +21,46 @@ pub struct SharedContent {
     groups: Vec<Vec<usize>>,
     /// The group of each object, by its index.
     group_of: Vec<usize>,
+    /// Digests of objects held in an `Arc`, by that allocation: the
+    /// index rows of an archive that point at one stored copy share its
+    /// `Arc`, so its bytes are hashed once. A `Weak` keeps the allocation
+    /// from being reused, so equal pointers are the same bytes.
+    memo: Vec<(Weak<Vec<u8>>, Digest32)>,
 }
+
+/// Equal when the same objects share content (the digest memo is a
+/// cache, not part of the value).
+impl PartialEq for SharedContent {
+    fn eq(&self, other: &Self) -> bool {
+        self.groups == other.groups && self.group_of == other.group_of
+    }
+}
+
+impl Eq for SharedContent {}
 
 impl SharedContent {
     /// The digest content is known by.
     pub fn digest(bytes: &[u8]) -> Digest32 {
         Digest32(Sha256::digest(bytes).into())
+    }
+
+    /// The digest of `bytes` ([`SharedContent::digest`]), hashed once per
+    /// `Arc` allocation while it lives.
+    pub fn digest_of(&mut self, bytes: &(impl ObjectBytes + ?Sized)) -> Digest32 {
+        let Some(arc) = bytes.shared() else {
+            return SharedContent::digest(bytes.bytes());
+        };
+        let known = self
+            .memo
+            .iter()
+            .find(|(w, _)| w.strong_count() > 0 && std::ptr::eq(w.as_ptr(), Arc::as_ptr(arc)));
+        if let Some((_, digest)) = known {
+            return *digest;
+        }
+        let digest = SharedContent::digest(arc);
+        self.memo.retain(|(w, _)| w.strong_count() > 0);
+        self.memo.push((Arc::downgrade(arc), digest));
+        digest
     }
 
     /// The first object recorded with content `digest`, if any.
@@ -77,6 +112,38 @@ impl SharedContent {
         self.group_of
             .get(index)
             .map_or(1, |&g| self.groups[g].len())
+    }
+}
+
+/// An object's bytes as a report is given them: a slice, or an `Arc`
+/// shared by every archive row that points at the same stored copy.
+pub trait ObjectBytes {
+    /// The bytes.
+    fn bytes(&self) -> &[u8];
+    /// The `Arc` holding them, when they are held in one.
+    fn shared(&self) -> Option<&Arc<Vec<u8>>> {
+        None
+    }
+}
+
+impl ObjectBytes for [u8] {
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+}
+
+impl ObjectBytes for Vec<u8> {
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+}
+
+impl ObjectBytes for Arc<Vec<u8>> {
+    fn bytes(&self) -> &[u8] {
+        self
+    }
+    fn shared(&self) -> Option<&Arc<Vec<u8>>> {
+        Some(self)
     }
 }
 

@@ -7,7 +7,7 @@ use sylcol_format::{AnyError, Object, decode_any};
 use super::Skipped;
 use super::error::{ErrorReport, ObjectError};
 use super::name_sources::NameSources;
-use super::shared::{Digest32, SharedContent, SharesContent};
+use super::shared::{Digest32, ObjectBytes, SharedContent, SharesContent};
 use crate::verify::{Check, collisionset, idxd, mcol, regn, text};
 
 pub mod summary;
@@ -224,8 +224,15 @@ impl VerifyRun {
     /// format matches is skipped; a lone file of no known format is an
     /// error. An object whose bytes repeat an earlier one's takes that
     /// one's report (the checks are a function of the bytes and the seed).
-    pub fn push(&mut self, path: &str, bytes: &[u8], in_archive: bool, ids: Option<&[String]>) {
-        let digest = SharedContent::digest(bytes);
+    pub fn push(
+        &mut self,
+        path: &str,
+        bytes: &(impl ObjectBytes + ?Sized),
+        in_archive: bool,
+        ids: Option<&[String]>,
+    ) {
+        let digest = self.shared.digest_of(bytes);
+        let bytes = bytes.bytes();
         if let Some(first) = self.shared.first(&digest) {
             let mut report = self.objects[first].report.clone();
             report.set_path(path);
