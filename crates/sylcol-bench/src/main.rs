@@ -1,4 +1,4 @@
-//! sylcol's benchmark harness against Embree 3 and parry3d 0.31.
+//! sylcol's benchmark harness against Embree 3, parry3d 0.31 and obvhs 0.4.
 //!
 //! ```text
 //! sylcol-bench [rays]        the single-thread table (ns per ray, hits, ratios)
