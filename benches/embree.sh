@@ -2,7 +2,7 @@
 # sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
 # parry3d 0.31, from one run with interleaved rounds (benches/queries.md).
 #
-#   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|all]   (default: all)
+#   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|obvhs|obvhs-build|all]   (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # setup  the same table on rays from outside the box pointing away from it
@@ -35,6 +35,13 @@
 #        every disagreement listed (QUERIES a scene, default 20000; not
 #        part of `all`; no Embree needed: also
 #        `cargo run --release -p sylcol-bench -- parry`)
+# obvhs  the rays through sylcol's BVH and obvhs 0.4's BVH2 (preset
+#        `slow`) and CWBVH (presets `medium`, `slow`; its CPU traversal),
+#        hits, disagreements, the peers' time over sylcol's (not part
+#        of `all`; no Embree needed)
+# obvhs-build  Bvh::build against obvhs' BVH2 and CWBVH builders at each
+#        preset, one thread, each tree's SAH beside its µs (not part of
+#        `all`; no Embree needed)
 # tree   per scene the BVH's nodes, leaves, packets, depth and expected cost
 #        (SAH, Embree's convention), each row followed by Embree's own
 #        statistics for the same mesh (its tree type and kernel, nodes and
@@ -126,6 +133,8 @@ case $mode in
     tree) tree ;;
     kernels) "$bin" kernels ;;
     parry) "$bin" parry ;;
+    obvhs) "$bin" obvhs ;;
+    obvhs-build) RAYS=${RAYS:-1000} "$bin" obvhs-build ;;
     all)
         "$bin" rays
         echo
@@ -141,5 +150,5 @@ case $mode in
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|obvhs|obvhs-build|all]" >&2; exit 2 ;;
 esac

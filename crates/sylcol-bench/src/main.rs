@@ -1,4 +1,4 @@
-//! sylcol's benchmark harness against Embree 3 and parry3d 0.31.
+//! sylcol's benchmark harness against Embree 3, parry3d 0.31 and obvhs 0.4.
 //!
 //! ```text
 //! sylcol-bench [rays]        the single-thread table (ns per ray, hits, ratios)
@@ -15,6 +15,9 @@
 //! sylcol-bench parry         sweep_sphere, closest_point and contains_point against
 //!                            parry3d's ball cast, project_point and contains_point, with
 //!                            every disagreement listed (QUERIES inputs a scene, default 20 000)
+//! sylcol-bench obvhs        the rays through sylcol's BVH and obvhs 0.4's BVH2 and CWBVH
+//!                            (hits, disagreements, ratios)
+//! sylcol-bench obvhs-build   Bvh::build against obvhs' builders, each tree's SAH beside its time
 //! sylcol-bench prep          preparation cost (construction and the first ray): colliders and
 //!                            the BVH against parry3d's BVH build (`build` is the same table)
 //! sylcol-bench tree          the BVH's shape and expected cost (SAH) per scene; with Embree and
@@ -43,6 +46,7 @@ mod batch;
 mod embree;
 mod kernel_paths;
 mod methods;
+mod obvhs_peer;
 mod parry;
 mod prep;
 mod scenes;
@@ -65,7 +69,7 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// The modes, for the usage line.
-const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree | kernels | parry] \
+const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree | kernels | parry | obvhs | obvhs-build] \
                      (environment: RAYS, ROUNDS, SCENE, QUERIES, EMBREE_CONFIG; see the crate's notes)";
 
 /// Prints `why` and the usage line and exits with 2 (a usage error).
@@ -97,6 +101,8 @@ fn main() {
             | "tree"
             | "parry"
             | "kernels"
+            | "obvhs"
+            | "obvhs-build"
     ) {
         usage_error(&format!("unknown mode {mode}"));
     }
@@ -135,6 +141,8 @@ fn main() {
         "build" => prep::run(&scenes, rounds.max(5)),
         "tree" => tree::run(&scenes),
         "kernels" => kernel_paths::run(&scenes, rounds),
+        "obvhs" => obvhs_peer::rays(&scenes, rounds),
+        "obvhs-build" => obvhs_peer::build(&scenes, rounds.max(5)),
         "count" => {
             let m = count.expect("parsed above");
             for s in &scenes {
