@@ -20,9 +20,9 @@
 //! | [`ipfb`] | IPFB archives (`.pak` + `.pNN`), Z1 compression, names | `docs/formats/ipfb.md` |
 //!
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
-//! Around them: [`atomic`] (temporary files for atomic writes, removable on
-//! a signal), [`text`] (names from files shown and used as file names
-//! safely), [`sniff`] (whether an object's first bytes show a
+//! Around them: [`text`] (names from files shown and used as file names
+//! safely; it lives in `sylcol-atomic`, whose journals show names through
+//! it, and is re-exported here), [`sniff`] (whether an object's first bytes show a
 //! format sylcol decodes, so other objects are never held whole) and
 //! [`budget`] (how many bytes of an object are held, reserved so that
 //! running out of memory is an error, not an abort).
@@ -30,7 +30,6 @@
 #![forbid(unsafe_code)]
 
 pub mod any;
-pub mod atomic;
 pub mod budget;
 pub mod bytes;
 pub mod chunk;
@@ -44,7 +43,8 @@ pub mod naming;
 pub mod pof0;
 pub mod probe;
 pub mod regn;
-pub mod text;
+
+pub use sylcol_atomic::text;
 
 pub use any::{AnyError, Kind, Object, SizeLimit, decode_any, encode_any};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};

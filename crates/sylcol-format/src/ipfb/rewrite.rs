@@ -33,9 +33,9 @@ use std::path::{Path, PathBuf};
 
 use zerocopy::IntoBytes;
 
-use crate::atomic::TempFile;
 use crate::bytes::align_up;
 use crate::error::EncodeError;
+use sylcol_atomic::TempFile;
 
 use super::index::IndexEntry;
 use super::raw::IndexHeaderRaw;
