@@ -8,7 +8,7 @@
 //!
 //! | module | format | spec |
 //! |---|---|---|
-//! | [`any`] | whichever of the formats below an object is: [`decode_any`] | — |
+//! | `any` | whichever of the formats below an object is: [`Kind`], [`decode_any`] | — |
 //! | [`naming`] | finding entry names: string runs, variants, patterns, harvest | `docs/names.md` |
 //! | [`pof0`] | POF0 relocation tables | `docs/formats/pof0.md` |
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
@@ -29,12 +29,12 @@
 
 #![forbid(unsafe_code)]
 
-pub mod any;
+mod any;
 pub mod budget;
-pub mod bytes;
+mod bytes;
 pub mod chunk;
 pub mod collisionset;
-pub mod error;
+mod error;
 pub mod grid_prefix;
 pub mod idxd;
 pub mod ipfb;

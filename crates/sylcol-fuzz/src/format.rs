@@ -3,7 +3,7 @@
 use std::io::{BufReader, Read};
 
 use sylcol_format::collisionset;
-use sylcol_format::ipfb::index::Index;
+use sylcol_format::ipfb::Index;
 use sylcol_format::ipfb::z1;
 use sylcol_format::{DecodeError, mcol, pof0, probe};
 
