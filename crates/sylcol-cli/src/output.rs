@@ -1,6 +1,6 @@
 //! Writing outputs safely, for every command: one writer.
 //!
-//! - A file is written to a temporary file beside it (`sylcol_format::atomic`)
+//! - A file is written to a temporary file beside it (`sylcol_atomic`)
 //!   and renamed into place, so an interrupted run never leaves a
 //!   half-written file in place of the user's; a signal removes the
 //!   temporary files ([`crate::signals`]), and the next run removes what a
@@ -31,7 +31,7 @@ use std::path::{Component, Path};
 use anyhow::bail;
 use sylcol::report::error::OutputError;
 use sylcol::report::pak::RecoveredReplacement;
-use sylcol_format::atomic::{TempFile, folder_of, is_own_file_name, parse_temp_name, tidy};
+use sylcol_atomic::{TempFile, folder_of, is_own_file_name, parse_temp_name, tidy};
 use sylcol_format::text::visible_file_name;
 
 mod dest;

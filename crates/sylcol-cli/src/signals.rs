@@ -3,7 +3,7 @@
 //! would have ended it (exit status 128 + signal number in a shell).
 
 /// Starts a thread that waits for SIGINT / SIGTERM / SIGHUP and then
-/// removes every live temporary file (`sylcol_format::atomic`) before
+/// removes every live temporary file (`sylcol_atomic`) before
 /// dying of that signal. A failure to install it is reported, not fatal:
 /// the next run still sweeps what is left.
 #[cfg(unix)]
@@ -22,7 +22,7 @@ pub fn clean_up_on_signals() {
         .name("signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                sylcol_format::atomic::abandon_all(|| {
+                sylcol_atomic::abandon_all(|| {
                     let _ = signal_hook::low_level::emulate_default_handler(signal);
                     std::process::exit(128 + signal);
                 });

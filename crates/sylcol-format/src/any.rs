@@ -40,6 +40,29 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The format whose magic `data` starts with (`MCOL`, `REGN`, `IDXD`,
+    /// `IXUD`: [`DECODED_MAGICS`](crate::DECODED_MAGICS)); `None` for any
+    /// other start, a CollisionSet's included (it has no magic).
+    pub fn from_magic(data: &[u8]) -> Option<Kind> {
+        match data.get(..4)? {
+            b"MCOL" => Some(Kind::Mcol),
+            b"REGN" => Some(Kind::Regn),
+            b"IDXD" => Some(Kind::Idxd),
+            b"IXUD" => Some(Kind::Ixud),
+            _ => None,
+        }
+    }
+
+    /// What `data` is, decided as [`decode_any`] decides it but without
+    /// decoding: its magic ([`from_magic`](Self::from_magic)), else a
+    /// CollisionSet when a record walk consumes it exactly (no geometry is
+    /// decoded); `None` for anything else. The object may still fail to
+    /// decode as that format.
+    pub fn detect(data: &[u8]) -> Option<Kind> {
+        Kind::from_magic(data)
+            .or_else(|| collisionset::looks_like(data).then_some(Kind::CollisionSet))
+    }
+
     /// The format's name as reports print it (`MCOL`, `CollisionSet`,
     /// `REGN`, `IDXD`, `IXUD`).
     pub fn name(self) -> &'static str {
@@ -262,24 +285,23 @@ pub fn decode_any(data: &[u8]) -> Result<Object, AnyError> {
         return Err(AnyError::Empty);
     }
     let invalid = |kind| move |error| AnyError::Invalid { kind, error };
-    match data.get(..4) {
-        Some(b"MCOL") => {
+    match Kind::from_magic(data) {
+        Some(kind @ Kind::Mcol) => {
             return mcol::decode(data)
                 .map(|m| Object::Mcol(Box::new(m)))
-                .map_err(invalid(Kind::Mcol));
+                .map_err(invalid(kind));
         }
-        Some(b"REGN") => {
+        Some(kind @ Kind::Regn) => {
             return regn::decode(data)
                 .map(|r| Object::Regn(Box::new(r)))
-                .map_err(invalid(Kind::Regn));
+                .map_err(invalid(kind));
         }
-        Some(m @ (b"IDXD" | b"IXUD")) => {
-            let kind = if m == b"IDXD" { Kind::Idxd } else { Kind::Ixud };
+        Some(kind @ (Kind::Idxd | Kind::Ixud)) => {
             return idxd::decode(data)
                 .map(Object::StringTable)
                 .map_err(invalid(kind));
         }
-        _ => {}
+        Some(Kind::CollisionSet) | None => {}
     }
     match collisionset::decode(data) {
         Ok(set) => Ok(Object::CollisionSet(set)),
@@ -324,13 +346,29 @@ mod tests {
     }
 
     #[test]
+    fn every_decoded_magic_names_a_kind_and_detect_agrees_with_decode_any() {
+        for magic in crate::DECODED_MAGICS {
+            let kind = Kind::from_magic(&magic[..]).expect("a decoded magic names a kind");
+            assert_eq!(kind.name().as_bytes(), &magic[..]);
+        }
+        assert_eq!(Kind::from_magic(b"POF0"), None);
+        let library = library();
+        assert_eq!(Kind::from_magic(&library), None);
+        assert_eq!(
+            Kind::detect(&library),
+            Some(decode_any(&library).unwrap().kind())
+        );
+        assert_eq!(Kind::detect(b"text, not a sylcol format"), None);
+    }
+
+    #[test]
     fn an_empty_input_is_refused_everywhere() {
         let err = decode_any(&[]).unwrap_err();
         assert_eq!(err, AnyError::Empty);
         assert_eq!((err.offset(), err.kind()), (0, None));
         assert!(err.to_string().contains("empty: 0 bytes"), "{err}");
         assert_eq!(crate::sniff(&[], 0), Err(AnyError::Empty));
-        assert_eq!(crate::detect(&[]), crate::Format::Unknown(None));
+        assert_eq!(Kind::detect(&[]), None);
     }
 
     #[test]

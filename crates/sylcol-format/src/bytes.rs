@@ -32,18 +32,6 @@ pub fn be_u32(data: &[u8], offset: u64, what: &'static str) -> Result<u32, Decod
     Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
 }
 
-/// Reads a big-endian u16 at `offset`.
-pub fn be_u16(data: &[u8], offset: u64, what: &'static str) -> Result<u16, DecodeError> {
-    let b = slice(data, offset, 2, what)?;
-    Ok(u16::from_be_bytes([b[0], b[1]]))
-}
-
-/// Reads a little-endian u32 at `offset`.
-pub fn le_u32(data: &[u8], offset: u64, what: &'static str) -> Result<u32, DecodeError> {
-    let b = slice(data, offset, 4, what)?;
-    Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
 /// Rounds `n` up to a multiple of `align` (a power of two).
 pub const fn align_up(n: u64, align: u64) -> u64 {
     (n + align - 1) & !(align - 1)

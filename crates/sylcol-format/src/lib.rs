@@ -8,7 +8,7 @@
 //!
 //! | module | format | spec |
 //! |---|---|---|
-//! | [`any`] | whichever of the formats below an object is: [`decode_any`] | — |
+//! | `any` | whichever of the formats below an object is: [`Kind`], [`decode_any`] | — |
 //! | [`naming`] | finding entry names: string runs, variants, patterns, harvest | `docs/names.md` |
 //! | [`pof0`] | POF0 relocation tables | `docs/formats/pof0.md` |
 //! | [`chunk`] | any POF0-relocated chunk (MCOL, REGN, unknown): probing | `docs/formats/pof0.md` |
@@ -20,22 +20,22 @@
 //! | [`ipfb`] | IPFB archives (`.pak` + `.pNN`), Z1 compression, names | `docs/formats/ipfb.md` |
 //!
 //! Errors carry the byte offset where an invariant broke ([`DecodeError`]).
-//! Around them: [`atomic`] (temporary files for atomic writes, removable on
-//! a signal), [`text`] (names from files shown and used as file names
-//! safely), [`sniff`] (whether an object's first bytes show a
-//! format sylcol decodes, so other objects are never held whole) and
+//! Around them: [`text`] (names from files shown and used as file names
+//! safely; it lives in `sylcol-atomic`, whose journals show names through
+//! it, and is re-exported here), [`sniff`] (whether an object's first
+//! bytes show a format sylcol decodes, so other objects are never held
+//! whole), [`Kind::detect`] (which format they show) and
 //! [`budget`] (how many bytes of an object are held, reserved so that
 //! running out of memory is an error, not an abort).
 
 #![forbid(unsafe_code)]
 
-pub mod any;
-pub mod atomic;
+mod any;
 pub mod budget;
-pub mod bytes;
+mod bytes;
 pub mod chunk;
 pub mod collisionset;
-pub mod error;
+mod error;
 pub mod grid_prefix;
 pub mod idxd;
 pub mod ipfb;
@@ -44,41 +44,20 @@ pub mod naming;
 pub mod pof0;
 pub mod probe;
 pub mod regn;
-pub mod text;
+
+pub use sylcol_atomic::text;
 
 pub use any::{AnyError, Kind, Object, SizeLimit, decode_any, encode_any};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 
-/// What an object's bytes look like, decided from its first bytes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Format {
-    /// An MCOL chunk.
-    Mcol,
-    /// A CollisionSet library (no magic: its record walk consumes the input).
-    CollisionSet,
-    /// Something else; its first four bytes shown as text when printable.
-    Unknown(Option<String>),
-}
-
 /// The magics of the formats sylcol decodes: [`sniff`] reads this list,
-/// [`decode_any`] tries each (a test ties the two), and a new format with a
-/// magic joins both.
+/// [`Kind::from_magic`] names each and [`decode_any`] decodes each (tests
+/// tie the three), and a new format with a magic joins all.
 pub const DECODED_MAGICS: &[&[u8; 4]] = &[b"MCOL", b"REGN", b"IDXD", b"IXUD"];
 
 /// How many leading bytes of an object [`sniff`] looks at: an object that
 /// is not worth decoding is never held whole.
 pub const SNIFF_LEN: usize = 4096;
-
-/// Guesses the format of `data` from its magic, or for the magic-less
-/// CollisionSet from a record walk that consumes it exactly (no geometry
-/// is decoded).
-pub fn detect(data: &[u8]) -> Format {
-    match data.get(..4) {
-        Some(b"MCOL") => Format::Mcol,
-        _ if collisionset::looks_like(data) => Format::CollisionSet,
-        _ => Format::Unknown(bytes::printable_magic(data, 0)),
-    }
-}
 
 /// What the first bytes of an object of `size` bytes say (`head` holds at
 /// least `min(size, SNIFF_LEN)` of them): `Ok` when it may be a format

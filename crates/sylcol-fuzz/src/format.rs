@@ -3,7 +3,7 @@
 use std::io::{BufReader, Read};
 
 use sylcol_format::collisionset;
-use sylcol_format::ipfb::index::Index;
+use sylcol_format::ipfb::Index;
 use sylcol_format::ipfb::z1;
 use sylcol_format::{DecodeError, mcol, pof0, probe};
 
@@ -98,7 +98,7 @@ pub(crate) fn pof0(data: &[u8]) -> Outcome {
 /// CollisionSet: either byte order; byte-identical re-encoding; errors
 /// name an offset inside the input.
 pub(crate) fn collisionset(data: &[u8]) -> Outcome {
-    let _ = sylcol_format::detect(data);
+    let _ = sylcol_format::Kind::detect(data);
     let first = match collisionset::decode(data) {
         Ok(set) => set,
         Err(e) => return refused_inside(&e, data, "CollisionSet"),
@@ -201,7 +201,7 @@ fn inflate_in_small_reads(data: &[u8]) -> Result<Vec<u8>, DecodeError> {
 
 /// Any POF0-relocated chunk: what `sylcol probe` reads.
 pub(crate) fn chunk(data: &[u8]) -> Outcome {
-    let _ = sylcol_format::detect(data);
+    let _ = sylcol_format::Kind::detect(data);
     match probe::probe(data) {
         Ok(p) => {
             assert!(

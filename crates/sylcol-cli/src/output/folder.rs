@@ -314,7 +314,7 @@ mod tests {
     fn a_planted_temporary_name_is_replaced_not_followed() {
         let (_dir, victim, out) = scratch();
         std::fs::write(victim.join("t"), b"keep").unwrap();
-        let temp = sylcol_format::atomic::temp_name("x.bin");
+        let temp = sylcol_atomic::temp_name("x.bin");
         symlink("../victim/t", out.root().join(&temp)).unwrap();
         out.write_with("x.bin", |w| w.write_all(b"new")).unwrap();
         assert_eq!(std::fs::read(victim.join("t")).unwrap(), b"keep");

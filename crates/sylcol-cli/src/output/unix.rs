@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use rustix::fs::{AtFlags, Dir, FileType, Mode, OFlags};
 use rustix::io::Errno;
-use sylcol_format::atomic::{Registration, claim_sweep, stale_temp_name, temp_name};
+use sylcol_atomic::{Registration, claim_sweep, stale_temp_name, temp_name};
 
 use super::folder::{link_refusal, not_a_folder};
 use super::note_swept;
@@ -178,7 +178,7 @@ impl Folder {
     }
 
     /// Flushes the folder's entries to disk (after a rename into it).
-    /// Best effort, as `sylcol_format::atomic::TempFile::persist`: the
+    /// Best effort, as `sylcol_atomic::TempFile::persist`: the
     /// held handle may be `O_PATH`, which cannot be flushed, so a readable
     /// one is opened; a folder that may be written but not read keeps
     /// only that guarantee short, and the write is not reported failed.

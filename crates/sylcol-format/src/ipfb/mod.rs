@@ -24,18 +24,18 @@
 //! | 0x06 | 4 | Adler-32 of the uncompressed bytes |
 //! | 0x0A | .. | zlib stream: `78 DA`, raw deflate, big-endian Adler-32 |
 //!
-//! Any other entry is stored raw. [`raw`] declares the index header, an
-//! index entry and the Z1 header as zerocopy structs (the sizes and
-//! offsets above are asserted there). [`read::Archive`] reads (streaming),
-//! [`write::ArchiveWriter`] writes, [`names`] hashes and shows names.
+//! Any other entry is stored raw. The private `raw` module declares the
+//! index header, an index entry and the Z1 header as zerocopy structs (the
+//! sizes and offsets above are asserted there). [`Archive`] reads
+//! (streaming), [`ArchiveWriter`] writes, [`names`] hashes and shows names.
 
-pub mod index;
+mod index;
 pub mod names;
-pub mod raw;
-pub mod read;
+mod raw;
+mod read;
 pub mod replace;
 pub mod rewrite;
-pub mod write;
+mod write;
 mod write_stream;
 pub mod z1;
 

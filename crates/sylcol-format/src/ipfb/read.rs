@@ -84,13 +84,13 @@ pub enum ArchiveError {
     },
     /// The index cannot be read because a build of this archive was killed
     /// between its renames: its journal says where each file is, and
-    /// [`crate::atomic::recover`] (`sylcol pak recover FOLDER`) puts the
+    /// [`sylcol_atomic::recover`] (`sylcol pak recover FOLDER`) puts the
     /// earlier archive back, or finishes the build if every new file was
     /// in place.
     #[error(
         "{}: a sylcol that was killed (pid {pid}) was replacing this archive and left it half-replaced; run `sylcol pak recover {}` to put the earlier archive back (or finish the build if it was done); its journal is {}",
         path.display(),
-        crate::atomic::folder_of(path).display(),
+        sylcol_atomic::folder_of(path).display(),
         journal.display()
     )]
     Interrupted {
@@ -150,7 +150,7 @@ impl Archive {
             cause,
         };
         let data = read_index_bytes(path).map_err(|cause| {
-            match crate::atomic::interrupted_replacing(path) {
+            match sylcol_atomic::interrupted_replacing(path) {
                 Some(i) => ArchiveError::Interrupted {
                     path: path.to_path_buf(),
                     pid: i.pid,
@@ -206,7 +206,7 @@ impl Archive {
                 && archive.parts[usize::from(n)].is_none()
             {
                 archive.parts[usize::from(n)] = Some(Part {
-                    path: crate::atomic::folder_of(path).join(name),
+                    path: sylcol_atomic::folder_of(path).join(name),
                     len: bytes.len() as u64,
                     bytes: Some(bytes.clone()),
                 });
@@ -652,7 +652,7 @@ fn read_index_bytes(path: &Path) -> io::Result<Vec<u8>> {
 
 /// Finds `<stem>.p00` .. `<stem>.p15` in the index's folder, ignoring case.
 fn find_parts(index: &Path, stem: &str) -> io::Result<Vec<Option<Part>>> {
-    let dir = crate::atomic::folder_of(index);
+    let dir = sylcol_atomic::folder_of(index);
     let mut parts = vec![None; MAX_PARTS];
     for item in std::fs::read_dir(dir)? {
         let item = item?;

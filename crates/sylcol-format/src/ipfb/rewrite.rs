@@ -23,9 +23,9 @@
 //! The index keeps the source's header words (alignment, part size, the
 //! count of slots it declares beyond the entries) and the bytes after its
 //! entry table. All files are written under temporary names and put in
-//! place together ([`super::write`]'s commit: the earlier archive kept
-//! until the new one is whole), so the source may be the archive being
-//! replaced.
+//! place together ([`ArchiveWriter::finish`](super::ArchiveWriter::finish)'s
+//! commit: the earlier archive kept until the new one is whole), so the
+//! source may be the archive being replaced.
 
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -33,9 +33,9 @@ use std::path::{Path, PathBuf};
 
 use zerocopy::IntoBytes;
 
-use crate::atomic::TempFile;
 use crate::bytes::align_up;
 use crate::error::EncodeError;
+use sylcol_atomic::TempFile;
 
 use super::index::IndexEntry;
 use super::raw::IndexHeaderRaw;

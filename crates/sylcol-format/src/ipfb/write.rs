@@ -3,7 +3,7 @@
 //! Entries go into `<base>.p00`, `<base>.p01`, ... in the order they are
 //! added, each on a 2048-byte boundary; a part is closed when the next entry
 //! would end past the part limit. The index lists them sorted by hash. All
-//! files are written under temporary names ([`crate::atomic`]) and put in
+//! files are written under temporary names ([`sylcol_atomic`]) and put in
 //! place together by `finish` ([`replace_all`]): the earlier archive's files
 //! are moved aside, the new ones renamed in (the index last), and if any
 //! rename fails the earlier archive is put back. Parts of an earlier
@@ -14,9 +14,9 @@ use std::collections::HashMap;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use crate::atomic::{ReplaceError, Step, TempFile, replace_all};
 use crate::bytes::align_up;
 use crate::error::EncodeError;
+use sylcol_atomic::{ReplaceError, Step, TempFile, replace_all};
 
 use super::index::{Index, IndexEntry};
 use super::names::{make_entry_id, normalise_inner, unknown_display};
@@ -431,7 +431,7 @@ struct StaleParts {
 /// once the new archive is in place: a part that cannot be removed (or a
 /// folder that cannot be listed) is left and reported, the rest go.
 fn remove_stale_parts(pak: &Path, stem: &str, used: usize) -> StaleParts {
-    let dir = crate::atomic::folder_of(pak);
+    let dir = sylcol_atomic::folder_of(pak);
     let mut done = StaleParts::default();
     let unlisted = |cause: io::Error| LeftBehind {
         path: dir.to_path_buf(),
@@ -462,7 +462,7 @@ fn remove_stale_parts(pak: &Path, stem: &str, used: usize) -> StaleParts {
             continue;
         }
         let path = item.path();
-        match crate::atomic::step().and_then(|()| std::fs::remove_file(&path)) {
+        match sylcol_atomic::step().and_then(|()| std::fs::remove_file(&path)) {
             Ok(()) => done.removed.push(path),
             Err(cause) => done.left_behind.push(LeftBehind {
                 message: format!(
@@ -495,15 +495,15 @@ pub fn build_archive(
 #[cfg(test)]
 mod tests {
     //! `finish` with a failure injected at each file operation in turn
-    //! ([`crate::atomic::fault`]): the earlier archive stays byte for byte,
+    //! ([`sylcol_atomic::fault`]): the earlier archive stays byte for byte,
     //! or the new one is whole; no temporary or backup file is left unless
     //! reported.
 
     use std::collections::BTreeMap;
 
     use super::*;
-    use crate::atomic::fault::{self, snapshot};
-    use crate::atomic::{BACKUP_MARK, TEMP_MARK};
+    use sylcol_atomic::fault::{self, snapshot};
+    use sylcol_atomic::{BACKUP_MARK, TEMP_MARK};
 
     /// `Test.pak` in `dir` with `n` raw entries of 5000 bytes (`seed`
     /// varies them): one part each under the 8 KiB part limit.
@@ -567,7 +567,7 @@ mod tests {
                     .expect("the file reported exists");
                 if name.contains(BACKUP_MARK) {
                     assert!(before.values().any(|b| b == &kept), "an earlier file");
-                } else if name.contains(crate::atomic::journal::JOURNAL_MARK) {
+                } else if name.contains(sylcol_atomic::journal::JOURNAL_MARK) {
                     assert!(kept.starts_with(b"SYLJRNL2"), "the journal");
                 } else {
                     assert_eq!(Some(&kept), before.get(name.as_ref()), "a stale part");
@@ -634,7 +634,7 @@ mod tests {
             .unrestored
             .iter()
             .map(|u| match u {
-                crate::atomic::Unrestored::EarlierIn { path, backup, .. } => (
+                sylcol_atomic::Unrestored::EarlierIn { path, backup, .. } => (
                     path.file_name().unwrap().to_string_lossy().into_owned(),
                     backup.clone(),
                 ),
@@ -663,7 +663,7 @@ mod tests {
         }
         let mut after = snapshot(dir.path());
         assert!(!after.keys().any(|n| n.contains(TEMP_MARK)), "no temporary");
-        let journal = crate::atomic::journal::JOURNAL_MARK;
+        let journal = sylcol_atomic::journal::JOURNAL_MARK;
         let kept: Vec<String> = after
             .keys()
             .filter(|n| n.contains(journal))
@@ -684,12 +684,12 @@ mod tests {
         // journal, named as a dead process's, is found and settled.
         let dead = kept[0].replace(&format!("-{}", std::process::id()), "-2147483646");
         std::fs::rename(dir.path().join(&kept[0]), dir.path().join(dead)).unwrap();
-        let [r] = &crate::atomic::recover(dir.path())[..] else {
+        let [r] = &sylcol_atomic::recover(dir.path())[..] else {
             panic!("one journal");
         };
         assert_eq!(
             r.settled,
-            crate::atomic::Settled::RolledBack,
+            sylcol_atomic::Settled::RolledBack,
             "{:?}",
             r.problems
         );

@@ -14,7 +14,7 @@ use zerocopy::{FromBytes, IntoBytes};
 use super::raw::{Z1_MAGIC, Z1HeaderRaw};
 use crate::error::{DecodeError, DecodeErrorKind, EncodeError};
 
-/// Bytes before the zlib stream: `Z1`, size, Adler-32 ([`Z1HeaderRaw`]).
+/// Bytes before the zlib stream: `Z1`, size, Adler-32 (the private `Z1HeaderRaw`).
 pub const Z1_HEADER_SIZE: u64 = size_of::<Z1HeaderRaw>() as u64;
 /// The bytes [`Z1Header::parse`] reads: the fixed header and the zlib
 /// stream's two header bytes. A [`Z1Reader`] takes the stored bytes after

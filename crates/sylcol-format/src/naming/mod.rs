@@ -3,15 +3,15 @@
 //! harvest`) or from hypotheses (`sylcol names guess`). Spec:
 //! `docs/names.md`.
 //!
-//! - [`scan`]: ASCII and UTF-16BE string runs in a byte stream, constant memory;
-//! - [`variants`]: the inner paths a found string may stand for;
-//! - [`pattern`]: brace / range patterns, hashed prefix by prefix;
+//! - [`Scanner`]: ASCII and UTF-16BE string runs in a byte stream, constant memory;
+//! - [`for_each_candidate`]: the inner paths a found string may stand for;
+//! - [`Pattern`]: brace / range patterns, hashed prefix by prefix;
 //! - [`Harvester`]: strings in, hashes matched against a [`Targets`] set,
 //!   hits (name, where it was found) out.
 
-pub mod pattern;
-pub mod scan;
-pub mod variants;
+mod pattern;
+mod scan;
+mod variants;
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
@@ -111,7 +111,7 @@ impl Stats {
 }
 
 /// Collects hits from strings: every string found becomes its candidates
-/// ([`variants`]), each hashed and looked up in the targets.
+/// ([`for_each_candidate`]), each hashed and looked up in the targets.
 #[derive(Debug)]
 pub struct Harvester<'t> {
     scanner: Scanner,

@@ -408,10 +408,10 @@ pub struct RecoveredReplacement {
 }
 
 impl RecoveredReplacement {
-    /// The report of what [`sylcol_format::atomic::recover`] did (or
-    /// [`sylcol_format::atomic::preview`] would do).
-    pub fn of(r: &sylcol_format::atomic::Recovered) -> Self {
-        use sylcol_format::atomic::Settled;
+    /// The report of what [`sylcol_atomic::recover`] did (or
+    /// [`sylcol_atomic::preview`] would do).
+    pub fn of(r: &sylcol_atomic::Recovered) -> Self {
+        use sylcol_atomic::Settled;
         RecoveredReplacement {
             journal: r.interrupted.journal.display().to_string(),
             pid: r.interrupted.pid,

@@ -25,7 +25,7 @@ fn part_number_of(path: &Path) -> Option<u8> {
 fn index_beside(path: &Path) -> Option<PathBuf> {
     let stem = path.file_stem()?.to_str()?;
     let want = format!("{stem}.pak");
-    let folder = sylcol_format::atomic::folder_of(path);
+    let folder = sylcol_atomic::folder_of(path);
     std::fs::read_dir(folder)
         .ok()?
         .filter_map(Result::ok)

@@ -8,7 +8,6 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
-use sylcol_format::bytes::align_up;
 use sylcol_format::mcol::{CELL_SIZE, Layout, Mcol, RECORD_SIZE};
 
 use super::geometry::{self, Broadphase, Spheres};
@@ -268,8 +267,8 @@ fn block_check(mcol: &Mcol, layout: &Layout) -> Check {
     let after_cells = layout.records.first().or(layout.lists.first()).copied();
     let mut starts = [
         (layout.spheres, 16 * nt),
-        (layout.vertices, align_up(12 * nv, 16)),
-        (layout.triangles, align_up(6 * nt, 16)),
+        (layout.vertices, (12 * nv).next_multiple_of(16)),
+        (layout.triangles, (6 * nt).next_multiple_of(16)),
         (layout.cells, (CELL_SIZE * mcol.cells.len()) as u64),
     ];
     starts.sort_unstable();

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context as _, bail};
 use sylcol::report::error::UsageError;
 use sylcol::report::pak::PakBuilt;
-use sylcol_format::atomic::folder_of;
+use sylcol_atomic::folder_of;
 use sylcol_format::ipfb::names::parse_dollar_hash;
 use sylcol_format::ipfb::rewrite::rewrite;
 use sylcol_format::ipfb::z1::is_z1;

@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use sylcol_format::ipfb::{MAX_PARTS, OFFSET_MASK};
 
 /// The manifest's file name in the extracted folder.
-pub(crate) use sylcol_format::atomic::MANIFEST_FILE as MANIFEST_NAME;
+pub(crate) use sylcol_atomic::MANIFEST_FILE as MANIFEST_NAME;
 /// The value of its `format` field.
 pub(crate) const FORMAT: &str = "sylcol-pak-manifest 1";
 /// A manifest larger than this is refused unread.

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use sylcol::report::pak::{PakRecovered, RecoveredReplacement};
-use sylcol_format::atomic::{preview, tidy};
+use sylcol_atomic::{preview, tidy};
 use sylcol_format::text::escape_lines;
 
 use crate::output::note_removed;
@@ -25,7 +25,7 @@ pub(super) struct RecoverArgs {
 /// Runs `pak recover`: every journal of a killed run in the folder is
 /// settled (its new files all in place, or the earlier ones all back),
 /// then the killed runs' temporary files are removed (saying so), as
-/// every write into a folder does first (`atomic::tidy`). In text mode
+/// every write into a folder does first (`sylcol_atomic::tidy`). In text mode
 /// each rename and removal is printed before any is taken; `--dry-run`
 /// stops there. A journal that cannot be trusted is refused and changes
 /// nothing. Exit 2 when one is refused or could not be settled.

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context as _, bail};
 use sylcol::report::error::{NotFound, UsageError};
 use sylcol::report::pak::{PakReplaced, Replacement};
-use sylcol_format::atomic::folder_of;
+use sylcol_atomic::folder_of;
 use sylcol_format::ipfb::replace::{
     Aliases, NewContent, ReplaceError, ReplaceOptions, check_aliases, find_entry, replace_entries,
 };

@@ -165,7 +165,7 @@ pub fn z1_zeros(declared: u32, n: u64) -> Vec<u8> {
 }
 
 /// One record of a journal written by hand, as an attacker plants it
-/// (the layout is in `sylcol_format::atomic::journal`).
+/// (the layout is in `sylcol_atomic::journal`).
 pub struct JournalRecord<'a> {
     /// Where the new file goes.
     pub dest: &'a str,

@@ -4,13 +4,13 @@
 //! the SHA-256 of the archive's index
 //! (`$XDG_CACHE_HOME/sylcol/names/<hash>.txt`, else
 //! `~/.cache/sylcol/names/<hash>.txt`). Both are written to a temporary
-//! file and renamed into place (`sylcol_format::atomic`).
+//! file and renamed into place (`sylcol_atomic`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
-use sylcol_format::atomic::TempFile;
+use sylcol_atomic::TempFile;
 use sylcol_format::ipfb::NameBook;
 use sylcol_format::ipfb::names::make_entry_id;
 

@@ -1,3 +1,5 @@
+//! # sylcol-atomic
+//!
 //! Temporary files for atomic writes: `.NAME.sylcol-tmp-PID` beside the
 //! target, renamed over it when complete.
 //!
@@ -20,6 +22,11 @@
 //! Several files that belong together (an archive's index and parts) are
 //! put in place all or none by [`replace_all`]: earlier files are moved
 //! aside to backup names, and moved back if any rename fails.
+//!
+//! [`text`] shows names read from disk (a journal's, an archive's entries)
+//! safely in messages and file names.
+
+#![forbid(unsafe_code)]
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
@@ -29,6 +36,7 @@ use std::sync::{Mutex, MutexGuard};
 pub mod journal;
 mod recover;
 mod replace;
+pub mod text;
 
 pub use journal::{Interrupted, JOURNAL_MARK, interrupted_in, interrupted_replacing};
 pub use recover::{Action, Recovered, Settled, preview, recover};
@@ -301,22 +309,23 @@ fn create_new(path: &Path) -> io::Result<File> {
 }
 
 /// Marks a file operation of [`replace_all`] (or of a writer's clean-up
-/// after it): nothing outside tests, where [`fault`] counts the operations
-/// and fails the ones a test planned.
-#[cfg(not(test))]
+/// after it): nothing outside tests, where `fault` (this crate's tests, or
+/// the `fault` feature a writer's tests turn on) counts the operations and
+/// fails the ones a test planned.
+#[cfg(not(any(test, feature = "fault")))]
 #[inline]
-pub(crate) fn step() -> io::Result<()> {
+pub fn step() -> io::Result<()> {
     Ok(())
 }
 
-#[cfg(test)]
-pub(crate) use fault::next as step;
+#[cfg(any(test, feature = "fault"))]
+pub use fault::next as step;
 
 /// Test-only failure injection: the file operations marked by `step` are
 /// numbered from 0 (per thread) since the last [`plan`](fault::plan), and
 /// those planned fail with an injected error before they are done.
-#[cfg(test)]
-pub(crate) mod fault {
+#[cfg(any(test, feature = "fault"))]
+pub mod fault {
     use std::cell::RefCell;
     use std::io;
 
@@ -333,7 +342,7 @@ pub(crate) mod fault {
     }
 
     /// Numbers steps from 0 again; the steps numbered in `fail` will fail.
-    pub(crate) fn plan(fail: &[usize]) {
+    pub fn plan(fail: &[usize]) {
         PLAN.with(|p| {
             *p.borrow_mut() = Plan {
                 taken: 0,
@@ -344,23 +353,23 @@ pub(crate) mod fault {
     }
 
     /// The exit status of a process ended by [`plan_crash`].
-    pub(crate) const KILLED: i32 = 86;
+    pub const KILLED: i32 = 86;
 
     /// Numbers steps from 0 again; the process exits with [`KILLED`] (no
     /// unwinding, no destructor: as if killed) before step `at`.
-    pub(crate) fn plan_crash(at: usize) {
+    pub fn plan_crash(at: usize) {
         plan(&[]);
         PLAN.with(|p| p.borrow_mut().crash = Some(at));
     }
 
     /// The steps taken since the last plan.
-    pub(crate) fn taken() -> usize {
+    pub fn taken() -> usize {
         PLAN.with(|p| p.borrow().taken)
     }
 
     /// Every file in `dir` by name, with its bytes: what a failed step
     /// must leave as it was.
-    pub(crate) fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    pub fn snapshot(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
         std::fs::read_dir(dir)
             .unwrap()
             .map(|i| {
@@ -372,7 +381,7 @@ pub(crate) mod fault {
     }
 
     /// Takes a step: an injected error when the plan says this one fails.
-    pub(crate) fn next() -> io::Result<()> {
+    pub fn next() -> io::Result<()> {
         PLAN.with(|p| {
             let mut p = p.borrow_mut();
             let n = p.taken;

@@ -619,7 +619,7 @@ pub(super) mod tests {
     /// The journal of three files in `dir`: `x.p00` replaced (an earlier
     /// file, backed up), `x.p01` new, `x.pak` replaced with a numbered
     /// backup.
-    pub(in crate::atomic) fn planned(dir: &Path) -> Vec<Planned> {
+    pub(crate) fn planned(dir: &Path) -> Vec<Planned> {
         let id = |ino| {
             Some(FileIdentity {
                 dev: 7,

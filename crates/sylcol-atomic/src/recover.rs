@@ -316,7 +316,7 @@ mod tests {
 
     fn kill_at(dir: &Path, step: usize) -> std::process::ExitStatus {
         Command::new(std::env::current_exe().unwrap())
-            .args(["--exact", "atomic::recover::tests::killed_replacement"])
+            .args(["--exact", "recover::tests::killed_replacement"])
             .args(["--ignored", "--test-threads=1", "--quiet"])
             .env(CHILD_DIR, dir)
             .env(CHILD_STEP, step.to_string())

@@ -445,7 +445,7 @@ pub(super) mod tests {
     use super::*;
 
     /// `a` and `b` exist (earlier bytes), `c` does not; new bytes for all three.
-    pub(in crate::atomic) fn batch(dir: &Path) -> Vec<(TempFile, PathBuf)> {
+    pub(crate) fn batch(dir: &Path) -> Vec<(TempFile, PathBuf)> {
         ["a", "b", "c"]
             .iter()
             .map(|n| {
@@ -457,7 +457,7 @@ pub(super) mod tests {
             .collect()
     }
 
-    pub(in crate::atomic) fn earlier(dir: &Path) {
+    pub(crate) fn earlier(dir: &Path) {
         fs::write(dir.join("a"), b"old a").unwrap();
         fs::write(dir.join("b"), b"old b").unwrap();
     }
