@@ -43,7 +43,7 @@ impl MeshFormat {
 /// How to import.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ImportOptions {
-    /// Merge vertices with identical coordinates ([`weld`]).
+    /// Merge vertices with identical coordinates ([`super::weld`]).
     pub weld: bool,
     /// The counts the target format holds: an OBJ or PLY file with more
     /// triangles (or, without `weld`, vertices) is refused

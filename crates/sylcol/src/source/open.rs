@@ -125,7 +125,7 @@ impl Opener {
 
     /// The object a FILE argument names, whole only when its first bytes
     /// show a format sylcol decodes within its size limits (`-` and other
-    /// non-files are read whole, up to [`MAX_STREAM`]: their size is
+    /// non-files are read whole, up to [`super::MAX_STREAM`]: their size is
     /// unknown before they end). A whole archive is refused: it is not one
     /// object.
     pub fn object(&self, path: &str) -> Result<Item, SourceError> {
