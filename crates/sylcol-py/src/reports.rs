@@ -36,7 +36,7 @@ pub fn verify_bytes(
         run
     });
     match (run.objects.pop(), run.errors.first()) {
-        (Some(verified), _) => json_to_py(py, &verified),
+        (Some(verified), _) => json_to_py(py, &verified.report),
         (None, Some(error)) => Err(crate::errors::raise(error, None)),
         (None, None) => Err(pyo3::exceptions::PyRuntimeError::new_err(format!(
             "{path}: verify gave no report"
