@@ -3,14 +3,10 @@
 //! `objects`, `skipped`, `errors` and `names`), walked as the CLI walks
 //! it (`Opener::objects`).
 
-use std::error::Error;
-
 use pyo3::prelude::*;
-use sylcol::report::error::{ErrorReport, chain_message};
 use sylcol::report::info::InfoDocument;
-use sylcol::report::pak::index_problems;
 use sylcol::report::verify::VerifyRun;
-use sylcol::source::{Item, NameList, Opener, SourceError};
+use sylcol::source::{NameList, Opener, SourceError};
 
 use crate::archive::source_error;
 use crate::reports::json_to_py;
@@ -22,16 +18,7 @@ pub fn info(py: Python<'_>, path: &str, names: &NameList) -> PyResult<Py<PyAny>>
         .detach(|| {
             let objects = opener.objects(path).map_err(Box::new)?;
             let mut report = InfoDocument::archive(path);
-            if let Some(archive) = objects.archive() {
-                report.errors = index_problems(path, archive);
-            }
-            for item in objects {
-                match item {
-                    Ok(Item::Whole(input)) => report.push(&input.name, &input.bytes),
-                    Ok(Item::Other(e)) => report.push_undecoded(e),
-                    Err(e) => report.errors.push(error_report(&e)),
-                }
-            }
+            report.push_objects(path, objects);
             report.names = opener.names_used();
             Ok::<_, Box<SourceError>>(report)
         })
@@ -53,29 +40,10 @@ pub fn verify(
         .detach(|| {
             let objects = opener.objects(path).map_err(Box::new)?;
             let mut run = VerifyRun::new(seed);
-            let in_archive = objects.archive().is_some();
-            if let Some(archive) = objects.archive() {
-                for problem in index_problems(path, archive) {
-                    run.error(problem);
-                }
-            }
-            for item in objects {
-                match item {
-                    Ok(Item::Whole(input)) => run.push(&input.name, &input.bytes, in_archive, ids),
-                    Ok(Item::Other(e)) => run.push_undecoded(e, in_archive),
-                    Err(e) => run.error(error_report(&e)),
-                }
-            }
+            run.push_objects(path, objects, ids);
             run.names = opener.names_used();
             Ok::<_, Box<SourceError>>(run)
         })
         .map_err(|e| source_error(*e))?;
     json_to_py(py, &run)
-}
-
-/// The report of an entry that could not be read, as the CLI words it
-/// (the error and its causes on one line).
-fn error_report(e: &SourceError) -> ErrorReport {
-    let chain = || std::iter::successors(Some(e as &(dyn Error + 'static)), |&e| e.source());
-    ErrorReport::from_chain(chain_message(chain()), chain())
 }

@@ -3,7 +3,7 @@
 
 use sylcol::report::info::InfoDocument;
 
-use crate::input::{Item, inputs, is_archive};
+use crate::input::is_archive;
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol info`.
@@ -29,18 +29,8 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
 /// `info` on a whole archive: a row per entry it can decode, the entries
 /// of other formats, and every failure (exit 2 when there is one).
 fn archive_info(path: &str, ctx: Context) -> anyhow::Result<Outcome> {
-    let entries = inputs(ctx.open, path)?;
     let mut report = InfoDocument::archive(path);
-    if let Some(archive) = entries.archive() {
-        report.errors = sylcol::report::pak::index_problems(path, archive);
-    }
-    for item in entries {
-        match item {
-            Ok(Item::Whole(input)) => report.push(&input.name, &input.bytes),
-            Ok(Item::Other(e)) => report.push_undecoded(e),
-            Err(e) => report.errors.push(print::error_report(&e)),
-        }
-    }
+    report.push_objects(path, ctx.open.objects(path)?);
     report.names = ctx.open.names_used();
     let failed = !report.errors.is_empty();
     print::report(ctx, &report, || report.text())?;

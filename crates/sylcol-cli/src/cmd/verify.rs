@@ -11,7 +11,7 @@ use sylcol::report::verify::VerifyRun;
 use sylcol::report::verify::summary::Detail;
 use sylcol::verify;
 
-use crate::input::{Item, inputs, read_file};
+use crate::input::read_file;
 use crate::{Context, Outcome, print};
 
 /// Arguments of `sylcol verify`.
@@ -45,27 +45,9 @@ pub fn run(args: Args, ctx: Context) -> anyhow::Result<Outcome> {
     };
     let mut run = VerifyRun::new(args.seed);
     for path in &args.paths {
-        let objects = match inputs(ctx.open, path) {
-            Ok(objects) => objects,
-            Err(e) => {
-                run.error(print::error_report(&e));
-                continue;
-            }
-        };
-        let in_archive = objects.archive().is_some();
-        if let Some(a) = objects.archive() {
-            for problem in sylcol::report::pak::index_problems(path, a) {
-                run.error(problem);
-            }
-        }
-        for item in objects {
-            match item {
-                Ok(Item::Whole(input)) => {
-                    run.push(&input.name, &input.bytes, in_archive, ids.as_deref())
-                }
-                Ok(Item::Other(e)) => run.push_undecoded(e, in_archive),
-                Err(e) => run.error(print::error_report(&e)),
-            }
+        match ctx.open.objects(path) {
+            Ok(objects) => run.push_objects(path, objects, ids.as_deref()),
+            Err(e) => run.error(e.report()),
         }
     }
     let detail = match (args.verbose, args.failures) {

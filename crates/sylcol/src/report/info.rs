@@ -15,6 +15,7 @@ use super::name_sources::NameSources;
 use super::regn::RegnInfo;
 use super::shared::{ObjectBytes, SharedContent, SharesContent, sharing_line};
 use super::{GridSummary, Skipped, vec3_text};
+use crate::source::{Item, Objects};
 
 /// One object's summary; `format` says which fields follow.
 #[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
@@ -470,6 +471,23 @@ impl InfoDocument {
     /// Whether the input is a whole archive.
     fn is_archive(&self) -> bool {
         self.format == "IPFB"
+    }
+
+    /// Adds every object of the FILE argument `path` ([`crate::source::Opener::objects`]):
+    /// an archive's index problems, then each entry (decoded, skipped, or
+    /// the error that kept it from being read), as `sylcol info` reports it.
+    pub fn push_objects(&mut self, path: &str, objects: Objects) {
+        if let Some(archive) = objects.archive() {
+            self.errors
+                .extend(super::pak::index_problems(path, archive));
+        }
+        for item in objects {
+            match item {
+                Ok(Item::Whole(input)) => self.push(&input.name, &input.bytes),
+                Ok(Item::Other(e)) => self.push_undecoded(e),
+                Err(e) => self.errors.push(e.report()),
+            }
+        }
     }
 
     /// Adds one entry: decoded, skipped (no format matched and its magic

@@ -8,6 +8,7 @@ use super::Skipped;
 use super::error::{ErrorReport, ObjectError};
 use super::name_sources::NameSources;
 use super::shared::{Digest32, ObjectBytes, SharedContent, SharesContent};
+use crate::source::{Item, Objects};
 use crate::verify::{Check, collisionset, idxd, mcol, regn, text};
 
 pub mod summary;
@@ -260,6 +261,26 @@ impl VerifyRun {
 
     fn update_ok(&mut self) {
         self.ok = self.errors.is_empty() && self.objects.iter().all(|o| o.report.ok());
+    }
+
+    /// Verifies every object of the FILE argument `path`
+    /// ([`crate::source::Opener::objects`]): an archive's index problems,
+    /// then each entry (an entry of no known format skipped), or the error
+    /// that kept it from being read, as `sylcol verify` reports it.
+    pub fn push_objects(&mut self, path: &str, objects: Objects, ids: Option<&[String]>) {
+        let in_archive = objects.archive().is_some();
+        if let Some(archive) = objects.archive() {
+            for problem in super::pak::index_problems(path, archive) {
+                self.error(problem);
+            }
+        }
+        for item in objects {
+            match item {
+                Ok(Item::Whole(input)) => self.push(&input.name, &input.bytes, in_archive, ids),
+                Ok(Item::Other(e)) => self.push_undecoded(e, in_archive),
+                Err(e) => self.error(e.report()),
+            }
+        }
     }
 
     /// Adds an input that did not decode: in an archive, skipped when no
