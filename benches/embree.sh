@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13) and
-# parry3d 0.31, from one run with interleaved rounds (benches/queries.md).
+# sylcol's ray queries against Embree 3 (Debian's libembree-dev, 3.13),
+# tinybvh 1.6.8, parry3d 0.31 and obvhs 0.4, from one run with interleaved
+# rounds (benches/queries.md).
 #
-#   benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|obvhs|obvhs-build|all]   (default: all)
+#   benches/embree.sh [rays|peers|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|obvhs|obvhs-build|all]   (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
+# peers  the rays through sylcol's BVH against Embree (rtcIntersect1,
+#        robust flag off), every CPU single-ray layout of tinybvh (BVH,
+#        BVH HQ, BVH_SoA, BVH4_CPU, BVH8_CPU, BVH8_CPU HQ) and obvhs'
+#        BVH2 and CWBVH: hits, disagreements, each peer's time over
+#        sylcol's and each family's fastest (not part of `all`)
 # setup  the same table on rays from outside the box pointing away from it
 #        (all miss): what each method pays a query before any triangle
 # made   the rays table with each sylcol ray made from its row of six f32
 #        just before the call, as the Embree shim makes its ray (a caller's
 #        usual way; `rays` reads sylcol's rays from an array made before)
-# batch  rays per second at 1 and 2 threads (sylcol cast_rays through the
+# batch  rays per second at 1 and 2 threads (THREADS=1: one only;
+#        sylcol cast_rays through the
 #        own grid, the derived grid and the BVH; Embree
 #        rtcIntersect1 / rtcIntersect8, robust flag off and on)
 # prep   preparation cost, construction plus the first ray:
@@ -51,7 +58,10 @@
 # (substring of the scene names), COUNT_RAYS (default 100000),
 # EMBREE_CONFIG (appended to Embree's device configuration: `max_isa=avx2`
 # holds Embree to its AVX2 kernels on a CPU with AVX-512).
-# Installs libembree-dev (and valgrind for `count`) when missing.
+# Installs libembree-dev (and valgrind for `count`) when missing, and
+# fetches the tinybvh-rs 0.1.0-beta.3 crate's source (whose tiny_bvh.h the
+# feature `tinybvh` compiles) into Cargo's registry; TINYBVH_INCLUDE (a
+# folder holding tiny_bvh.h) takes its place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-all}
@@ -65,8 +75,25 @@ need() {
     fi
 }
 
+# tinybvh's single header, as the tinybvh-rs crate's source carries it:
+# `cargo fetch` of a throwaway manifest naming the crate unpacks it into
+# Cargo's registry, where the bench's build.rs looks (nothing is built).
+need_tinybvh() {
+    local d
+    [ -z "${TINYBVH_INCLUDE:-}" ] || return 0
+    ls "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/tinybvh-rs-0.1.0-beta.3/ffi/tinybvh/tiny_bvh.h \
+        >/dev/null 2>&1 && return 0
+    d=$(mktemp -d)
+    mkdir "$d/src" && : > "$d/src/lib.rs"
+    printf '[package]\nname = "fetch-tinybvh"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\ntinybvh-rs = "=0.1.0-beta.3"\n[workspace]\n' \
+        > "$d/Cargo.toml"
+    cargo fetch -q --manifest-path "$d/Cargo.toml"
+    rm -rf "$d"
+}
+
 need libembree-dev
-cargo build --profile profiling -q -p sylcol-bench --features embree
+need_tinybvh
+cargo build --profile profiling -q -p sylcol-bench --features embree,tinybvh
 bin=target/profiling/sylcol-bench
 
 # Runs every method on each scene (one a line of $2) under callgrind with
@@ -122,6 +149,7 @@ tree() {
 
 case $mode in
     rays) "$bin" rays ;;
+    peers) "$bin" peers ;;
     setup) "$bin" setup ;;
     made) "$bin" made ;;
     batch) "$bin" batch ;;
@@ -150,5 +178,5 @@ case $mode in
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|obvhs|obvhs-build|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|peers|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|obvhs|obvhs-build|all]" >&2; exit 2 ;;
 esac

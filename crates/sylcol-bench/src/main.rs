@@ -1,4 +1,4 @@
-//! sylcol's benchmark harness against Embree 3, parry3d 0.31 and obvhs 0.4.
+//! sylcol's benchmark harness against Embree 3, tinybvh 1.6.8, parry3d 0.31 and obvhs 0.4.
 //!
 //! ```text
 //! sylcol-bench [rays]        the single-thread table (ns per ray, hits, ratios)
@@ -7,7 +7,10 @@
 //! sylcol-bench made          the `rays` table with each sylcol ray made from its row of
 //!                            six f32 just before the call, as the Embree shim makes its
 //!                            ray (a caller's usual way; `rays` reads an array made before)
-//! sylcol-bench batch         rays per second at 1 and 2 threads
+//! sylcol-bench peers         the rays through sylcol's BVH against Embree (rtcIntersect1),
+//!                            every CPU single-ray layout of tinybvh and obvhs' BVH2 and
+//!                            CWBVH (hits, disagreements, ratios, each family's fastest)
+//! sylcol-bench batch         rays per second at 1 and 2 threads (`THREADS=1`: one only)
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
 //! sylcol-bench kernels       the rays through the own grid and the BVH with each kernel path
@@ -27,14 +30,23 @@
 //! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;
 //! each figure is the fastest of its interleaved rounds), `SCENE` (keep
 //! the scenes whose name contains it), `EMBREE_CONFIG` (appended to Embree's
-//! device configuration, e.g. `max_isa=avx2`). Embree's methods exist only with the
-//! `embree` feature (`benches/embree.sh` installs Debian's libembree-dev
-//! and turns it on). See `benches/README.md` for the figures.
+//! device configuration, e.g. `max_isa=avx2`), `THREADS` (`batch`).
+//! Embree's methods exist only with the `embree` feature
+//! (`benches/embree.sh` installs Debian's libembree-dev and turns it on),
+//! tinybvh's only with the `tinybvh` feature: build.rs compiles the single
+//! header `tiny_bvh.h` carried by the tinybvh-rs 0.1.0-beta.3 crate's
+//! source (found in Cargo's registry, or at `TINYBVH_INCLUDE`) behind the
+//! C++ shim `tinybvh_shim.cpp`, with `-march=native` (`benches/embree.sh`
+//! fetches the crate's source and turns the feature on). See
+//! `benches/README.md` for the figures.
 //!
-//! `unsafe` here is the one exception outside the query engine: Embree
-//! has no Rust binding that builds with Debian's Embree 3, so `embree`
-//! calls its C shim through `extern "C"` (behind the `embree` feature,
-//! for benchmarks only). Every other module is held to no `unsafe`.
+//! `unsafe` here is the one exception outside the query engine, in two
+//! modules behind their features, for benchmarks only: Embree has no Rust
+//! binding that builds with Debian's Embree 3, so `embree` calls its C
+//! shim through `extern "C"`; `tinybvh` declares its shim's entry points
+//! in an `unsafe extern` block, all `safe` but the one that frees a scene
+//! (the shim checks every handle and argument itself), so its one
+//! `unsafe` call is in `Drop`. Every other module is held to no `unsafe`.
 
 #![deny(unsafe_code)]
 
@@ -48,10 +60,16 @@ mod kernel_paths;
 mod methods;
 mod obvhs_peer;
 mod parry;
+mod peers;
 mod prep;
 mod scenes;
 mod sweep;
 mod timing;
+// The FFI to tinybvh's C++ shim: `safe` declarations but one (freeing a
+// scene), called from its owner's `Drop` with its `SAFETY:` argument.
+#[cfg(feature = "tinybvh")]
+#[allow(unsafe_code)]
+mod tinybvh;
 mod tree;
 
 use std::hint::black_box;
@@ -69,8 +87,8 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// The modes, for the usage line.
-const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree | kernels | parry | obvhs | obvhs-build] \
-                     (environment: RAYS, ROUNDS, SCENE, QUERIES, EMBREE_CONFIG; see the crate's notes)";
+const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree | kernels | parry | obvhs | obvhs-build | peers] \
+                     (environment: RAYS, ROUNDS, SCENE, QUERIES, EMBREE_CONFIG, THREADS; see the crate's notes)";
 
 /// Prints `why` and the usage line and exits with 2 (a usage error).
 fn usage_error(why: &str) -> ! {
@@ -103,6 +121,7 @@ fn main() {
             | "kernels"
             | "obvhs"
             | "obvhs-build"
+            | "peers"
     ) {
         usage_error(&format!("unknown mode {mode}"));
     }
@@ -143,6 +162,7 @@ fn main() {
         "kernels" => kernel_paths::run(&scenes, rounds),
         "obvhs" => obvhs_peer::rays(&scenes, rounds),
         "obvhs-build" => obvhs_peer::build(&scenes, rounds.max(5)),
+        "peers" => peers::run(&scenes, rounds),
         "count" => {
             let m = count.expect("parsed above");
             for s in &scenes {
@@ -253,14 +273,18 @@ fn rays_table(scenes: &[Scene], rounds: usize, made: bool) {
     );
 }
 
-/// Rays per second at 1 and 2 threads, from `rounds` interleaved rounds
-/// over chunks of [`BATCH_CHUNK`] rays.
+/// Rays per second at 1 and 2 threads (`THREADS=1`: at one only), from
+/// `rounds` interleaved rounds over chunks of [`BATCH_CHUNK`] rays.
 fn batch_table(scenes: &[Scene], rounds: usize) {
     let methods = BatchMethod::all();
-    let threads = [1usize, 2];
+    let threads: &[usize] = if env_usize("THREADS", 2) == 1 {
+        &[1]
+    } else {
+        &[1, 2]
+    };
     let cols: Vec<String> = methods
         .iter()
-        .flat_map(|m| threads.map(|t| format!("{} {t}t", m.name())))
+        .flat_map(|m| threads.iter().map(move |t| format!("{} {t}t", m.name())))
         .collect();
     println!("| scene | {} (Mrays/s) | hits |", cols.join(" | "));
     println!("|{}", "---|".repeat(cols.len() + 2));

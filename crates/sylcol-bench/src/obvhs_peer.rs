@@ -27,7 +27,7 @@ use crate::scenes::Scene;
 use crate::timing::{CHUNK, interleaved};
 
 /// obvhs' presets, fastest build first.
-const PRESETS: [(&str, BvhBuildParams); 4] = [
+pub const PRESETS: [(&str, BvhBuildParams); 4] = [
     ("fastest", BvhBuildParams::fastest_build()),
     ("fast", BvhBuildParams::fast_build()),
     ("medium", BvhBuildParams::medium_build()),
@@ -35,7 +35,7 @@ const PRESETS: [(&str, BvhBuildParams); 4] = [
 ];
 
 /// The scene's triangles as obvhs takes them.
-fn triangles(s: &Scene) -> Vec<Triangle> {
+pub fn triangles(s: &Scene) -> Vec<Triangle> {
     let v = |i: u32| Vec3A::from(s.mesh.vertices[i as usize]);
     s.mesh
         .triangles
@@ -49,8 +49,10 @@ fn triangles(s: &Scene) -> Vec<Triangle> {
 }
 
 /// One obvhs tree with its triangles in leaf order.
-enum Tree {
+pub enum Tree {
+    /// Its binary tree.
     Bvh2(Bvh2),
+    /// Its eight-wide compressed tree.
     Cw(CwBvh),
 }
 
@@ -64,19 +66,20 @@ impl Tree {
 }
 
 /// A tree ready for rays: the tree and its triangles in leaf order.
-struct Traced {
+pub struct Traced {
     tree: Tree,
     ordered: Vec<Triangle>,
 }
 
 impl Traced {
-    fn new(tree: Tree, tris: &[Triangle]) -> Self {
+    /// Copies `tris` into the tree's leaf order.
+    pub fn new(tree: Tree, tris: &[Triangle]) -> Self {
         let ordered = tree.indices().iter().map(|&i| tris[i as usize]).collect();
         Traced { tree, ordered }
     }
 
     /// (t, original triangle) of the nearest hit, or (+inf, u32::MAX).
-    fn cast(&self, origin: Vec3A, dir: Vec3A) -> (f32, u32) {
+    pub fn cast(&self, origin: Vec3A, dir: Vec3A) -> (f32, u32) {
         let ray = ORay::new_inf(origin, dir);
         let mut hit = ORayHit::none();
         let f = |r: &ORay, id: usize| self.ordered[id].intersect(r);
@@ -90,6 +93,18 @@ impl Traced {
             (f32::INFINITY, u32::MAX)
         }
     }
+}
+
+/// obvhs' BVH2 over `tris`, built with `params`, ready for rays.
+pub fn traced_bvh2(tris: &[Triangle], params: BvhBuildParams) -> Traced {
+    let tree = build_bvh2_from_tris(tris, params, &mut Duration::default());
+    Traced::new(Tree::Bvh2(tree), tris)
+}
+
+/// obvhs' CWBVH over `tris`, built with `params`, ready for rays.
+pub fn traced_cwbvh(tris: &[Triangle], params: BvhBuildParams) -> Traced {
+    let tree = build_cwbvh_from_tris(tris, params, &mut Duration::default());
+    Traced::new(Tree::Cw(tree), tris)
 }
 
 /// The rays table: ns a ray through sylcol's BVH (the collider's default
@@ -110,20 +125,10 @@ pub fn rays(scenes: &[Scene], rounds: usize) {
     println!("|{}", "---|".repeat(names.len() + 5));
     for s in scenes {
         let tris = triangles(s);
-        let mut spent = Duration::ZERO;
         let peers = [
-            Traced::new(
-                Tree::Bvh2(build_bvh2_from_tris(&tris, PRESETS[3].1, &mut spent)),
-                &tris,
-            ),
-            Traced::new(
-                Tree::Cw(build_cwbvh_from_tris(&tris, PRESETS[2].1, &mut spent)),
-                &tris,
-            ),
-            Traced::new(
-                Tree::Cw(build_cwbvh_from_tris(&tris, PRESETS[3].1, &mut spent)),
-                &tris,
-            ),
+            traced_bvh2(&tris, PRESETS[3].1),
+            traced_cwbvh(&tris, PRESETS[2].1),
+            traced_cwbvh(&tris, PRESETS[3].1),
         ];
         let bvh = Collider::from_mcol(&s.mcol).expect("collider").with_bvh();
         let flat: Vec<(Vec3A, Vec3A)> = s
