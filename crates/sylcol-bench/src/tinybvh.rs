@@ -129,3 +129,67 @@ impl Drop for TinyScene {
         unsafe { sylcol_tb_free(self.slot) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Layout, TinyScene};
+    use glam::Vec3;
+    use sylcol::TriMesh;
+
+    /// A `n` x `n` grid of unit squares (two triangles each) in z = 0.
+    fn grid(n: u32) -> TriMesh {
+        let v = (0..=n)
+            .flat_map(|i| (0..=n).map(move |j| Vec3::new(i as f32, j as f32, 0.0)))
+            .collect();
+        let at = |i: u32, j: u32| i * (n + 1) + j;
+        let t = (0..n)
+            .flat_map(|i| (0..n).map(move |j| (i, j)))
+            .flat_map(|(i, j)| {
+                [
+                    [at(i, j), at(i + 1, j), at(i, j + 1)],
+                    [at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)],
+                ]
+            })
+            .collect();
+        TriMesh::new(v, t)
+    }
+
+    /// The rays tinybvh-rs 0.1.0-beta.3 got wrong (benches/queries.md,
+    /// "tinybvh"): straight down through every cell, two direction
+    /// components zero. Every layout through the shim hits each at t = 1,
+    /// on the cell's first triangle.
+    #[test]
+    fn every_layout_hits_axis_aligned_rays_on_a_grid() {
+        let n = 40;
+        let scene = TinyScene::new(&grid(n)).expect("builds");
+        for l in Layout::ALL {
+            for i in 0..n {
+                for j in 0..n {
+                    let ray = [i as f32 + 0.25, j as f32 + 0.25, 1.0, 0.0, 0.0, -1.0];
+                    let (t, id) = scene.cast(l, &ray);
+                    assert!((t - 1.0).abs() < 1e-6, "{}: cell {i},{j}: t {t}", l.name());
+                    assert_eq!(id, 2 * (i * n + j), "{}: cell {i},{j}", l.name());
+                }
+            }
+            let away = [0.5, 0.5, 1.0, 0.0, 0.0, 1.0];
+            assert_eq!(
+                scene.cast(l, &away),
+                (f32::INFINITY, u32::MAX),
+                "{}",
+                l.name()
+            );
+        }
+    }
+
+    #[test]
+    fn a_single_triangle_is_refused_and_scenes_free_their_slots() {
+        let one = TriMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
+        let err = TinyScene::new(&one).err().expect("refused");
+        assert!(err.contains("fewer than two triangles"), "{err}");
+        // More scenes than the shim's 64 slots, one at a time: each drop
+        // frees its slot.
+        for _ in 0..100 {
+            drop(TinyScene::new(&grid(2)).expect("builds"));
+        }
+    }
+}
