@@ -167,7 +167,7 @@ fn array<'a, T: FromBytes + KnownLayout + Immutable + Unaligned>(
     Ok(<[T]>::ref_from_bytes(bytes).expect("a whole number of unaligned elements"))
 }
 
-/// The framing of record `index` at `offset`, for an input of `end` bytes
+/// The framing of record `record` at `offset`, for an input of `end` bytes
 /// of which `data` holds the first ones (a word past `data` is a
 /// truncation error).
 fn read_framing_in<O: Order>(
