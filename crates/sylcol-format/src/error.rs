@@ -2,6 +2,9 @@
 
 use std::fmt;
 
+use crate::chunk::SlotFault;
+use crate::collisionset::Endian;
+
 /// A decode failure: the byte offset (from the start of the object being
 /// decoded) where the broken invariant was found, and what broke.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -99,6 +102,233 @@ pub enum DecodeErrorKind {
     /// Any other broken rule, stated in words.
     #[error("{0}")]
     Invalid(String),
+
+    // chunk, POF0, MCOL, REGN, CollisionSet rules
+    /// A chunk's data size (at 0x04) puts its POF0 table (at 0x10 + data
+    /// size, 8 framing bytes) past the end of the input.
+    #[error(
+        "data size: {data_size:#x} puts the POF0 table at {pof0_offset:#x}, past the end of the {input_len}-byte input"
+    )]
+    ChunkDataSizePastInput {
+        /// The data size word.
+        data_size: u32,
+        /// Where it puts the POF0 framing (0x10 + data size).
+        pof0_offset: u64,
+        /// Length of the input.
+        input_len: u64,
+    },
+    /// No candidate POF0 base lets every slot hold an in-data pointer
+    /// ([`crate::chunk::CANDIDATE_BASES`]); the first bad slot under 0x10.
+    #[error(
+        "POF0: relocated slot {slot:#x}{} cannot hold a pointer under base 0x10: {fault} (base 0 fails too)",
+        entry_note(.entry)
+    )]
+    Pof0NoBase {
+        /// Chunk offset of the slot under base 0x10.
+        slot: u64,
+        /// The POF0 entry naming it (index, chunk offset), given when the
+        /// slot lies outside the data.
+        entry: Option<(usize, u64)>,
+        /// Why it cannot hold a pointer.
+        fault: SlotFault,
+    },
+    /// A POF0 entry encodes distance 0: the slot of the one before, again.
+    #[error("POF0: an entry encodes distance 0 (a repeated slot)")]
+    Pof0ZeroDistance,
+    /// The POF0 entries add up to a slot offset past 32 bits.
+    #[error("POF0: slot offset exceeds 32 bits")]
+    Pof0SlotPast32Bits,
+    /// MCOL: the data (0x10 + data size) ends before the 0x80-byte header does.
+    #[error("data size: {data_size:#x} is smaller than the header (0x70)")]
+    McolDataSizeInHeader {
+        /// The data size word.
+        data_size: u32,
+    },
+    /// MCOL: a block (vertices, triangles, spheres, cells, a list record, a
+    /// list) runs past the data end.
+    #[error("{what}: {len} bytes at {at:#x} run past the data end {data_end:#x}")]
+    McolBlockPastData {
+        /// The count or structure that sizes the block.
+        what: &'static str,
+        /// The block's length in bytes.
+        len: u64,
+        /// Chunk offset of its first byte.
+        at: u64,
+        /// The data end (0x10 + data size).
+        data_end: u64,
+    },
+    /// MCOL: an occupied cell's record count (cell +4) is 0, or the counts
+    /// so far claim more records than there are relocations.
+    #[error(
+        "cell record count: {count} (an occupied cell owns at least one list record, and all cells together no more than the {relocations} relocations)"
+    )]
+    McolCellRecordCount {
+        /// The cell's count.
+        count: u64,
+        /// Number of relocated words.
+        relocations: usize,
+    },
+    /// MCOL: a relocated word is none of the pointer fields (header
+    /// 0x54/0x58/0x5C/0x74, cell +8, list record +4).
+    #[error(
+        "POF0: relocated word at {word:#x} is none of MCOL's pointer fields (header 0x54/0x58/0x5C/0x74, cell +8, list record +4)"
+    )]
+    McolStrayRelocation {
+        /// Chunk offset of the word.
+        word: u32,
+    },
+    /// MCOL: a grid byte at 0x70 is not ceil((max - min) / cell size).
+    #[error("grid dimensions: {0}")]
+    McolGrid(GridMismatch),
+    /// REGN: the data (0x10 + data size) ends inside the 0x88-byte header.
+    #[error(
+        "data size: {data_size:#x} ends the data at {data_end:#x}, inside the 0x88-byte header"
+    )]
+    RegnDataSizeInHeader {
+        /// The data size word.
+        data_size: u32,
+        /// The data end it gives (0x10 + data size).
+        data_end: u64,
+    },
+    /// CollisionSet: fewer bytes are left after the last record than a
+    /// record's 8-byte prefix.
+    #[error(
+        "record prefix: record {record} ({}-endian walk): {remaining} trailing bytes, a record needs at least {}",
+        .endian.as_str(),
+        crate::collisionset::RECORD_FIXED
+    )]
+    CollisionSetTrailingBytes {
+        /// Index of the record the walk expected.
+        record: usize,
+        /// The walk's byte order.
+        endian: Endian,
+        /// Bytes left.
+        remaining: u64,
+    },
+    /// CollisionSet: a record's size word (+0) runs past the end of the file.
+    #[error(
+        "record size: record {record} ({}-endian walk): size word {size} runs past the end of the file ({left} bytes left after the prefix); the walk is desynchronised",
+        .endian.as_str()
+    )]
+    CollisionSetSizePastEnd {
+        /// Index of the record.
+        record: usize,
+        /// The walk's byte order.
+        endian: Endian,
+        /// The size word.
+        size: u64,
+        /// Bytes left after the record's 8-byte prefix.
+        left: u64,
+    },
+    /// CollisionSet: a record's name_len (+4) is 0, not a multiple of 8, or
+    /// leaves no room for the two counts in the record's size.
+    #[error(
+        "record name_len: record {record} ({}-endian walk): name_len {name_len} must be a non-zero multiple of 8 (a record has a name) and leave room for the two counts in size {size}",
+        .endian.as_str()
+    )]
+    CollisionSetNameLen {
+        /// Index of the record.
+        record: usize,
+        /// The walk's byte order.
+        endian: Endian,
+        /// The name_len word.
+        name_len: u64,
+        /// The size word.
+        size: u64,
+    },
+    /// CollisionSet: a record's size word is not name_len + 8 + 12 nv + 12 nt.
+    #[error(
+        "record size: record {record} ({}-endian walk): size word {size} != name_len {name_len} + 8 + 12 x {vertices} vertices + 12 x {triangles} triangles = {}; the walk is desynchronised",
+        .endian.as_str(),
+        .name_len + 8 + 12 * .vertices + 12 * .triangles
+    )]
+    CollisionSetSizeMismatch {
+        /// Index of the record.
+        record: usize,
+        /// The walk's byte order.
+        endian: Endian,
+        /// The size word.
+        size: u64,
+        /// The name_len word.
+        name_len: u64,
+        /// The vertex count word.
+        vertices: u64,
+        /// The triangle count word.
+        triangles: u64,
+    },
+    /// CollisionSet: a triangle index is not below the record's vertex count.
+    #[error(
+        "triangle index: record {record} triangle {triangle} corner {corner}: index {index} must be < vertex count {vertices}"
+    )]
+    CollisionSetTriangleIndex {
+        /// Index of the record.
+        record: usize,
+        /// Index of the triangle in the record.
+        triangle: usize,
+        /// Which corner (0, 1, 2).
+        corner: usize,
+        /// The stored index.
+        index: u32,
+        /// The record's vertex count.
+        vertices: u64,
+    },
+}
+
+/// " (POF0 entry N at 0x..)" for a slot named by its entry, else nothing.
+fn entry_note(entry: &Option<(usize, u64)>) -> String {
+    match entry {
+        Some((index, at)) => format!(" (POF0 entry {index} at {at:#x})"),
+        None => String::new(),
+    }
+}
+
+/// An MCOL grid byte that disagrees with the box and cell size: axis `axis`
+/// has `cells` cells where (max - min) / cell size implies another count
+/// (its ceiling, [`crate::chunk::axis_cells`]). Floats compare by their bits.
+#[derive(Debug, Clone, Copy)]
+pub struct GridMismatch {
+    /// 0, 1, 2 for x, y, z.
+    pub axis: usize,
+    /// The grid byte (0x70 + axis).
+    pub cells: u8,
+    /// The box's min along the axis.
+    pub min: f32,
+    /// The box's max along the axis.
+    pub max: f32,
+    /// The cell size along the axis.
+    pub cell_size: f32,
+}
+
+impl GridMismatch {
+    /// (max - min) / cell size, unrounded, in f64.
+    pub fn quotient(&self) -> f64 {
+        (f64::from(self.max) - f64::from(self.min)) / f64::from(self.cell_size)
+    }
+}
+
+impl PartialEq for GridMismatch {
+    fn eq(&self, o: &Self) -> bool {
+        (self.axis, self.cells) == (o.axis, o.cells)
+            && [self.min, self.max, self.cell_size].map(f32::to_bits)
+                == [o.min, o.max, o.cell_size].map(f32::to_bits)
+    }
+}
+
+impl Eq for GridMismatch {}
+
+impl fmt::Display for GridMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "axis {} has {} cells but (max - min) / cell size = ({} - {}) / {} = {}",
+            ["x", "y", "z"].get(self.axis).unwrap_or(&"?"),
+            self.cells,
+            self.max,
+            self.min,
+            self.cell_size,
+            self.quotient()
+        )
+    }
 }
 
 /// An encode failure: the model cannot be written in this format.
@@ -117,4 +347,130 @@ pub enum EncodeError {
     /// The model is inconsistent with itself.
     #[error("{0}")]
     Invalid(String),
+
+    // chunk, POF0, MCOL, REGN, CollisionSet rules
+    /// POF0 slots must be ascending without duplicates.
+    #[error("POF0 slots must be ascending without duplicates: {slot:#x} after {previous:#x}")]
+    Pof0NotAscending {
+        /// The slot (base-relative).
+        slot: u64,
+        /// The slot before it.
+        previous: u64,
+    },
+    /// The first POF0 slot is the base itself (distance 0).
+    #[error("POF0 slot 0 coincides with the base")]
+    Pof0SlotAtBase,
+    /// A POF0 slot is not a multiple of 4 bytes from the one before (or the base).
+    #[error("POF0 slot {slot:#x} is not a multiple of 4 from {from:#x}")]
+    Pof0Misaligned {
+        /// The slot (base-relative).
+        slot: u64,
+        /// The slot before it, or 0 (the base).
+        from: u64,
+    },
+    /// A relocated slot lies before the POF0 base its table is measured from.
+    #[error("slot {slot:#x} lies before the POF0 base {base:#x}")]
+    Pof0SlotBeforeBase {
+        /// Chunk offset of the slot.
+        slot: u64,
+        /// The POF0 base.
+        base: u32,
+    },
+    /// MCOL: one sphere per triangle.
+    #[error("{spheres} spheres for {triangles} triangles (one per triangle)")]
+    McolSpheres {
+        /// Number of spheres.
+        spheres: usize,
+        /// Number of triangles.
+        triangles: usize,
+    },
+    /// MCOL: one cell per grid cell (nx * ny * nz).
+    #[error("{cells} cells for a {dims:?} grid")]
+    McolCells {
+        /// Number of cells.
+        cells: usize,
+        /// The grid (nx, ny, nz).
+        dims: [usize; 3],
+    },
+    /// MCOL: a grid byte is not ceil((max - min) / cell size).
+    #[error("grid dimensions: {0}")]
+    McolGrid(GridMismatch),
+    /// MCOL: the POF0 base must be a multiple of 4 at most 0x54 (the first slot).
+    #[error("POF0 base {base:#x} must be a multiple of 4 below the first slot")]
+    McolPof0Base {
+        /// The model's POF0 base.
+        base: u32,
+    },
+    /// MCOL: a triangle indexes past the vertices.
+    #[error("triangle {triangle:?} indexes past {vertices} vertices")]
+    McolTriangleIndex {
+        /// The triangle's vertex indices.
+        triangle: [u16; 3],
+        /// Number of vertices.
+        vertices: usize,
+    },
+    /// MCOL: a list record names a triangle past the triangles.
+    #[error("list record {record} names a triangle past {triangles}")]
+    McolListTriangle {
+        /// Index of the list record.
+        record: usize,
+        /// Number of triangles.
+        triangles: usize,
+    },
+    /// MCOL: an occupied cell links records past the list records (or none).
+    #[error("cell {cell} links records {first}..{} of {records}", u64::from(*.first) + u64::from(*.count))]
+    McolCellLink {
+        /// Index of the cell.
+        cell: usize,
+        /// Its first record.
+        first: u32,
+        /// Its record count.
+        count: u32,
+        /// Number of list records.
+        records: usize,
+    },
+    /// REGN: relocated slots must be ascending without duplicates.
+    #[error("relocated slots must be ascending without duplicates")]
+    RegnSlotsNotAscending,
+    /// REGN: laid out afresh, the last section may not be empty.
+    #[error("the last section is empty: its pointer would address the data end, outside the data")]
+    RegnLastSectionEmpty,
+    /// CollisionSet: a library holds at least one record.
+    #[error("a CollisionSet holds at least one record (an empty one would encode to 0 bytes)")]
+    CollisionSetEmpty,
+    /// CollisionSet: a new record's name must be non-empty printable ASCII
+    /// without spaces.
+    #[error("record name {name:?}: must be non-empty printable ASCII without spaces")]
+    CollisionSetRecordName {
+        /// The name refused.
+        name: String,
+    },
+    /// CollisionSet: a record's name field must be a non-empty multiple of 8 bytes.
+    #[error(
+        "record {record} ({name:?}): name field of {len} bytes must be a non-empty multiple of 8"
+    )]
+    CollisionSetNameField {
+        /// Index of the record.
+        record: usize,
+        /// Its name.
+        name: String,
+        /// The name field's length.
+        len: usize,
+    },
+    /// CollisionSet: a triangle index must be below the record's vertex count.
+    #[error(
+        "record {record} ({name:?}) triangle {triangle}: index {index} must be < vertex count {vertices}"
+    )]
+    CollisionSetTriangleIndex {
+        /// Index of the record.
+        record: usize,
+        /// Its name.
+        name: String,
+        /// Index of the triangle in the record.
+        triangle: usize,
+        /// The index.
+        index: u32,
+        /// The record's vertex count.
+        vertices: u64,
+    },
 }
