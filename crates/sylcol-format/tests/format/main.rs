@@ -3,6 +3,7 @@
 
 #![forbid(unsafe_code)]
 
+mod error_text;
 mod ipfb;
 mod mcol_errors;
 mod mcol_fixtures;
