@@ -1,6 +1,7 @@
-//! The named error variants of issue 34 print the words the free-text
-//! kinds they replace printed (the CLI's text and JSON compare messages):
-//! each expected line is the old `format!` with the same values filled in.
+//! The named error variants of issue 34 for the IPFB index, Z1, IDXD /
+//! IXUD and archive writer rules print the words the free-text kinds they
+//! replace printed (the CLI's text and JSON compare messages): each
+//! expected line is the old `format!` with the same values filled in.
 
 use sylcol_format::{DecodeErrorKind as K, EncodeError as E};
 
