@@ -37,75 +37,6 @@ impl DecodeError {
 /// The invariants a decoder checks. Each names the rule, not the symptom.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DecodeErrorKind {
-    /// The input ends before a structure that must be there.
-    #[error("truncated: {what} needs {needed} bytes, only {available} remain")]
-    Truncated {
-        /// The structure.
-        what: &'static str,
-        /// Bytes it needs.
-        needed: u64,
-        /// Bytes left in the input.
-        available: u64,
-    },
-    /// A magic number is not the expected one.
-    #[error("bad magic: expected {expected:?}, found {found:?}")]
-    BadMagic {
-        /// The magic the format has.
-        expected: String,
-        /// The bytes found in its place.
-        found: String,
-    },
-    /// A size or count field disagrees with the data around it.
-    ///
-    /// Old free-text kind, being replaced by named variants (issue 34).
-    #[error("{what}: {detail}")]
-    BadCount {
-        /// The field.
-        what: &'static str,
-        /// How it disagrees.
-        detail: String,
-    },
-    /// A pointer (after relocation) lands outside where it may.
-    #[error("pointer {what} = {value:#x} (target {target:#x}) {detail}")]
-    BadPointer {
-        /// The pointer field.
-        what: String,
-        /// Its stored value.
-        value: u64,
-        /// Where it points after relocation.
-        target: u64,
-        /// Why that is not allowed.
-        detail: String,
-    },
-    /// A POF0 table is malformed or names a slot that cannot hold a pointer.
-    ///
-    /// Old free-text kind, being replaced by named variants (issue 34).
-    #[error("POF0: {0}")]
-    Pof0(String),
-    /// An index refers past the end of the array it indexes.
-    #[error("{what} index {index} out of range (must be < {limit})")]
-    IndexOutOfRange {
-        /// The index field.
-        what: &'static str,
-        /// Its value.
-        index: u64,
-        /// The length of the array it indexes.
-        limit: u64,
-    },
-    /// Two structures claim the same bytes.
-    #[error("{what} overlaps {other}")]
-    Overlap {
-        /// The one structure.
-        what: String,
-        /// The other, whose bytes it claims too.
-        other: String,
-    },
-    /// Any other broken rule, stated in words.
-    ///
-    /// Old free-text kind, being replaced by named variants (issue 34).
-    #[error("{0}")]
-    Invalid(String),
-
     // archive (IPFB, Z1), IDXD and other rules
     /// IDXD: `count` records of `record_size` bytes at `at`, and the 4-byte
     /// word that follows them, fit in the `available` bytes left there.
@@ -281,42 +212,81 @@ pub enum DecodeErrorKind {
         /// The I/O error's message.
         cause: String,
     },
-}
 
-/// Bytes that `count` records of `record_size` bytes and one 4-byte word take.
-fn records_and_word(count: u64, record_size: u64) -> u64 {
-    count.saturating_mul(record_size).saturating_add(4)
-}
-
-/// The note an odd IXUD pool size gets: it cannot be whole UTF-16 units
-/// when read as bytes.
-fn odd_units_note(size: u32) -> &'static str {
-    if size % 2 == 1 {
-        " (odd: not whole UTF-16 units)"
-    } else {
-        ""
-    }
+    // shared rules
+    /// The input ends before a structure that must be there.
+    #[error("truncated: {what} needs {needed} bytes, only {available} remain")]
+    Truncated {
+        /// The structure.
+        what: &'static str,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes left in the input.
+        available: u64,
+    },
+    /// A magic number is not the expected one.
+    #[error("bad magic: expected {expected:?}, found {found:?}")]
+    BadMagic {
+        /// The magic the format has.
+        expected: String,
+        /// The bytes found in its place.
+        found: String,
+    },
+    /// A size or count field disagrees with the data around it.
+    ///
+    /// Old free-text kind, being replaced by named variants (issue 34).
+    #[error("{what}: {detail}")]
+    BadCount {
+        /// The field.
+        what: &'static str,
+        /// How it disagrees.
+        detail: String,
+    },
+    /// A pointer (after relocation) lands outside where it may.
+    #[error("pointer {what} = {value:#x} (target {target:#x}) {detail}")]
+    BadPointer {
+        /// The pointer field.
+        what: String,
+        /// Its stored value.
+        value: u64,
+        /// Where it points after relocation.
+        target: u64,
+        /// Why that is not allowed.
+        detail: String,
+    },
+    /// A POF0 table is malformed or names a slot that cannot hold a pointer.
+    ///
+    /// Old free-text kind, being replaced by named variants (issue 34).
+    #[error("POF0: {0}")]
+    Pof0(String),
+    /// An index refers past the end of the array it indexes.
+    #[error("{what} index {index} out of range (must be < {limit})")]
+    IndexOutOfRange {
+        /// The index field.
+        what: &'static str,
+        /// Its value.
+        index: u64,
+        /// The length of the array it indexes.
+        limit: u64,
+    },
+    /// Two structures claim the same bytes.
+    #[error("{what} overlaps {other}")]
+    Overlap {
+        /// The one structure.
+        what: String,
+        /// The other, whose bytes it claims too.
+        other: String,
+    },
+    /// Any other broken rule, stated in words.
+    ///
+    /// Old free-text kind, being replaced by named variants (issue 34).
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// An encode failure: the model cannot be written in this format.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EncodeError {
-    /// A count does not fit its on-disk field.
-    #[error("{what}: {value} does not fit (limit {limit})")]
-    TooLarge {
-        /// The count.
-        what: &'static str,
-        /// Its value.
-        value: u64,
-        /// The most its field holds.
-        limit: u64,
-    },
-    /// The model is inconsistent with itself.
-    ///
-    /// Old free-text kind, being replaced by named variants (issue 34).
-    #[error("{0}")]
-    Invalid(String),
-
     // archive (IPFB, Z1), IDXD and other rules
     /// IXUD: the pool holds whole 2-byte units.
     #[error("an IXUD pool holds whole 2-byte units; this one has {bytes} bytes")]
@@ -363,4 +333,36 @@ pub enum EncodeError {
         /// The entry's stored size.
         len: u32,
     },
+
+    // shared rules
+    /// A count does not fit its on-disk field.
+    #[error("{what}: {value} does not fit (limit {limit})")]
+    TooLarge {
+        /// The count.
+        what: &'static str,
+        /// Its value.
+        value: u64,
+        /// The most its field holds.
+        limit: u64,
+    },
+    /// The model is inconsistent with itself.
+    ///
+    /// Old free-text kind, being replaced by named variants (issue 34).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Bytes that `count` records of `record_size` bytes and one 4-byte word take.
+fn records_and_word(count: u64, record_size: u64) -> u64 {
+    count.saturating_mul(record_size).saturating_add(4)
+}
+
+/// The note an odd IXUD pool size gets: it cannot be whole UTF-16 units
+/// when read as bytes.
+fn odd_units_note(size: u32) -> &'static str {
+    if size % 2 == 1 {
+        " (odd: not whole UTF-16 units)"
+    } else {
+        ""
+    }
 }
