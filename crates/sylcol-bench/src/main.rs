@@ -39,11 +39,13 @@
 #![deny(unsafe_code)]
 
 mod batch;
-// The FFI to Embree's C shim: `extern "C"` calls, each with its `SAFETY:`
-// argument.
+#[cfg(feature = "embree")]
+mod embree;
+// TEMPORARY (issue 34): the former FFI to Embree's C shim, kept for one
+// commit to compare with the `embree3` crate (mode `embree-vs-shim`).
 #[cfg(feature = "embree")]
 #[allow(unsafe_code)]
-mod embree;
+mod embree_shim;
 mod kernel_paths;
 mod methods;
 mod obvhs_peer;
@@ -103,6 +105,7 @@ fn main() {
             | "kernels"
             | "obvhs"
             | "obvhs-build"
+            | "embree-vs-shim"
     ) {
         usage_error(&format!("unknown mode {mode}"));
     }
@@ -143,6 +146,8 @@ fn main() {
         "kernels" => kernel_paths::run(&scenes, rounds),
         "obvhs" => obvhs_peer::rays(&scenes, rounds),
         "obvhs-build" => obvhs_peer::build(&scenes, rounds.max(5)),
+        #[cfg(feature = "embree")]
+        "embree-vs-shim" => embree_shim::compare(&scenes, rounds),
         "count" => {
             let m = count.expect("parsed above");
             for s in &scenes {
