@@ -5,8 +5,8 @@
 //! sylcol-bench setup         the same table on rays that start outside the box and
 //!                            leave it (every ray misses: each method's fixed cost a query)
 //! sylcol-bench made          the `rays` table with each sylcol ray made from its row of
-//!                            six f32 just before the call, as the Embree shim makes its
-//!                            ray (a caller's usual way; `rays` reads an array made before)
+//!                            six f32 just before the call, as the Embree methods make
+//!                            theirs (a caller's usual way; `rays` reads an array made before)
 //! sylcol-bench batch         rays per second at 1 and 2 threads
 //! sylcol-bench count METHOD  one run of METHOD (for callgrind)
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
@@ -26,23 +26,18 @@
 //!
 //! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;
 //! each figure is the fastest of its interleaved rounds), `SCENE` (keep
-//! the scenes whose name contains it), `EMBREE_CONFIG` (appended to Embree's
-//! device configuration, e.g. `max_isa=avx2`). Embree's methods exist only with the
+//! the scenes whose name contains it), `EMBREE_CONFIG` (`key=value,...` added to
+//! Embree's device configuration, e.g. `max_isa=avx2`; the keys `embree` lists). Embree's methods exist only with the
 //! `embree` feature (`benches/embree.sh` installs Debian's libembree-dev
 //! and turns it on). See `benches/README.md` for the figures.
 //!
-//! `unsafe` here is the one exception outside the query engine: Embree
-//! has no Rust binding that builds with Debian's Embree 3, so `embree`
-//! calls its C shim through `extern "C"` (behind the `embree` feature,
-//! for benchmarks only). Every other module is held to no `unsafe`.
+//! Embree comes through the `embree3` crate (safe bindings to Embree
+//! 3.13.5, linked against Debian's libembree-dev): no `unsafe` here.
 
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 mod batch;
-// The FFI to Embree's C shim: `extern "C"` calls, each with its `SAFETY:`
-// argument.
 #[cfg(feature = "embree")]
-#[allow(unsafe_code)]
 mod embree;
 mod kernel_paths;
 mod methods;
