@@ -14,7 +14,7 @@
 # setup  the same table on rays from outside the box pointing away from it
 #        (all miss): what each method pays a query before any triangle
 # made   the rays table with each sylcol ray made from its row of six f32
-#        just before the call, as the Embree shim makes its ray (a caller's
+#        just before the call, as the Embree methods make theirs (a caller's
 #        usual way; `rays` reads sylcol's rays from an array made before)
 # batch  rays per second at 1 and 2 threads (THREADS=1: one only;
 #        sylcol cast_rays through the
@@ -56,12 +56,14 @@
 #
 # Environment: RAYS (default 1000000 a scene), ROUNDS (default 3), SCENE
 # (substring of the scene names), COUNT_RAYS (default 100000),
-# EMBREE_CONFIG (appended to Embree's device configuration: `max_isa=avx2`
-# holds Embree to its AVX2 kernels on a CPU with AVX-512).
+# EMBREE_CONFIG (key=value settings added to Embree's device configuration:
+# `max_isa=avx2` holds Embree to its AVX2 kernels on a CPU with AVX-512;
+# the keys the embree3 crate passes on are listed in
+# crates/sylcol-bench/src/embree.rs).
 # Installs libembree-dev (and valgrind for `count`) when missing, and
 # fetches the tinybvh-rs 0.1.0-beta.3 crate's source (whose tiny_bvh.h the
-# feature `tinybvh` compiles) into Cargo's registry; TINYBVH_INCLUDE (a
-# folder holding tiny_bvh.h) takes its place.
+# feature `tinybvh` compiles into its own program) into Cargo's registry;
+# TINYBVH_INCLUDE (a folder holding tiny_bvh.h) takes its place.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-all}

@@ -1,45 +1,58 @@
-//! Compiles the Embree shim and links `libembree3` only with the `embree`
-//! feature, and tinybvh's single header behind its shim only with the
-//! `tinybvh` feature; without them the harness builds (and runs its other
-//! methods) on a machine with neither.
+//! With the `tinybvh` feature, compiles the C++ program
+//! `tinybvh/sylcol_tinybvh.cpp` (tinybvh's single header behind a file
+//! interface) into `OUT_DIR` and hands its path to the crate as
+//! `SYLCOL_TINYBVH`; the harness runs it as a process of its own, so no
+//! foreign code is linked into the crate. Without the feature nothing is
+//! built, and the harness builds on a machine without tinybvh.
+
+#![forbid(unsafe_code)]
 
 use std::path::PathBuf;
+use std::process::Command;
 
 /// The tinybvh-rs release whose source carries the `tiny_bvh.h` used
 /// (tinybvh 1.6.8).
 const TINYBVH_RS: &str = "tinybvh-rs-0.1.0-beta.3";
+/// The program's source.
+const SOURCE: &str = "tinybvh/sylcol_tinybvh.cpp";
 
 fn main() {
-    println!("cargo:rerun-if-changed=src/embree_shim.c");
-    println!("cargo:rerun-if-changed=src/tinybvh_shim.cpp");
+    println!("cargo:rerun-if-changed={SOURCE}");
     println!("cargo:rerun-if-env-changed=TINYBVH_INCLUDE");
-    if std::env::var_os("CARGO_FEATURE_EMBREE").is_some() {
-        cc::Build::new()
-            .file("src/embree_shim.c")
-            .opt_level(3)
-            .warnings(true)
-            .compile("sylcol_embree_shim");
-        println!("cargo:rustc-link-lib=embree3");
+    println!("cargo:rerun-if-env-changed=CXX");
+    if std::env::var_os("CARGO_FEATURE_TINYBVH").is_none() {
+        return;
     }
-    if std::env::var_os("CARGO_FEATURE_TINYBVH").is_some() {
-        let include = tinybvh_include();
-        println!(
-            "cargo:rerun-if-changed={}",
-            include.join("tiny_bvh.h").display()
-        );
-        // -march=native: tinybvh picks its SIMD paths (SSE, AVX, AVX2 with
-        // FMA for BVH8_CPU) from the compiler's target, as tinybvh-rs
-        // builds it.
-        cc::Build::new()
-            .cpp(true)
-            .file("src/tinybvh_shim.cpp")
-            .include(&include)
-            .std("c++20")
-            .opt_level(3)
-            .flag("-march=native")
-            .flag("-w")
-            .compile("sylcol_tinybvh_shim");
+    let include = tinybvh_include();
+    println!(
+        "cargo:rerun-if-changed={}",
+        include.join("tiny_bvh.h").display()
+    );
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let program = out.join("sylcol_tinybvh");
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".into());
+    // -march=native: tinybvh picks its SIMD paths (SSE, AVX, AVX2 with FMA
+    // for BVH8_CPU) from the compiler's target, as tinybvh-rs builds it.
+    // The header's own warnings are silenced (-isystem), not the program's.
+    let run = Command::new(&cxx)
+        .args(["-O3", "-march=native", "-std=c++20", "-Wall", "-Wextra"])
+        .arg("-isystem")
+        .arg(&include)
+        .arg(SOURCE)
+        .arg("-o")
+        .arg(&program)
+        .output()
+        .unwrap_or_else(|e| panic!("the `tinybvh` feature needs a C++ compiler: {cxx}: {e}"));
+    assert!(
+        run.status.success(),
+        "{cxx} could not compile {SOURCE} ({}):\n{}",
+        run.status,
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for line in String::from_utf8_lossy(&run.stderr).lines() {
+        println!("cargo:warning={line}");
     }
+    println!("cargo:rustc-env=SYLCOL_TINYBVH={}", program.display());
 }
 
 /// The folder holding `tiny_bvh.h`: `TINYBVH_INCLUDE`, or the copy inside

@@ -5,8 +5,8 @@
 //! sylcol-bench setup         the same table on rays that start outside the box and
 //!                            leave it (every ray misses: each method's fixed cost a query)
 //! sylcol-bench made          the `rays` table with each sylcol ray made from its row of
-//!                            six f32 just before the call, as the Embree shim makes its
-//!                            ray (a caller's usual way; `rays` reads an array made before)
+//!                            six f32 just before the call, as the Embree methods make
+//!                            theirs (a caller's usual way; `rays` reads an array made before)
 //! sylcol-bench peers         the rays through sylcol's BVH against Embree (rtcIntersect1),
 //!                            every CPU single-ray layout of tinybvh and obvhs' BVH2 and
 //!                            CWBVH (hits, disagreements, ratios, each family's fastest)
@@ -29,32 +29,25 @@
 //!
 //! Environment: `RAYS` (default 1 000 000 a scene), `ROUNDS` (default 3;
 //! each figure is the fastest of its interleaved rounds), `SCENE` (keep
-//! the scenes whose name contains it), `EMBREE_CONFIG` (appended to Embree's
-//! device configuration, e.g. `max_isa=avx2`), `THREADS` (`batch`).
-//! Embree's methods exist only with the `embree` feature
+//! the scenes whose name contains it), `EMBREE_CONFIG` (`key=value,...` added to
+//! Embree's device configuration, e.g. `max_isa=avx2`; the keys `embree` lists),
+//! `THREADS` (`batch`). Embree's methods exist only with the `embree` feature
 //! (`benches/embree.sh` installs Debian's libembree-dev and turns it on),
-//! tinybvh's only with the `tinybvh` feature: build.rs compiles the single
-//! header `tiny_bvh.h` carried by the tinybvh-rs 0.1.0-beta.3 crate's
-//! source (found in Cargo's registry, or at `TINYBVH_INCLUDE`) behind the
-//! C++ shim `tinybvh_shim.cpp`, with `-march=native` (`benches/embree.sh`
-//! fetches the crate's source and turns the feature on). See
-//! `benches/README.md` for the figures.
+//! tinybvh's only with the `tinybvh` feature: build.rs compiles the C++
+//! program `tinybvh/sylcol_tinybvh.cpp` from the single header `tiny_bvh.h`
+//! carried by the tinybvh-rs 0.1.0-beta.3 crate's source (found in Cargo's
+//! registry, or at `TINYBVH_INCLUDE`), with `-march=native`, and `tinybvh`
+//! runs it on files (`benches/embree.sh` fetches the crate's source and
+//! turns the feature on). See `benches/README.md` for the figures.
 //!
-//! `unsafe` here is the one exception outside the query engine, in two
-//! modules behind their features, for benchmarks only: Embree has no Rust
-//! binding that builds with Debian's Embree 3, so `embree` calls its C
-//! shim through `extern "C"`; `tinybvh` declares its shim's entry points
-//! in an `unsafe extern` block, all `safe` but the one that frees a scene
-//! (the shim checks every handle and argument itself), so its one
-//! `unsafe` call is in `Drop`. Every other module is held to no `unsafe`.
+//! Embree comes through the `embree3` crate (safe bindings to Embree
+//! 3.13.5, linked against Debian's libembree-dev) and tinybvh through a
+//! process of its own: no `unsafe` here.
 
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 mod batch;
-// The FFI to Embree's C shim: `extern "C"` calls, each with its `SAFETY:`
-// argument.
 #[cfg(feature = "embree")]
-#[allow(unsafe_code)]
 mod embree;
 mod kernel_paths;
 mod methods;
@@ -65,10 +58,7 @@ mod prep;
 mod scenes;
 mod sweep;
 mod timing;
-// The FFI to tinybvh's C++ shim: `safe` declarations but one (freeing a
-// scene), called from its owner's `Drop` with its `SAFETY:` argument.
 #[cfg(feature = "tinybvh")]
-#[allow(unsafe_code)]
 mod tinybvh;
 mod tree;
 

@@ -26,7 +26,7 @@ pub struct Prepared<'a> {
     /// parry3d 0.31: `TriMesh` with its BVH.
     pub parry: parry3d::shape::TriMesh,
     /// sylcol's rays are made from the scene's rows of six f32 just
-    /// before each call (as the Embree shim makes its `RTCRayHit`), not
+    /// before each call (as `embree` makes its `RayHit`), not
     /// read from the array of rays written long before (mode `made`).
     pub made: bool,
     /// Embree 3, robust flag off.

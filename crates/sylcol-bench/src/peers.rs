@@ -5,10 +5,13 @@
 //! disagreements with sylcol, each peer's time over sylcol's and, per
 //! family, its fastest tree's.
 //!
-//! Embree takes its chunk of rays in one call of its shim (a C loop of
-//! `rtcIntersect1`); tinybvh one call of its shim a ray (`Intersect` on a
-//! `Ray` made from the six f32); obvhs and sylcol are called from Rust a
-//! ray at a time.
+//! Embree, obvhs and sylcol are called from Rust a ray at a time (Embree
+//! `rtcIntersect1` through the `embree3` crate). tinybvh runs in a process
+//! of its own (`tinybvh`: `Intersect` on a `Ray` made from the six f32,
+//! in a C++ loop over the chunk): after each round of the others, one run
+//! of its program times one round of its layouts on the same chunks,
+//! staggered alike, and each chunk keeps its fastest time over the rounds,
+//! as [`crate::timing`] does for the others.
 
 use std::hint::black_box;
 
@@ -21,7 +24,7 @@ use crate::embree::EmbreeScene;
 use crate::methods::{Answers, answer, disagreements};
 use crate::obvhs_peer::{self, PRESETS, Traced};
 use crate::scenes::Scene;
-use crate::timing::{CHUNK, interleaved};
+use crate::timing::{CHUNK, chunk_times, keep_fastest, per_item};
 #[cfg(feature = "tinybvh")]
 use crate::tinybvh::{Layout, TinyScene};
 
@@ -105,7 +108,7 @@ impl<'a> Built<'a> {
             #[cfg(feature = "embree")]
             embree: EmbreeScene::new(&s.mesh, false),
             #[cfg(feature = "tinybvh")]
-            tiny: TinyScene::new(&s.mesh).unwrap_or_else(|e| panic!("{}: {e}", s.name)),
+            tiny: TinyScene::new(&s.mesh, &s.flat).unwrap_or_else(|e| panic!("{}: {e}", s.name)),
             obvhs: [
                 obvhs_peer::traced_bvh2(&tris, PRESETS[3].1),
                 obvhs_peer::traced_cwbvh(&tris, PRESETS[3].1),
@@ -134,17 +137,60 @@ impl<'a> Built<'a> {
                 self.embree.intersect(&s.flat[range], false, t, id);
             }
             #[cfg(feature = "tinybvh")]
-            Peer::Tiny(l) => {
-                for i in range {
-                    (out.t[i], out.id[i]) = self.tiny.cast(l, &s.flat[i]);
-                }
-            }
+            Peer::Tiny(_) => unreachable!("tinybvh runs in its own process (`tiny_round`)"),
             Peer::ObvhsBvh2 | Peer::ObvhsCwbvh => {
                 let tree = &self.obvhs[usize::from(peer == Peer::ObvhsCwbvh)];
                 for i in range {
                     (out.t[i], out.id[i]) = tree.cast(self.flat[i].0, self.flat[i].1);
                 }
             }
+        }
+    }
+}
+
+impl Built<'_> {
+    /// Each peer's ns per ray and answers: `rounds` rounds of the peers
+    /// called from Rust, interleaved (`timing`), each followed by one run
+    /// of the tinybvh program; a peer's figure sums its fastest time on
+    /// each chunk.
+    fn time(&self, peers: &[Peer], rounds: usize) -> (Vec<f64>, Vec<Answers>) {
+        let n = self.scene.rays.len();
+        let here: Vec<usize> = (0..peers.len())
+            .filter(|&k| peers[k].family() != "tinybvh")
+            .collect();
+        let mut answers: Vec<Answers> = peers.iter().map(|_| Answers::new(n)).collect();
+        let mut best = vec![vec![f64::INFINITY; n.div_ceil(CHUNK)]; peers.len()];
+        for _round in 0..rounds {
+            let times = chunk_times(here.len(), n, 1, CHUNK, |k, range| {
+                self.run(peers[here[k]], range, black_box(&mut answers[here[k]]));
+            });
+            for (&k, t) in here.iter().zip(&times) {
+                keep_fastest(&mut best[k], t);
+            }
+            #[cfg(feature = "tinybvh")]
+            self.tiny_round(peers, _round == 0, &mut best, &mut answers);
+        }
+        (per_item(&best, n), answers)
+    }
+
+    /// One run of the tinybvh program: its chunk times kept where faster,
+    /// its answers taken from the `first` round.
+    #[cfg(feature = "tinybvh")]
+    fn tiny_round(
+        &self,
+        peers: &[Peer],
+        first: bool,
+        best: &mut [Vec<f64>],
+        answers: &mut [Answers],
+    ) {
+        let round = (self.tiny.run(CHUNK, first))
+            .unwrap_or_else(|e| panic!("{}: tinybvh: {e}", self.scene.name));
+        let column = |l: Layout| peers.iter().position(|&p| p == Peer::Tiny(l));
+        for (l, ns) in Layout::ALL.into_iter().zip(&round.ns) {
+            keep_fastest(&mut best[column(l).expect("a column a layout")], ns);
+        }
+        for (l, a) in Layout::ALL.into_iter().zip(round.answers) {
+            answers[column(l).expect("a column a layout")] = a;
         }
     }
 }
@@ -173,10 +219,7 @@ pub fn run(scenes: &[Scene], rounds: usize) {
     let mut first_misses = Vec::new();
     for s in scenes {
         let built = Built::new(s);
-        let mut answers: Vec<Answers> = peers.iter().map(|_| Answers::new(s.rays.len())).collect();
-        let ns = interleaved(peers.len(), s.rays.len(), rounds, CHUNK, |k, range| {
-            built.run(peers[k], range, black_box(&mut answers[k]));
-        });
+        let (ns, answers) = built.time(&peers, rounds);
         for (l, t) in logs.iter_mut().zip(&ns) {
             *l += t.ln();
         }

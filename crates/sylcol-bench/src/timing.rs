@@ -32,8 +32,22 @@ pub fn interleaved(
     n: usize,
     rounds: usize,
     chunk: usize,
-    mut run: impl FnMut(usize, std::ops::Range<usize>),
+    run: impl FnMut(usize, std::ops::Range<usize>),
 ) -> Vec<f64> {
+    per_item(&chunk_times(methods, n, rounds, chunk, run), n)
+}
+
+/// Each method's fastest time (ns) on each chunk over `rounds` rounds, a
+/// row a method: what [`interleaved`] sums. `peers` keeps these across its
+/// rounds to fold in the rounds that the tinybvh program times itself, in
+/// the same order.
+pub fn chunk_times(
+    methods: usize,
+    n: usize,
+    rounds: usize,
+    chunk: usize,
+    mut run: impl FnMut(usize, std::ops::Range<usize>),
+) -> Vec<Vec<f64>> {
     let chunks = n.div_ceil(chunk);
     let apart = (chunks / methods.max(1)).max(1);
     let mut best = vec![vec![f64::INFINITY; chunks]; methods];
@@ -48,9 +62,21 @@ pub fn interleaved(
             }
         }
     }
+    best
+}
+
+/// ns per item from each method's chunk times over `n` items.
+pub fn per_item(best: &[Vec<f64>], n: usize) -> Vec<f64> {
     best.iter()
         .map(|b| b.iter().sum::<f64>() / n.max(1) as f64)
         .collect()
+}
+
+/// Keeps in `best` the faster of its time and `round`'s on each chunk.
+pub fn keep_fastest(best: &mut [f64], round: &[f64]) {
+    for (b, r) in best.iter_mut().zip(round) {
+        *b = b.min(*r);
+    }
 }
 
 #[cfg(test)]

@@ -1,40 +1,29 @@
 //! tinybvh 1.6.8 (the single header `tiny_bvh.h` carried by the
-//! tinybvh-rs 0.1.0-beta.3 crate's source) through the C++ shim
-//! `tinybvh_shim.cpp`, compiled by build.rs with `-march=native`: its CPU
-//! single-ray layouts over one mesh, each built by its own `Build` (or
-//! `BuildHQ`, the spatial-split build) from the mesh's triangles as three
-//! corners each, and traced one ray a call (`Intersect`).
+//! tinybvh-rs 0.1.0-beta.3 crate's source) out of process: build.rs
+//! compiles `tinybvh/sylcol_tinybvh.cpp` with `-O3 -march=native` into a
+//! program, and [`TinyScene`] runs it on files. The program builds each CPU
+//! single-ray layout over the mesh (`Build`, or `BuildHQ`, the
+//! spatial-split build, from the triangles as three corners each), then
+//! times one round of the rays through each with `Intersect`, one ray a
+//! call, chunk by chunk and staggered as [`crate::timing`] does, and writes
+//! each chunk's time and, when asked, every ray's (t, triangle). The
+//! harness runs it once a round, between its own rounds, and keeps each
+//! chunk's fastest time (`peers`).
 //!
-//! The shim keeps each scene in a slot of a fixed table and checks the
-//! slot and the layout on every call; its entry points take scalars and
-//! references to arrays of fixed length only (one triangle of nine f32,
-//! one ray of six f32). It refuses pushes after the first build and a
-//! second build of a layout, and traces a layout only once its build has
-//! finished, so concurrent calls on one slot cannot race with a write;
-//! those entry points are declared `safe`. Freeing a slot is the one that
-//! is not: a trace running on it from another thread would read freed
-//! memory, so it stays `unsafe` and is called once, from
-//! [`TinyScene`]'s `Drop`, which owns the slot.
+//! Files: the input (`SYTBIN01`, u32 triangles, u32 rays, 9 f32 a
+//! triangle, 6 f32 a ray) is written once a scene into a temporary folder
+//! removed with the scene; the output's layout is in the program's header
+//! comment and is checked here to the byte.
+
+use std::path::PathBuf;
+use std::process::Command;
 
 use sylcol::TriMesh;
 
-/// One hit as the shim returns it.
-#[repr(C)]
-#[derive(Clone, Copy, Debug)]
-struct Hit {
-    /// Distance, 1e30 for a miss.
-    t: f32,
-    /// Triangle index, `u32::MAX` for a miss.
-    prim: u32,
-}
+use crate::methods::Answers;
 
-unsafe extern "C" {
-    safe fn sylcol_tb_new() -> u32;
-    safe fn sylcol_tb_push(scene: u32, triangle: &[f32; 9]);
-    safe fn sylcol_tb_build(scene: u32, layout: u32) -> u32;
-    safe fn sylcol_tb_intersect(scene: u32, layout: u32, ray: &[f32; 6]) -> Hit;
-    fn sylcol_tb_free(scene: u32);
-}
+/// The program build.rs compiled.
+const PROGRAM: &str = env!("SYLCOL_TINYBVH");
 
 /// tinybvh's CPU single-ray layouts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +43,7 @@ pub enum Layout {
 }
 
 impl Layout {
-    /// Every layout, in the shim's numbering.
+    /// Every layout, in the program's order.
     pub const ALL: [Layout; 6] = [
         Layout::Bvh,
         Layout::BvhHq,
@@ -75,121 +64,147 @@ impl Layout {
             Layout::Bvh8Hq => "tinybvh BVH8_CPU HQ",
         }
     }
-
-    fn code(self) -> u32 {
-        Layout::ALL.iter().position(|&l| l == self).expect("listed") as u32
-    }
 }
 
-/// A mesh with every tinybvh layout built over it.
+/// One run of the program: each layout's time on each chunk (in the
+/// order of [`Layout::ALL`]) and, when asked for, each layout's answers.
+pub struct Round {
+    /// ns of each chunk, a row a layout.
+    pub ns: Vec<Vec<f64>>,
+    /// (t, triangle) of every ray, a set a layout; empty unless asked for.
+    pub answers: Vec<Answers>,
+}
+
+/// A mesh and its rays, written for the program.
 pub struct TinyScene {
-    slot: u32,
+    dir: tempfile::TempDir,
+    rays: usize,
 }
 
 impl TinyScene {
-    /// Copies the mesh's triangles and builds every layout; an error for a
-    /// mesh of fewer than two triangles or when the shim's table is full.
-    pub fn new(mesh: &TriMesh) -> Result<Self, String> {
-        let slot = sylcol_tb_new();
-        if slot == u32::MAX {
-            return Err("the tinybvh shim's table of scenes is full".into());
-        }
-        let scene = TinyScene { slot };
+    /// Writes the mesh's triangles and the rays (origin, direction) to the
+    /// program's input file.
+    pub fn new(mesh: &TriMesh, rays: &[[f32; 6]]) -> Result<Self, String> {
+        let count = |n: usize, what: &str| {
+            u32::try_from(n).map_err(|_| format!("{n} {what}: more than the program's u32 count"))
+        };
+        let mut bytes = Vec::with_capacity(16 + 36 * mesh.triangles.len() + 24 * rays.len());
+        bytes.extend_from_slice(b"SYTBIN01");
+        bytes.extend_from_slice(&count(mesh.triangles.len(), "triangles")?.to_le_bytes());
+        bytes.extend_from_slice(&count(rays.len(), "rays")?.to_le_bytes());
         for t in 0..mesh.triangles.len() {
-            let c = mesh.corners(t);
-            let tri = std::array::from_fn(|k| c[k / 3][k % 3]);
-            sylcol_tb_push(slot, &tri);
-        }
-        for l in Layout::ALL {
-            match sylcol_tb_build(slot, l.code()) {
-                0 => {}
-                2 => return Err(format!("{}: fewer than two triangles", l.name())),
-                e => return Err(format!("{}: build failed ({e})", l.name())),
+            for f in mesh.corners(t).iter().flat_map(|c| c.to_array()) {
+                bytes.extend_from_slice(&f.to_le_bytes());
             }
         }
+        for f in rays.iter().flatten() {
+            bytes.extend_from_slice(&f.to_le_bytes());
+        }
+        let dir = tempfile::Builder::new()
+            .prefix("sylcol-tinybvh-")
+            .tempdir()
+            .map_err(|e| format!("a temporary folder for tinybvh: {e}"))?;
+        let scene = TinyScene {
+            dir,
+            rays: rays.len(),
+        };
+        let input = scene.input();
+        std::fs::write(&input, bytes).map_err(|e| format!("{}: {e}", input.display()))?;
         Ok(scene)
     }
 
-    /// (t, triangle) of the nearest hit of `ray` (origin, direction)
-    /// through `layout`, or (+inf, `u32::MAX`).
-    pub fn cast(&self, layout: Layout, ray: &[f32; 6]) -> (f32, u32) {
-        let hit = sylcol_tb_intersect(self.slot, layout.code(), ray);
-        if hit.t < 1e30 {
-            (hit.t, hit.prim)
-        } else {
-            (f32::INFINITY, u32::MAX)
+    fn input(&self) -> PathBuf {
+        self.dir.path().join("scene.bin")
+    }
+
+    /// The folder of the scene's files (removed when the scene is dropped).
+    #[cfg(test)]
+    fn folder(&self) -> &std::path::Path {
+        self.dir.path()
+    }
+
+    /// Runs the program once: every layout built, one timed round of the
+    /// rays in chunks of `chunk`, and the answers when `answers`. An error
+    /// names the program's complaint (a mesh of fewer than two triangles
+    /// is refused) or what is wrong with its output.
+    pub fn run(&self, chunk: usize, answers: bool) -> Result<Round, String> {
+        let output = self.dir.path().join("round.bin");
+        let run = Command::new(PROGRAM)
+            .arg(self.input())
+            .arg(&output)
+            .arg(chunk.to_string())
+            .arg(if answers { "1" } else { "0" })
+            .output()
+            .map_err(|e| format!("{PROGRAM}: {e}"))?;
+        if !run.status.success() {
+            return Err(format!(
+                "{PROGRAM} ({}): {}",
+                run.status,
+                String::from_utf8_lossy(&run.stderr).trim()
+            ));
         }
+        let bytes = std::fs::read(&output).map_err(|e| format!("{}: {e}", output.display()))?;
+        let round = parse(&bytes, self.rays, chunk, answers)
+            .map_err(|e| format!("{}: {e}", output.display()))?;
+        std::fs::remove_file(&output).map_err(|e| format!("{}: {e}", output.display()))?;
+        Ok(round)
     }
 }
 
-impl Drop for TinyScene {
-    fn drop(&mut self) {
-        // SAFETY: the slot is this value's alone (made by `new`, never
-        // copied out), and `drop` has it exclusively: no trace on it runs.
-        unsafe { sylcol_tb_free(self.slot) }
+/// Reads the program's output for `rays` rays in chunks of `chunk`.
+fn parse(bytes: &[u8], rays: usize, chunk: usize, answers: bool) -> Result<Round, String> {
+    let word = |at: usize| -> Result<u32, String> {
+        let b = bytes
+            .get(at..at + 4)
+            .ok_or(format!("byte {at}: the file ends ({} bytes)", bytes.len()))?;
+        Ok(u32::from_le_bytes(b.try_into().expect("four bytes")))
+    };
+    if bytes.get(..8) != Some(b"SYTBOUT1") {
+        return Err("byte 0: not \"SYTBOUT1\"".into());
     }
+    let layouts = Layout::ALL.len();
+    let chunks = rays.div_ceil(chunk);
+    let want = [layouts, chunks, rays, usize::from(answers)];
+    let names = ["layouts", "chunks", "rays", "answers"];
+    for (k, (want, name)) in want.into_iter().zip(names).enumerate() {
+        let got = word(8 + 4 * k)? as usize;
+        if got != want {
+            return Err(format!("byte {}: {got} {name}, not {want}", 8 + 4 * k));
+        }
+    }
+    let answer_bytes = if answers { layouts * rays * 8 } else { 0 };
+    let size = 24 + layouts * chunks * 8 + answer_bytes;
+    if bytes.len() != size {
+        return Err(format!(
+            "byte 24: {} bytes, not the {size} its header says",
+            bytes.len()
+        ));
+    }
+    // The sizes are checked: every read below is inside `bytes`.
+    let at = |k: usize| -> [u8; 4] { bytes[k..k + 4].try_into().expect("four bytes") };
+    let ns = (0..layouts)
+        .map(|l| {
+            (0..chunks)
+                .map(|c| {
+                    let k = 24 + (l * chunks + c) * 8;
+                    f64::from_le_bytes(bytes[k..k + 8].try_into().expect("eight bytes"))
+                })
+                .collect()
+        })
+        .collect();
+    let first = 24 + layouts * chunks * 8;
+    let set = |l: usize| {
+        let k = |i: usize| first + (l * rays + i) * 8;
+        Answers {
+            t: (0..rays).map(|i| f32::from_le_bytes(at(k(i)))).collect(),
+            id: (0..rays)
+                .map(|i| u32::from_le_bytes(at(k(i) + 4)))
+                .collect(),
+        }
+    };
+    let answers = (0..layouts).filter(|_| answers).map(set).collect();
+    Ok(Round { ns, answers })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{Layout, TinyScene};
-    use glam::Vec3;
-    use sylcol::TriMesh;
-
-    /// A `n` x `n` grid of unit squares (two triangles each) in z = 0.
-    fn grid(n: u32) -> TriMesh {
-        let v = (0..=n)
-            .flat_map(|i| (0..=n).map(move |j| Vec3::new(i as f32, j as f32, 0.0)))
-            .collect();
-        let at = |i: u32, j: u32| i * (n + 1) + j;
-        let t = (0..n)
-            .flat_map(|i| (0..n).map(move |j| (i, j)))
-            .flat_map(|(i, j)| {
-                [
-                    [at(i, j), at(i + 1, j), at(i, j + 1)],
-                    [at(i + 1, j), at(i + 1, j + 1), at(i, j + 1)],
-                ]
-            })
-            .collect();
-        TriMesh::new(v, t)
-    }
-
-    /// The rays tinybvh-rs 0.1.0-beta.3 got wrong (benches/queries.md,
-    /// "tinybvh"): straight down through every cell, two direction
-    /// components zero. Every layout through the shim hits each at t = 1,
-    /// on the cell's first triangle.
-    #[test]
-    fn every_layout_hits_axis_aligned_rays_on_a_grid() {
-        let n = 40;
-        let scene = TinyScene::new(&grid(n)).expect("builds");
-        for l in Layout::ALL {
-            for i in 0..n {
-                for j in 0..n {
-                    let ray = [i as f32 + 0.25, j as f32 + 0.25, 1.0, 0.0, 0.0, -1.0];
-                    let (t, id) = scene.cast(l, &ray);
-                    assert!((t - 1.0).abs() < 1e-6, "{}: cell {i},{j}: t {t}", l.name());
-                    assert_eq!(id, 2 * (i * n + j), "{}: cell {i},{j}", l.name());
-                }
-            }
-            let away = [0.5, 0.5, 1.0, 0.0, 0.0, 1.0];
-            assert_eq!(
-                scene.cast(l, &away),
-                (f32::INFINITY, u32::MAX),
-                "{}",
-                l.name()
-            );
-        }
-    }
-
-    #[test]
-    fn a_single_triangle_is_refused_and_scenes_free_their_slots() {
-        let one = TriMesh::new(vec![Vec3::ZERO, Vec3::X, Vec3::Y], vec![[0, 1, 2]]);
-        let err = TinyScene::new(&one).err().expect("refused");
-        assert!(err.contains("fewer than two triangles"), "{err}");
-        // More scenes than the shim's 64 slots, one at a time: each drop
-        // frees its slot.
-        for _ in 0..100 {
-            drop(TinyScene::new(&grid(2)).expect("builds"));
-        }
-    }
-}
+mod tests;

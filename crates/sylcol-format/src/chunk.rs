@@ -9,7 +9,10 @@
 //!
 //! The base the table's slot offsets are measured from is expected to be
 //! 0x10 (the pointer base); as no real file has been seen here, base 0 is
-//! also tried ([`Chunk::resolve_base`]).
+//! also tried ([`Chunk::pick_base`]; [`Chunk::base_verdicts`] gives every
+//! candidate's verdict, as `sylcol probe` shows it).
+
+use std::fmt;
 
 use crate::bytes::{be_u32, slice};
 use crate::error::{DecodeError, DecodeErrorKind};
@@ -45,11 +48,81 @@ pub struct BadSlot {
     pub slot: u64,
     /// Which entry of the POF0 table names it (0-based).
     pub entry: usize,
+    /// What is wrong.
+    pub fault: SlotFault,
+}
+
+impl BadSlot {
     /// Whether the slot itself lies outside the data (else its word does
     /// not hold an in-data pointer).
-    pub outside: bool,
-    /// What is wrong.
-    pub reason: String,
+    pub fn outside(&self) -> bool {
+        matches!(self.fault, SlotFault::Outside { .. })
+    }
+}
+
+/// What is wrong with a slot under a candidate base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlotFault {
+    /// The slot's word does not lie inside the data (0x10..data end).
+    Outside {
+        /// The data end (0x10 + data size).
+        data_end: u64,
+    },
+    /// The word holds a value whose target (value + 0x10) lies at or past
+    /// the data end.
+    PastData {
+        /// The stored word.
+        value: u32,
+        /// value + 0x10.
+        target: u64,
+        /// The data end (0x10 + data size).
+        data_end: u64,
+    },
+}
+
+impl fmt::Display for SlotFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SlotFault::Outside { data_end } => {
+                write!(f, "the slot lies outside the data (0x10..{data_end:#x})")
+            }
+            SlotFault::PastData {
+                value,
+                target,
+                data_end,
+            } => write!(
+                f,
+                "it holds {value:#x}, whose target {target:#x} lies past the data end {data_end:#x}"
+            ),
+        }
+    }
+}
+
+/// Why [`Chunk::pick_base`] found no base.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoBase<E> {
+    /// No candidate base lets every slot hold an in-data pointer: the
+    /// error naming the first bad slot under base 0x10, at the slot's word
+    /// when the slot lies in the data, else at the POF0 entry that names
+    /// it (a slot outside the data may lie past the input).
+    Unfit(DecodeError),
+    /// Some bases fit, but the caller's attempt refused each: the first
+    /// fitting base and the attempt's error under it.
+    Refused {
+        /// The first base that fits every slot.
+        base: u32,
+        /// What the attempt said under it.
+        error: E,
+    },
+}
+
+impl NoBase<DecodeError> {
+    /// The error a decoder reports: the bad slot's, or the first attempt's.
+    pub fn into_error(self) -> DecodeError {
+        match self {
+            NoBase::Unfit(e) | NoBase::Refused { error: e, .. } => e,
+        }
+    }
 }
 
 impl<'a> Chunk<'a> {
@@ -62,12 +135,10 @@ impl<'a> Chunk<'a> {
         if pof0_offset + 8 > data.len() as u64 {
             return Err(DecodeError::new(
                 4u64,
-                DecodeErrorKind::BadCount {
-                    what: "data size",
-                    detail: format!(
-                        "{data_size:#x} puts the POF0 table at {pof0_offset:#x}, past the end of the {}-byte input",
-                        data.len()
-                    ),
+                DecodeErrorKind::ChunkDataSizePastInput {
+                    data_size,
+                    pof0_offset,
+                    input_len: data.len() as u64,
                 },
             ));
         }
@@ -99,31 +170,97 @@ impl<'a> Chunk<'a> {
     /// The first slot that cannot hold a pointer under `base`: the word
     /// must lie inside the data, and its value + 0x10 must too.
     pub fn first_bad_slot(&self, data: &[u8], base: u32) -> Option<BadSlot> {
-        let end = self.data_end();
+        let data_end = self.data_end();
         self.relative_slots
             .iter()
             .enumerate()
             .find_map(|(entry, &rel)| {
                 let slot = u64::from(rel) + u64::from(base);
-                if slot < 0x10 || slot + 4 > end {
-                    return Some(BadSlot {
-                        slot,
-                        entry,
-                        outside: true,
-                        reason: format!("the slot lies outside the data (0x10..{end:#x})"),
-                    });
+                let fault = if slot < 0x10 || slot + 4 > data_end {
+                    SlotFault::Outside { data_end }
+                } else {
+                    let value = be_u32(data, slot, "a relocated word").ok()?;
+                    let target = u64::from(value) + u64::from(POINTER_BASE);
+                    if target < data_end {
+                        return None;
+                    }
+                    SlotFault::PastData {
+                        value,
+                        target,
+                        data_end,
+                    }
+                };
+                Some(BadSlot { slot, entry, fault })
+            })
+    }
+
+    /// Every candidate base ([`CANDIDATE_BASES`], in order of preference)
+    /// with its verdict: its first bad slot, `None` when every slot holds
+    /// an in-data pointer under it.
+    pub fn base_verdicts(&self, data: &[u8]) -> Vec<(u32, Option<BadSlot>)> {
+        CANDIDATE_BASES
+            .iter()
+            .map(|&b| (b, self.first_bad_slot(data, b)))
+            .collect()
+    }
+
+    /// Picks the POF0 base: walks the bases under which every slot holds
+    /// an in-data pointer, in order of preference, and returns the first
+    /// one `attempt` accepts with what it returned. Fails with
+    /// [`NoBase::Refused`] (the first fitting base, the attempt's error
+    /// under it) when it accepts none, and with [`NoBase::Unfit`] when no
+    /// base fits.
+    pub fn pick_base<T, E>(
+        &self,
+        data: &[u8],
+        mut attempt: impl FnMut(u32) -> Result<T, E>,
+    ) -> Result<(u32, T), NoBase<E>> {
+        let mut refused = None;
+        let mut first_bad = None;
+        for base in CANDIDATE_BASES {
+            if let Some(bad) = self.first_bad_slot(data, base) {
+                first_bad.get_or_insert(bad);
+                continue;
+            }
+            match attempt(base) {
+                Ok(t) => return Ok((base, t)),
+                Err(error) => {
+                    refused.get_or_insert(NoBase::Refused { base, error });
                 }
-                let value = be_u32(data, slot, "a relocated word").ok()?;
-                let target = u64::from(value) + u64::from(POINTER_BASE);
-                (target >= end).then(|| BadSlot {
-                slot,
+            }
+        }
+        Err(refused.unwrap_or_else(|| {
+            // No base fits, so the first bad slot is under the first base.
+            let bad = first_bad.expect("CANDIDATE_BASES is not empty");
+            NoBase::Unfit(self.no_base_error(&bad))
+        }))
+    }
+
+    /// The base under which every slot holds an in-data pointer: 0x10
+    /// when it fits, else 0; when neither fits, the error of
+    /// [`NoBase::Unfit`].
+    pub fn resolve_base(&self, data: &[u8]) -> Result<u32, DecodeError> {
+        self.pick_base(data, |_| Ok(()))
+            .map(|(base, ())| base)
+            .map_err(NoBase::into_error)
+    }
+
+    /// The error when no base fits: it names the first bad slot under the
+    /// preferred base (0x10), at the slot's word when the slot lies in the
+    /// data, else at the POF0 entry that names it (a slot outside the data
+    /// may lie past the input).
+    fn no_base_error(&self, bad: &BadSlot) -> DecodeError {
+        let entry = bad
+            .outside()
+            .then(|| (bad.entry, self.entry_offset(bad.entry)));
+        DecodeError::new(
+            entry.map_or(bad.slot, |(_, at)| at),
+            DecodeErrorKind::Pof0NoBase {
+                slot: bad.slot,
                 entry,
-                outside: false,
-                reason: format!(
-                    "it holds {value:#x}, whose target {target:#x} lies past the data end {end:#x}"
-                ),
-            })
-            })
+                fault: bad.fault,
+            },
+        )
     }
 
     /// Chunk offset of entry `index` of the POF0 table (each entry is 1, 2
@@ -141,37 +278,6 @@ impl<'a> Chunk<'a> {
             };
         }
         self.pof0_offset + 8 + pos as u64
-    }
-
-    /// The base under which every slot holds an in-data pointer: 0x10
-    /// when it fits, else 0; an error naming the first bad slot (under
-    /// 0x10) when neither fits, at the slot's word when the slot lies in
-    /// the data, else at the POF0 entry that names it (a slot outside the
-    /// data may lie past the input).
-    pub fn resolve_base(&self, data: &[u8]) -> Result<u32, DecodeError> {
-        let mut first_failure = None;
-        for base in CANDIDATE_BASES {
-            match self.first_bad_slot(data, base) {
-                None => return Ok(base),
-                Some(bad) => {
-                    first_failure.get_or_insert(bad);
-                }
-            }
-        }
-        let bad = first_failure.expect("CANDIDATE_BASES is not empty");
-        let (at, entry) = if bad.outside {
-            let at = self.entry_offset(bad.entry);
-            (at, format!(" (POF0 entry {} at {at:#x})", bad.entry))
-        } else {
-            (bad.slot, String::new())
-        };
-        Err(DecodeError::new(
-            at,
-            DecodeErrorKind::Pof0(format!(
-                "relocated slot {:#x}{entry} cannot hold a pointer under base 0x10: {} (base 0 fails too)",
-                bad.slot, bad.reason
-            )),
-        ))
     }
 }
 
@@ -223,6 +329,81 @@ mod tests {
         let e = c.resolve_base(&d).unwrap_err();
         assert_eq!(e.offset, 0x18);
         assert!(e.to_string().contains("0x4010"), "{e}");
+    }
+
+    #[test]
+    fn every_base_has_a_verdict() {
+        let d = sample(0);
+        let c = Chunk::parse(&d).unwrap();
+        let v = c.base_verdicts(&d);
+        assert_eq!(
+            v.iter().map(|(b, _)| *b).collect::<Vec<_>>(),
+            CANDIDATE_BASES
+        );
+        // Under 0x10 the first slot is 0x24, whose word (0xEEEEEEEE) points past the data.
+        let bad = v[0].1.clone().unwrap();
+        assert_eq!((bad.slot, bad.entry, bad.outside()), (0x24, 0, false));
+        assert!(matches!(
+            bad.fault,
+            SlotFault::PastData {
+                value: 0xEEEE_EEEE,
+                ..
+            }
+        ));
+        assert_eq!(v[1].1, None);
+    }
+
+    #[test]
+    fn pick_base_tries_the_fitting_bases_in_order() {
+        // Both bases fit when every word points inside the data.
+        let mut d = sample(0);
+        d[0x24..0x28].copy_from_slice(&0x10u32.to_be_bytes());
+        d[0x28..0x2C].copy_from_slice(&0x10u32.to_be_bytes());
+        let c = Chunk::parse(&d).unwrap();
+        let mut tried = Vec::new();
+        let picked = c.pick_base(&d, |b| {
+            tried.push(b);
+            if b == 0 { Ok("second") } else { Err(b) }
+        });
+        assert_eq!(picked, Ok((0, "second")));
+        assert_eq!(tried, [0x10, 0]);
+        // None accepted: the first fitting base and its refusal.
+        let refused = c.pick_base(&d, Err::<(), u32>);
+        assert_eq!(
+            refused,
+            Err(NoBase::Refused {
+                base: 0x10,
+                error: 0x10
+            })
+        );
+        // Only base 0 fits: it alone is tried.
+        let d = sample(0);
+        let c = Chunk::parse(&d).unwrap();
+        let refused = c.pick_base(&d, Err::<(), u32>);
+        assert_eq!(refused, Err(NoBase::Refused { base: 0, error: 0 }));
+    }
+
+    #[test]
+    fn a_slot_outside_the_data_is_named_at_its_entry() {
+        let mut d = sample(0x10);
+        d.truncate(0x30);
+        d.extend(pof0::frame(&pof0::encode_entries(&[0x04, 0x1000]).unwrap()));
+        let c = Chunk::parse(&d).unwrap();
+        let e = c.resolve_base(&d).unwrap_err();
+        // Under 0x10 entry 1 names slot 0x1010, past the data (and the input).
+        assert_eq!(e.offset, c.entry_offset(1));
+        assert_eq!(
+            e.kind,
+            DecodeErrorKind::Pof0NoBase {
+                slot: 0x1010,
+                entry: Some((1, 0x39)),
+                fault: SlotFault::Outside { data_end: 0x30 },
+            }
+        );
+        assert!(
+            e.to_string().contains("slot 0x1010 (POF0 entry 1 at 0x39)"),
+            "{e}"
+        );
     }
 
     #[test]

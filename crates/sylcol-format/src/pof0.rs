@@ -50,18 +50,11 @@ pub fn decode_entries(table: &[u8]) -> Result<Vec<u32>, DecodeError> {
             ),
         };
         if value == 0 {
-            return Err(DecodeError::new(
-                pos,
-                DecodeErrorKind::Pof0("an entry encodes distance 0 (a repeated slot)".into()),
-            ));
+            return Err(DecodeError::new(pos, DecodeErrorKind::Pof0ZeroDistance));
         }
         at += u64::from(value) * 4;
-        let slot = u32::try_from(at).map_err(|_| {
-            DecodeError::new(
-                pos,
-                DecodeErrorKind::Pof0("slot offset exceeds 32 bits".into()),
-            )
-        })?;
+        let slot = u32::try_from(at)
+            .map_err(|_| DecodeError::new(pos, DecodeErrorKind::Pof0SlotPast32Bits))?;
         slots.push(slot);
         pos += width;
     }
@@ -78,20 +71,17 @@ pub fn encode_entries(slots: &[u64]) -> Result<Vec<u8>, EncodeError> {
     for &slot in slots {
         let from = prev.unwrap_or(0);
         if prev.is_some() && slot <= from {
-            return Err(EncodeError::Invalid(format!(
-                "POF0 slots must be ascending without duplicates: {slot:#x} after {from:#x}"
-            )));
+            return Err(EncodeError::Pof0NotAscending {
+                slot,
+                previous: from,
+            });
         }
         if slot == 0 && prev.is_none() {
-            return Err(EncodeError::Invalid(
-                "POF0 slot 0 coincides with the base".into(),
-            ));
+            return Err(EncodeError::Pof0SlotAtBase);
         }
         let distance = slot - from;
         if !distance.is_multiple_of(4) {
-            return Err(EncodeError::Invalid(format!(
-                "POF0 slot {slot:#x} is not a multiple of 4 from {from:#x}"
-            )));
+            return Err(EncodeError::Pof0Misaligned { slot, from });
         }
         let words = distance / 4;
         match words {
@@ -139,6 +129,36 @@ pub fn frame(table: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&(table.len() as u32).to_be_bytes());
     out.extend_from_slice(table);
     out
+}
+
+/// The framed table a writer puts after a chunk's data: `slots` (chunk
+/// offsets, ascending) made relative to `base`, encoded, and framed. The
+/// table read from the file (`original`, entries and padding) is kept
+/// when it decodes to the same slots, so decode -> encode reproduces its
+/// bytes even where another encoding of them is possible. Refuses a slot
+/// before `base` and whatever [`encode_entries`] refuses.
+pub fn table_for(
+    slots: impl IntoIterator<Item = u64>,
+    base: u32,
+    original: &[u8],
+) -> Result<Vec<u8>, EncodeError> {
+    let relative = slots
+        .into_iter()
+        .map(|slot| {
+            slot.checked_sub(u64::from(base))
+                .ok_or(EncodeError::Pof0SlotBeforeBase { slot, base })
+        })
+        .collect::<Result<Vec<u64>, _>>()?;
+    let same = decode_entries(original).is_ok_and(|old| {
+        old.iter()
+            .map(|&s| u64::from(s))
+            .eq(relative.iter().copied())
+    });
+    Ok(if same {
+        frame(original)
+    } else {
+        frame(&encode_entries(&relative)?)
+    })
 }
 
 /// One relocation: the chunk offset of a pointer word, the value stored
@@ -246,6 +266,40 @@ mod tests {
         assert_eq!((t.len(), end), (4, 12));
         assert!(read_framed(b"POF1\0\0\0\0", 0).is_err());
         assert!(read_framed(b"POF0\0\0\0\x09abc", 0).is_err());
+    }
+
+    #[test]
+    fn table_for_keeps_the_original_when_it_says_the_same() {
+        // Slots 0x54, 0x58 under base 0x10, first entry widened to 2 bytes:
+        // not what the encoder writes, but it decodes to the same slots.
+        let original = [0x80, 0x11, 0x41, 0x00];
+        assert_eq!(decode_entries(&original).unwrap(), [0x44, 0x48]);
+        let kept = table_for([0x54, 0x58], 0x10, &original).unwrap();
+        assert_eq!(kept, frame(&original));
+        // Other slots (or base): encoded afresh.
+        let moved = table_for([0x54, 0x5C], 0x10, &original).unwrap();
+        assert_eq!(moved, frame(&[0x51, 0x42, 0, 0]));
+        let base0 = table_for([0x54, 0x58], 0, &original).unwrap();
+        assert_eq!(base0, frame(&[0x55, 0x41, 0, 0]));
+        // A table that does not decode is no reason to fail.
+        assert_eq!(
+            table_for([0x54], 0x10, &[0x40]).unwrap(),
+            frame(&[0x51, 0, 0, 0])
+        );
+        assert_eq!(
+            table_for([0x8], 0x10, &[]),
+            Err(EncodeError::Pof0SlotBeforeBase {
+                slot: 8,
+                base: 0x10
+            })
+        );
+        assert_eq!(
+            table_for([0x14, 0x14], 0x10, &[]),
+            Err(EncodeError::Pof0NotAscending {
+                slot: 4,
+                previous: 4
+            })
+        );
     }
 
     #[test]

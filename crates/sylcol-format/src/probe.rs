@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::bytes::be_u32;
-use crate::chunk::{BadSlot, CANDIDATE_BASES, Chunk, POINTER_BASE};
+use crate::chunk::{BadSlot, Chunk, POINTER_BASE};
 use crate::error::DecodeError;
 
 /// Everything `sylcol probe` reports about a chunk.
@@ -90,10 +90,7 @@ pub struct Run {
 /// unreadable (no data size, no POF0 table where it should be).
 pub fn probe(data: &[u8]) -> Result<Probe, DecodeError> {
     let chunk = Chunk::parse(data)?;
-    let bases: Vec<(u32, Option<BadSlot>)> = CANDIDATE_BASES
-        .iter()
-        .map(|&b| (b, chunk.first_bad_slot(data, b)))
-        .collect();
+    let bases = chunk.base_verdicts(data);
     let fitting = bases.iter().find(|(_, bad)| bad.is_none()).map(|(b, _)| *b);
     let base = fitting.unwrap_or(POINTER_BASE);
     let slots: Vec<Slot> = chunk

@@ -57,7 +57,7 @@ pub enum Target {
 pub enum Outcome {
     /// Decoded, and every round-trip promise held.
     Decoded,
-    /// Refused with a typed error; the name of its kind (`BadCount`,
+    /// Refused with a typed error; the name of its kind (`Z1SizeReached`,
     /// `Mesh::NonFinite`, ...).
     Refused(String),
 }
@@ -70,7 +70,7 @@ impl Outcome {
     }
 }
 
-/// `Mesh(Empty { .. })` -> `Mesh::Empty`; `BadCount { .. }` -> `BadCount`.
+/// `Mesh(Empty { .. })` -> `Mesh::Empty`; `IndexHashOrder { .. }` -> `IndexHashOrder`.
 fn variant_path(debug: &str) -> String {
     let ident = |s: &str| -> String {
         s.chars()
@@ -210,9 +210,16 @@ mod tests {
 
     #[test]
     fn refusals_are_named_by_variant() {
-        assert_eq!(variant_path("BadCount { what: \"x\" }"), "BadCount");
+        use sylcol_format::DecodeErrorKind as K;
+        let order = K::IndexHashOrder {
+            previous: 9,
+            hash: 5,
+        };
+        assert_eq!(variant_path(&format!("{order:?}")), "IndexHashOrder");
+        let stalled = format!("{:?}", K::DeflateProgress);
+        assert_eq!(variant_path(&stalled), "DeflateProgress");
         assert_eq!(variant_path("Mesh(Empty { vertices: 0 })"), "Mesh::Empty");
-        assert_eq!(variant_path("Pof0(\"zero\")"), "Pof0");
+        assert_eq!(variant_path("UsageError(\"zero\")"), "UsageError");
         assert_eq!(variant_path("Io(Custom { .. })"), "Io::Custom");
     }
 }

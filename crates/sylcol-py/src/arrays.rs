@@ -1,10 +1,11 @@
 //! numpy arrays in and out.
 //!
-//! Out: [`view`] lends a slice of fixed-size rows (`[[f32; 3]]`, ...) to
-//! numpy without copying. The array's `base` is the Python object that
-//! owns the slice (an `Mcol`, a `CollisionSet`), which numpy keeps alive as
-//! long as the array lives; the array is read-only, and the owner is a
-//! frozen class that never changes its data, so the view stays valid.
+//! Out: [`frozen`] gives a slice of fixed-size rows (`[[f32; 3]]`, ...)
+//! to numpy as a read-only copy, made once per owner and cached in a
+//! [`PyOnceLock`] of the frozen object that holds the rows (an `Mcol`, a
+//! `CollisionSet`, a `Regn`), so that every later access returns the same
+//! array without copying again. The copy's memory is an immutable
+//! `bytes` object, so numpy refuses to make the array writeable again.
 //!
 //! In: [`Rows::read`] reads an `(N, 3)` or `(3,)` array-like of
 //! any real dtype (a `(3,)` is one row, broadcast to every query), copied
@@ -16,32 +17,38 @@
 //! in place would read freed memory.
 
 use glam::Vec3;
-use numpy::ndarray::ArrayView2;
 use numpy::{AllowTypeChange, Element, PyArray2, PyArrayLikeDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use zerocopy::{Immutable, IntoBytes};
 
-/// A read-only `(rows, K)` numpy view of `rows`, owned by `owner`.
-///
-/// `rows` must live inside `owner` (a frozen pyclass that never mutates
-/// the vector holding them): numpy keeps `owner` alive through the
-/// array's `base`. (numpy's only way to give an array another object as
-/// its `base` is `borrow_from_array`, which is `unsafe`: the crate's one
-/// exception, here.)
-#[allow(unsafe_code)]
-pub fn view<'py, T: Element, const K: usize>(
+/// A cached read-only array of rows (see [`frozen`]).
+pub type Cached<T> = PyOnceLock<Py<PyArray2<T>>>;
+
+/// The read-only `(rows, K)` numpy array of `rows` cached in `cell`,
+/// made on the first call: a copy of `rows` in an immutable `bytes`
+/// object (`numpy.frombuffer`), so that neither the array nor its base
+/// can be made writeable. `rows` must be what every call passes for
+/// this `cell` (the frozen owner's data, which never changes).
+pub fn frozen<'py, T, const K: usize>(
+    py: Python<'py>,
+    cell: &Cached<T>,
     rows: &[[T; K]],
-    owner: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray2<T>>> {
-    let flat = rows.as_flattened();
-    let shaped = ArrayView2::from_shape((rows.len(), K), flat)
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    // SAFETY: `rows` is owned by `owner` (see above), which the array
-    // holds as its base, so the memory outlives the array; the array is
-    // made read-only below and the owner never writes to it.
-    let array = unsafe { PyArray2::borrow_from_array(&shaped, owner.clone()) };
-    read_only(array.as_any())?;
-    Ok(array)
+) -> PyResult<Bound<'py, PyArray2<T>>>
+where
+    T: Element + IntoBytes + Immutable,
+{
+    let array = cell.get_or_try_init(py, || -> PyResult<_> {
+        let bytes = pyo3::types::PyBytes::new(py, rows.as_bytes());
+        let flat = py
+            .import("numpy")?
+            .getattr("frombuffer")?
+            .call1((bytes, numpy::dtype::<T>(py)))?;
+        let shaped = flat.call_method1("reshape", (rows.len(), K))?;
+        Ok(shaped.cast_into::<PyArray2<T>>()?.unbind())
+    })?;
+    Ok(array.bind(py).clone())
 }
 
 /// Clears the array's `writeable` flag.

@@ -4,7 +4,7 @@
 //! `sylcol_format`, reports with `sylcol::report` (so `info()` and
 //! `verify()` return what `--json` prints), queries with
 //! `sylcol::query::Collider` and builds with `sylcol::build`. What it adds
-//! is numpy: arrays lent without copying (`arrays`), and batches of
+//! is numpy: read-only arrays made once per object (`arrays`), and batches of
 //! queries answered on every core with the GIL released (`batch`).
 //!
 //! | module | Python |
@@ -20,8 +20,7 @@
 //! | `editing` | `hull_faults`, `weld`, `map_cells`, `cell_at`, `map_failures`, `write_archive` |
 //! | `errors` | exceptions of `sylcol._errors` |
 
-// `unsafe` only where numpy lends Rust memory (`arrays::view`).
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 
 mod archive;
 mod arrays;

@@ -7,7 +7,7 @@ use pyo3::types::PyBytes;
 use sylcol::report::info::{Info, collisionset_info};
 use sylcol_format::collisionset;
 
-use crate::arrays::view;
+use crate::arrays::{Cached, frozen};
 use sylcol::source::spec::Target;
 use sylcol::source::{Accel, Grid};
 
@@ -27,11 +27,21 @@ pub struct CollisionSet {
     set: collisionset::CollisionSet,
     names: Vec<String>,
     offsets: Vec<u64>,
+    /// Each record's arrays, made on first access (whichever `Mesh`
+    /// asks: `lib[name]` makes a new one each time).
+    arrays: Vec<MeshArrays>,
+}
+
+/// A record's `vertices` and `triangles` as numpy arrays.
+struct MeshArrays {
+    vertices: Cached<f32>,
+    triangles: Cached<u32>,
 }
 
 /// One record of a :class:`CollisionSet`: a named triangle mesh.
 /// ``vertices`` (N x 3 float32) and ``triangles`` (M x 3 uint32) are
-/// read-only views into the library (no copy).
+/// read-only, copied once and cached by the library (every access
+/// returns the same array).
 #[pyclass(frozen, module = "sylcol._sylcol")]
 pub struct Mesh {
     library: Py<CollisionSet>,
@@ -43,12 +53,21 @@ impl CollisionSet {
     pub fn new(path: String, bytes: Vec<u8>, set: collisionset::CollisionSet) -> Self {
         let names = set.records.iter().map(|r| r.name()).collect();
         let offsets = set.offsets();
+        let arrays = set
+            .records
+            .iter()
+            .map(|_| MeshArrays {
+                vertices: Cached::new(),
+                triangles: Cached::new(),
+            })
+            .collect();
         CollisionSet {
             path,
             bytes,
             set,
             names,
             offsets,
+            arrays,
         }
     }
 
@@ -209,16 +228,20 @@ impl Mesh {
         self.record().reading().family.as_str()
     }
 
-    /// Vertex positions, N x 3 float32 (a read-only view, no copy).
+    /// Vertex positions, N x 3 float32 (read-only; copied on first
+    /// access, then the same array every time).
     #[getter]
     fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view(&self.record().vertices, self.library.bind(py).as_any())
+        let cell = &self.library.get().arrays[self.index].vertices;
+        frozen(py, cell, &self.record().vertices)
     }
 
-    /// Triangles as vertex indices, M x 3 uint32 (a read-only view).
+    /// Triangles as vertex indices, M x 3 uint32 (read-only, as
+    /// ``vertices``).
     #[getter]
     fn triangles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<u32>>> {
-        view(&self.record().triangles, self.library.bind(py).as_any())
+        let cell = &self.library.get().arrays[self.index].triangles;
+        frozen(py, cell, &self.record().triangles)
     }
 
     /// A ``trimesh.Trimesh`` of the record (``process=False``).

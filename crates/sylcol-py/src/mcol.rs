@@ -7,7 +7,7 @@ use sylcol::report::info::{Info, mcol_info};
 use sylcol_format::chunk::Chunk;
 use sylcol_format::mcol::{self, CellLink};
 
-use crate::arrays::{Field, indices_u32, structured, triangles_u32, view};
+use crate::arrays::{Cached, Field, frozen, indices_u32, structured, triangles_u32};
 use sylcol::source::spec::Target;
 use sylcol::source::{Accel, Grid};
 
@@ -19,7 +19,8 @@ use crate::reports::{json_to_py, verify_bytes};
 ///
 /// Arrays are read-only: ``vertices`` (N x 3 float32) and ``spheres``
 /// (M x 4 float32: centre, radius of triangle i's bounding sphere) are
-/// views over the decoded data (no copy); ``triangles`` (M x 3) and
+/// copied once and cached (every access returns the same array);
+/// ``triangles`` (M x 3) and
 /// ``lists`` (one array of triangle indices per list record B) are
 /// uint32, the package's one index dtype, widened from the file's 16 bits.
 /// ``cells`` and ``records`` are numpy structured arrays of the cell
@@ -29,12 +30,21 @@ pub struct Mcol {
     path: String,
     bytes: Vec<u8>,
     pub(crate) mcol: mcol::Mcol,
+    /// `vertices` and `spheres` as numpy arrays, made on first access.
+    vertices_array: Cached<f32>,
+    spheres_array: Cached<f32>,
 }
 
 impl Mcol {
     /// A decoded map and the bytes it came from.
     pub fn new(path: String, bytes: Vec<u8>, mcol: mcol::Mcol) -> Self {
-        Mcol { path, bytes, mcol }
+        Mcol {
+            path,
+            bytes,
+            mcol,
+            vertices_array: Cached::new(),
+            spheres_array: Cached::new(),
+        }
     }
 
     /// The stored word of a cell's link (a B record's offset - 0x10 when
@@ -73,10 +83,11 @@ impl Mcol {
         &self.path
     }
 
-    /// Vertex positions, N x 3 float32 (a read-only view, no copy).
+    /// Vertex positions, N x 3 float32 (read-only; copied on first
+    /// access, then the same array every time).
     #[getter]
-    fn vertices<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view(&slf.get().mcol.vertices, slf.as_any())
+    fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        frozen(py, &self.vertices_array, &self.mcol.vertices)
     }
 
     /// Triangles as vertex indices, M x 3 uint32 (read-only; the file
@@ -88,8 +99,8 @@ impl Mcol {
 
     /// Per-triangle bounding spheres, M x 4 float32 (centre xyz, radius).
     #[getter]
-    fn spheres<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<f32>>> {
-        view(&slf.get().mcol.spheres, slf.as_any())
+    fn spheres<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        frozen(py, &self.spheres_array, &self.mcol.spheres)
     }
 
     /// The grid box: a 2 x 3 float32 array, rows min and max.
@@ -252,7 +263,7 @@ impl Mcol {
     /// A ``trimesh.Trimesh`` of the hull (vertices and faces as stored,
     /// ``process=False``). Needs trimesh installed.
     fn to_trimesh<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        let vertices = Self::vertices(slf)?;
+        let vertices = slf.get().vertices(slf.py())?;
         let triangles = Self::triangles(slf)?;
         crate::library::trimesh_of(slf.py(), vertices.into_any(), triangles.into_any())
     }

@@ -8,7 +8,7 @@ use sylcol::report::info::Info;
 use sylcol::report::regn::RegnInfo;
 use sylcol_format::regn;
 
-use crate::arrays::view;
+use crate::arrays::{Cached, frozen};
 use crate::errors::to_py;
 use crate::reports::{json_to_py, verify_bytes};
 
@@ -26,6 +26,8 @@ pub struct Regn {
     regn: regn::Regn,
     /// The vertex section's points, decoded once (big-endian in the file).
     vertices: Option<Vec<[f32; 3]>>,
+    /// `vertices` as a numpy array, made on first access.
+    vertices_array: Cached<f32>,
 }
 
 impl Regn {
@@ -37,6 +39,7 @@ impl Regn {
             bytes,
             regn,
             vertices,
+            vertices_array: Cached::new(),
         }
     }
 
@@ -150,14 +153,15 @@ impl Regn {
         self.regn.vertex_section().map(|s| s.index)
     }
 
-    /// The vertex section's elements as N x 3 float32 (a read-only array
-    /// owned by this object), or None when there is no vertex section.
+    /// The vertex section's elements as N x 3 float32 (read-only; copied
+    /// on first access, then the same array every time), or None when
+    /// there is no vertex section.
     #[getter]
-    fn vertices<'py>(slf: &Bound<'py, Self>) -> PyResult<Option<Bound<'py, PyArray2<f32>>>> {
-        match &slf.get().vertices {
-            Some(v) => Ok(Some(view(v, slf.as_any())?)),
-            None => Ok(None),
-        }
+    fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyArray2<f32>>>> {
+        self.vertices
+            .as_ref()
+            .map(|v| frozen(py, &self.vertices_array, v))
+            .transpose()
     }
 
     /// The chunk offsets of every word the POF0 table relocates, ascending

@@ -102,25 +102,36 @@ def test_library_arrays_equal_the_cli_export(library, exported):
         library["no_such_mesh"]
 
 
-def test_vertices_are_read_only_views_not_copies(maps, library):
+def test_vertices_are_read_only_arrays_made_once(maps, library):
     m = maps["$DC4B0896.MCOL"]
     a, b = m.vertices, m.vertices
-    assert a is not b
-    pointer = a.__array_interface__["data"][0]
-    assert pointer == b.__array_interface__["data"][0]
-    assert a.base is m and not a.flags.owndata and not a.flags.writeable
+    # Copied once, then the same array on every access.
+    assert a is b and a.dtype == np.float32 and a.shape == (502, 3)
+    assert not a.flags.writeable
     with pytest.raises(ValueError):
         a[0, 0] = 1.0
+    # Neither the array nor what holds its memory can be made writeable
+    # (an immutable bytes object), so no caller can change what the next
+    # access returns.
     with pytest.raises(ValueError):
         a.flags.writeable = True
-    # The spheres are views too; the map's triangles and lists are
-    # widened to uint32 (the one index dtype), read-only all the same.
-    assert m.spheres.base is m
+    with pytest.raises(ValueError):
+        a.base.flags.writeable = True
+    assert m.spheres is m.spheres and not m.spheres.flags.writeable
+    assert m.spheres.dtype == np.float32 and m.spheres.shape == (924, 4)
+    # The map's triangles and lists are widened to uint32 (the one index
+    # dtype), read-only all the same.
     assert not m.triangles.flags.writeable and not m.lists[0].flags.writeable
+    # A library's arrays are made once per record, whichever Mesh asks.
     mesh = library["rou_e101_bdy"]
-    assert mesh.vertices.base is library and mesh.triangles.base is library
-    assert mesh.vertices.__array_interface__["data"][0] == mesh.vertices.__array_interface__["data"][0]
-    # The view keeps its owner alive.
+    assert mesh.vertices is library["rou_e101_bdy"].vertices
+    assert mesh.triangles is library["rou_e101_bdy"].triangles
+    assert mesh.vertices.dtype == np.float32 and mesh.triangles.dtype == np.uint32
+    assert mesh.vertices.shape == (324, 3) and mesh.triangles.shape == (644, 3)
+    assert not mesh.vertices.flags.writeable and not mesh.triangles.flags.writeable
+    with pytest.raises(ValueError):
+        mesh.triangles.flags.writeable = True
+    # The array outlives the object it came from.
     kept = sylcol.load(PAK.parent / "MiscBin.pak+$DC4B0896").vertices
     total = float(kept.sum())
     import gc

@@ -10,6 +10,8 @@
 //! `sylcol verify --json` verifies them, and queried through the same
 //! `Collider` (`sylcol::source::ColliderSpec`, as `sylcol query` makes it).
 
+#![forbid(unsafe_code)]
+
 pub mod session;
 #[cfg(target_arch = "wasm32")]
 mod web;

@@ -63,6 +63,30 @@ pub struct Unsupported {
     pub detail: String,
 }
 
+/// Why `info` could not summarise an object: it did not decode, or
+/// `info` does not apply to it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InfoError {
+    /// The object did not decode (or its bytes broke a rule when read
+    /// again for the summary).
+    #[error(transparent)]
+    Object(#[from] ObjectError),
+    /// `info` does not apply: an MCOL built rather than decoded (it has no
+    /// layout to report), or a format `info` has no summary for yet.
+    #[error(transparent)]
+    Unsupported(#[from] Unsupported),
+}
+
+impl InfoError {
+    /// The error it wraps (reports classify that one).
+    pub fn inner(&self) -> &(dyn std::error::Error + 'static) {
+        match self {
+            InfoError::Object(e) => e,
+            InfoError::Unsupported(e) => e,
+        }
+    }
+}
+
 /// A name the input does not hold (an archive entry, a library mesh).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{path}: {detail}")]

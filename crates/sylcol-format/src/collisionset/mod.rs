@@ -18,12 +18,18 @@
 //! The next record starts at offset + 8 + size; the last one ends exactly at
 //! the end of the file. Every byte of a valid file is covered by a field, so
 //! [`encode`] of a [`decode`]d library reproduces it byte for byte.
+//!
+//! The parts are declared once for both byte orders ([`RecordHead`],
+//! [`RecordCounts`], [`Vertex`], [`Triangle`], generic over [`Order`]);
+//! the reader and the writer both go through them.
 
 mod name;
+mod raw;
 mod read;
 mod write;
 
 pub use name::{Family, FamilyCounts, NameReading, PartKind, padded_name_len};
+pub use raw::{Order, RecordCounts, RecordHead, Triangle, Vertex};
 pub use read::{decode, decode_as, first_record_error, looks_like, may_start};
 pub use write::{encode, encoded_len};
 
@@ -83,9 +89,7 @@ impl Record {
         triangles: Vec<[u32; 3]>,
     ) -> Result<Record, EncodeError> {
         if name.is_empty() || !name.bytes().all(|c| c.is_ascii_graphic()) {
-            return Err(EncodeError::Invalid(format!(
-                "record name {name:?}: must be non-empty printable ASCII without spaces"
-            )));
+            return Err(EncodeError::CollisionSetRecordName { name: name.into() });
         }
         let mut name_field = name.as_bytes().to_vec();
         name_field.resize(padded_name_len(name.len()), 0);

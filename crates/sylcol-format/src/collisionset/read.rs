@@ -1,5 +1,9 @@
 //! CollisionSet decoder: the record walk, in one byte order or deciding it.
 
+use zerocopy::byteorder::{BigEndian, LittleEndian};
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
+
+use super::raw::{Order, RecordCounts, RecordHead, Triangle, Vertex};
 use super::{CollisionSet, Endian, RECORD_FIXED, Record};
 use crate::bytes::slice;
 use crate::error::{DecodeError, DecodeErrorKind};
@@ -55,7 +59,11 @@ pub fn first_record_error(head: &[u8], size: u64) -> Option<DecodeError> {
     let partial = (head.len() as u64) < size;
     let mut errors = Vec::with_capacity(2);
     for endian in [Endian::Big, Endian::Little] {
-        match read_framing_in(head, size, endian, 0, 0) {
+        let framing = match endian {
+            Endian::Big => read_framing_in::<BigEndian>(head, size, 0, 0),
+            Endian::Little => read_framing_in::<LittleEndian>(head, size, 0, 0),
+        };
+        match framing {
             Ok(_) => return None,
             Err(e) if partial && matches!(e.kind, DecodeErrorKind::Truncated { .. }) => {
                 return None;
@@ -75,12 +83,20 @@ pub fn first_record_error(head: &[u8], size: u64) -> Option<DecodeError> {
 
 /// Decodes a library in the given byte order.
 pub fn decode_as(data: &[u8], endian: Endian) -> Result<CollisionSet, DecodeError> {
+    let records = match endian {
+        Endian::Big => read_records::<BigEndian>(data)?,
+        Endian::Little => read_records::<LittleEndian>(data)?,
+    };
+    Ok(CollisionSet { endian, records })
+}
+
+fn read_records<O: Order>(data: &[u8]) -> Result<Vec<Record>, DecodeError> {
     let mut records = Vec::new();
-    walk(data, endian, |index, rec| {
-        records.push(read_record(data, endian, index, rec)?);
+    walk::<O>(data, |index, rec| {
+        records.push(read_record::<O>(data, index, rec)?);
         Ok(())
     })?;
-    Ok(CollisionSet { endian, records })
+    Ok(records)
 }
 
 /// Where one record's parts lie, after its framing has been checked.
@@ -94,9 +110,8 @@ struct Framing {
 
 /// Walks the records, checking each one's framing (size word against the
 /// counts, both against the bytes left) and handing it to `visit`.
-fn walk(
+fn walk<O: Order>(
     data: &[u8],
-    endian: Endian,
     mut visit: impl FnMut(usize, Framing) -> Result<(), DecodeError>,
 ) -> Result<(), DecodeError> {
     let end = data.len() as u64;
@@ -106,7 +121,7 @@ fn walk(
     let mut offset = 0u64;
     let mut index = 0usize;
     while offset < end {
-        let framing = read_framing(data, endian, index, offset)?;
+        let framing = read_framing_in::<O>(data, end, index, offset)?;
         visit(index, framing)?;
         offset = framing_end(&framing);
         index += 1;
@@ -130,76 +145,84 @@ fn framing_end(f: &Framing) -> u64 {
     f.offset + RECORD_FIXED + f.name_len + 12 * (f.vertices + f.triangles)
 }
 
-fn word(data: &[u8], offset: u64, endian: Endian, what: &'static str) -> Result<u32, DecodeError> {
-    Ok(to_u32(slice(data, offset, 4, what)?, endian))
-}
-
-fn bad(offset: u64, what: &'static str, detail: String) -> DecodeError {
-    DecodeError::new(offset, DecodeErrorKind::BadCount { what, detail })
-}
-
-fn read_framing(
+/// The `T` at `offset`, or a truncation error naming `what`.
+fn read<T: FromBytes + KnownLayout + Immutable + Unaligned>(
     data: &[u8],
-    endian: Endian,
-    index: usize,
     offset: u64,
-) -> Result<Framing, DecodeError> {
-    read_framing_in(data, data.len() as u64, endian, index, offset)
+    what: &'static str,
+) -> Result<T, DecodeError> {
+    let bytes = slice(data, offset, size_of::<T>() as u64, what)?;
+    Ok(T::read_from_bytes(bytes).expect("a slice of the type's size"))
 }
 
-/// [`read_framing`] for an input of `end` bytes of which `data` holds the
-/// first ones (a word past `data` is a truncation error).
-fn read_framing_in(
+/// The `count` elements at `offset`, read in place (truncation errors
+/// name `what`).
+fn array<'a, T: FromBytes + KnownLayout + Immutable + Unaligned>(
+    data: &'a [u8],
+    offset: u64,
+    count: u64,
+    what: &'static str,
+) -> Result<&'a [T], DecodeError> {
+    let bytes = slice(data, offset, size_of::<T>() as u64 * count, what)?;
+    Ok(<[T]>::ref_from_bytes(bytes).expect("a whole number of unaligned elements"))
+}
+
+/// The framing of record `record` at `offset`, for an input of `end` bytes
+/// of which `data` holds the first ones (a word past `data` is a
+/// truncation error).
+fn read_framing_in<O: Order>(
     data: &[u8],
     end: u64,
-    endian: Endian,
-    index: usize,
+    record: usize,
     offset: u64,
 ) -> Result<Framing, DecodeError> {
-    let e = endian.as_str();
+    let endian = O::ENDIAN;
     let remaining = end - offset;
     if remaining < 8 {
-        return Err(bad(
+        return Err(DecodeError::new(
             offset,
-            "record prefix",
-            format!(
-                "record {index} ({e}-endian walk): {remaining} trailing bytes, a record needs at least {RECORD_FIXED}"
-            ),
+            DecodeErrorKind::CollisionSetTrailingBytes {
+                record,
+                endian,
+                remaining,
+            },
         ));
     }
-    let size = word(data, offset, endian, "record size")? as u64;
-    let name_len = word(data, offset + 4, endian, "record name_len")? as u64;
+    let head: RecordHead<O> = read(data, offset, "record size and name_len")?;
+    let (size, name_len) = (u64::from(head.size.get()), u64::from(head.name_len.get()));
     if size + 8 > remaining {
-        return Err(bad(
-            offset,
-            "record size",
-            format!(
-                "record {index} ({e}-endian walk): size word {size} runs past the end of the file ({} bytes left after the prefix); the walk is desynchronised",
-                remaining - 8
-            ),
-        ));
+        let left = remaining - 8;
+        let kind = DecodeErrorKind::CollisionSetSizePastEnd {
+            record,
+            endian,
+            size,
+            left,
+        };
+        return Err(DecodeError::new(offset, kind));
     }
     if name_len == 0 || !name_len.is_multiple_of(8) || name_len + 8 > size {
-        return Err(bad(
-            offset + 4,
-            "record name_len",
-            format!(
-                "record {index} ({e}-endian walk): name_len {name_len} must be a non-zero multiple of 8 (a record has a name) and leave room for the two counts in size {size}"
-            ),
-        ));
+        let kind = DecodeErrorKind::CollisionSetNameLen {
+            record,
+            endian,
+            name_len,
+            size,
+        };
+        return Err(DecodeError::new(offset + 4, kind));
     }
     let counts_at = offset + 8 + name_len;
-    let vertices = word(data, counts_at, endian, "record vertex count")? as u64;
-    let triangles = word(data, counts_at + 4, endian, "record triangle count")? as u64;
-    let expected = name_len + 8 + 12 * vertices + 12 * triangles;
-    if size != expected {
-        return Err(bad(
-            offset,
-            "record size",
-            format!(
-                "record {index} ({e}-endian walk): size word {size} != name_len {name_len} + 8 + 12 x {vertices} vertices + 12 x {triangles} triangles = {expected}; the walk is desynchronised"
-            ),
-        ));
+    let counts: RecordCounts<O> = read(data, counts_at, "record vertex and triangle counts")?;
+    let vertices = u64::from(counts.vertex_count.get());
+    let triangles = u64::from(counts.triangle_count.get());
+    if size != name_len + 8 + 12 * vertices + 12 * triangles {
+        let kind = DecodeErrorKind::CollisionSetSizeMismatch {
+            record,
+            endian,
+            size,
+            name_len,
+            vertices,
+            triangles,
+        };
+        return Err(DecodeError::new(offset, kind));
     }
     Ok(Framing {
         offset,
@@ -211,32 +234,26 @@ fn read_framing_in(
 
 /// Reads a record whose framing [`walk`] has checked (so its counts fit the
 /// input and the allocations below are bounded by the input length).
-fn read_record(
-    data: &[u8],
-    endian: Endian,
-    index: usize,
-    f: Framing,
-) -> Result<Record, DecodeError> {
+fn read_record<O: Order>(data: &[u8], record: usize, f: Framing) -> Result<Record, DecodeError> {
     let name_field = slice(data, f.offset + 8, f.name_len, "record name")?.to_vec();
     let vert_at = f.offset + RECORD_FIXED + f.name_len;
-    let vert_bytes = slice(data, vert_at, 12 * f.vertices, "record vertices")?;
-    let vertices = vert_bytes
-        .chunks_exact(12)
-        .map(|c| [0, 4, 8].map(|k| f32::from_bits(to_u32(&c[k..k + 4], endian))))
-        .collect();
+    let vertices: &[Vertex<O>] = array(data, vert_at, f.vertices, "record vertices")?;
+    let vertices = vertices.iter().map(|v| v.map(|c| c.get())).collect();
     let tri_at = vert_at + 12 * f.vertices;
-    let tri_bytes = slice(data, tri_at, 12 * f.triangles, "record triangles")?;
-    let mut triangles = Vec::with_capacity(f.triangles as usize);
-    for (t, c) in tri_bytes.chunks_exact(12).enumerate() {
-        let tri = [0, 4, 8].map(|k| to_u32(&c[k..k + 4], endian));
-        if let Some(k) = tri.iter().position(|&i| i as u64 >= f.vertices) {
-            return Err(bad(
-                tri_at + 12 * t as u64 + 4 * k as u64,
-                "triangle index",
-                format!(
-                    "record {index} triangle {t} corner {k}: index {} must be < vertex count {}",
-                    tri[k], f.vertices
-                ),
+    let raw: &[Triangle<O>] = array(data, tri_at, f.triangles, "record triangles")?;
+    let mut triangles = Vec::with_capacity(raw.len());
+    for (triangle, t) in raw.iter().enumerate() {
+        let tri = t.map(|i| i.get());
+        if let Some(corner) = tri.iter().position(|&i| u64::from(i) >= f.vertices) {
+            return Err(DecodeError::new(
+                tri_at + 12 * triangle as u64 + 4 * corner as u64,
+                DecodeErrorKind::CollisionSetTriangleIndex {
+                    record,
+                    triangle,
+                    corner,
+                    index: tri[corner],
+                    vertices: f.vertices,
+                },
             ));
         }
         triangles.push(tri);
@@ -246,12 +263,4 @@ fn read_record(
         vertices,
         triangles,
     })
-}
-
-fn to_u32(b: &[u8], endian: Endian) -> u32 {
-    let b = [b[0], b[1], b[2], b[3]];
-    match endian {
-        Endian::Big => u32::from_be_bytes(b),
-        Endian::Little => u32::from_le_bytes(b),
-    }
 }

@@ -122,14 +122,22 @@ fn empty_input_is_refused_as_truncated_and_not_detected() {
     assert!(!looks_like(b"MCOL\0\0\0\0\0\0\0\0"));
 }
 
+/// The error's offset, the field it names and what it says of it.
 fn count_detail(data: &[u8]) -> (u64, &'static str, String) {
-    match decode(data).unwrap_err() {
-        crate::DecodeError {
-            offset,
-            kind: DecodeErrorKind::BadCount { what, detail },
-        } => (offset, what, detail),
-        other => panic!("unexpected error {other}"),
-    }
+    use DecodeErrorKind as K;
+    let e = decode(data).unwrap_err();
+    let what = match e.kind {
+        K::CollisionSetTrailingBytes { .. } => "record prefix",
+        K::CollisionSetSizePastEnd { .. } | K::CollisionSetSizeMismatch { .. } => "record size",
+        K::CollisionSetNameLen { .. } => "record name_len",
+        K::CollisionSetTriangleIndex { .. } => "triangle index",
+        _ => panic!("unexpected error {e}"),
+    };
+    let text = e.kind.to_string();
+    let detail = text
+        .strip_prefix(&format!("{what}: "))
+        .expect("the field first");
+    (e.offset, what, detail.to_string())
 }
 
 #[test]
@@ -203,10 +211,7 @@ fn truncated_inside_a_record() {
     let err = decode(cut).unwrap_err();
     assert!(matches!(
         err.kind,
-        DecodeErrorKind::BadCount {
-            what: "record size",
-            ..
-        }
+        DecodeErrorKind::CollisionSetSizePastEnd { record: 2, .. }
     ));
     // A huge count with a consistent size word cannot allocate: the size
     // word is checked against the bytes left first.
@@ -221,7 +226,11 @@ fn truncated_inside_a_record() {
 fn encoder_refuses_inconsistent_models() {
     let mut set = decode(&library(true)).unwrap();
     set.records[1].triangles[0][1] = 9;
-    assert!(matches!(encode(&set), Err(crate::EncodeError::Invalid(m)) if m.contains("record 1")));
+    assert!(matches!(
+        encode(&set),
+        Err(e @ crate::EncodeError::CollisionSetTriangleIndex { record: 1, .. })
+            if e.to_string().contains("record 1")
+    ));
     set.records[1].triangles[0][1] = 1;
     set.records[1].name_field.truncate(13);
     assert!(encode(&set).is_err());

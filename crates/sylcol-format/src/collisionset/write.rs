@@ -1,5 +1,9 @@
 //! CollisionSet encoder.
 
+use zerocopy::IntoBytes;
+use zerocopy::byteorder::{BigEndian, F32, LittleEndian, U32};
+
+use super::raw::{Order, RecordCounts, RecordHead, Triangle, Vertex};
 use super::{CollisionSet, Endian, Record};
 use crate::error::EncodeError;
 
@@ -15,28 +19,28 @@ pub fn encoded_len(set: &CollisionSet) -> u64 {
 /// no record (its encoding would be empty, which [`super::decode`] refuses).
 pub fn encode(set: &CollisionSet) -> Result<Vec<u8>, EncodeError> {
     if set.records.is_empty() {
-        return Err(EncodeError::Invalid(
-            "a CollisionSet holds at least one record (an empty one would encode to 0 bytes)"
-                .into(),
-        ));
+        return Err(EncodeError::CollisionSetEmpty);
     }
     for (i, r) in set.records.iter().enumerate() {
         check_record(i, r)?;
     }
     let mut out = Vec::with_capacity(encoded_len(set) as usize);
     for r in &set.records {
-        write_record(&mut out, r, set.endian);
+        match set.endian {
+            Endian::Big => write_record::<BigEndian>(&mut out, r),
+            Endian::Little => write_record::<LittleEndian>(&mut out, r),
+        }
     }
     Ok(out)
 }
 
-fn check_record(index: usize, r: &Record) -> Result<(), EncodeError> {
-    let name = r.name();
+fn check_record(record: usize, r: &Record) -> Result<(), EncodeError> {
     if r.name_field.is_empty() || !r.name_field.len().is_multiple_of(8) {
-        return Err(EncodeError::Invalid(format!(
-            "record {index} ({name:?}): name field of {} bytes must be a non-empty multiple of 8",
-            r.name_field.len()
-        )));
+        return Err(EncodeError::CollisionSetNameField {
+            record,
+            name: r.name(),
+            len: r.name_field.len(),
+        });
     }
     let size = r.encoded_len() - 8;
     if size > u32::MAX as u64 {
@@ -47,34 +51,38 @@ fn check_record(index: usize, r: &Record) -> Result<(), EncodeError> {
         });
     }
     let nv = r.vertices.len() as u64;
-    for (t, tri) in r.triangles.iter().enumerate() {
-        if let Some(&bad) = tri.iter().find(|&&i| i as u64 >= nv) {
-            return Err(EncodeError::Invalid(format!(
-                "record {index} ({name:?}) triangle {t}: index {bad} must be < vertex count {nv}"
-            )));
+    for (triangle, tri) in r.triangles.iter().enumerate() {
+        if let Some(&index) = tri.iter().find(|&&i| i as u64 >= nv) {
+            return Err(EncodeError::CollisionSetTriangleIndex {
+                record,
+                name: r.name(),
+                triangle,
+                index,
+                vertices: nv,
+            });
         }
     }
     Ok(())
 }
 
-fn write_record(out: &mut Vec<u8>, r: &Record, endian: Endian) {
-    let put = |out: &mut Vec<u8>, w: u32| match endian {
-        Endian::Big => out.extend_from_slice(&w.to_be_bytes()),
-        Endian::Little => out.extend_from_slice(&w.to_le_bytes()),
+fn write_record<O: Order>(out: &mut Vec<u8>, r: &Record) {
+    let head = RecordHead::<O> {
+        size: U32::new((r.encoded_len() - 8) as u32),
+        name_len: U32::new(r.name_field.len() as u32),
     };
-    put(out, (r.encoded_len() - 8) as u32);
-    put(out, r.name_field.len() as u32);
+    out.extend_from_slice(head.as_bytes());
     out.extend_from_slice(&r.name_field);
-    put(out, r.vertices.len() as u32);
-    put(out, r.triangles.len() as u32);
+    let counts = RecordCounts::<O> {
+        vertex_count: U32::new(r.vertices.len() as u32),
+        triangle_count: U32::new(r.triangles.len() as u32),
+    };
+    out.extend_from_slice(counts.as_bytes());
     for v in &r.vertices {
-        for c in v {
-            put(out, c.to_bits());
-        }
+        let v: Vertex<O> = v.map(F32::new);
+        out.extend_from_slice(v.as_bytes());
     }
     for t in &r.triangles {
-        for &i in t {
-            put(out, i);
-        }
+        let t: Triangle<O> = t.map(U32::new);
+        out.extend_from_slice(t.as_bytes());
     }
 }

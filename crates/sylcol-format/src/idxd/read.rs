@@ -49,15 +49,8 @@ pub fn decode(data: &[u8]) -> Result<StringTable, DecodeError> {
     let size = be_u32(data, size_at, "the pool size")?;
     let pool_at = size_at + 4;
     let remaining = data.len() as u64 - pool_at;
-    let (unit, len) = pool_reading(flavour, size, remaining).ok_or_else(|| {
-        DecodeError::new(
-            size_at,
-            DecodeErrorKind::BadCount {
-                what: "pool size",
-                detail: pool_size_problem(flavour, size, remaining),
-            },
-        )
-    })?;
+    let (unit, len) = pool_reading(flavour, size, remaining)
+        .ok_or_else(|| DecodeError::new(size_at, pool_size_problem(flavour, size, remaining)))?;
     let pool_end = pool_at + len;
     Ok(StringTable {
         flavour,
@@ -84,12 +77,12 @@ fn counted<'a>(
     if needed.saturating_add(4) > available {
         return Err(DecodeError::new(
             count_at,
-            DecodeErrorKind::BadCount {
+            DecodeErrorKind::IdxdRecordsFit {
                 what,
-                detail: format!(
-                    "{n} records of {size} bytes (and the 4-byte word after them) need {} bytes at {at:#x}, only {available} remain",
-                    needed + 4
-                ),
+                count: n,
+                record_size: size as u64,
+                at,
+                available,
             },
         ));
     }
@@ -114,17 +107,9 @@ fn pool_reading(flavour: Flavour, size: u32, remaining: u64) -> Option<(PoolSize
         .copied()
 }
 
-fn pool_size_problem(flavour: Flavour, size: u32, remaining: u64) -> String {
+fn pool_size_problem(flavour: Flavour, size: u32, remaining: u64) -> DecodeErrorKind {
     match flavour {
-        Flavour::Idxd => format!("{size} bytes, only {remaining} remain"),
-        Flavour::Ixud => format!(
-            "{size} read as bytes{} or as 2-byte units ({} bytes) does not fit the {remaining} bytes that remain",
-            if size % 2 == 1 {
-                " (odd: not whole UTF-16 units)"
-            } else {
-                ""
-            },
-            2 * u64::from(size)
-        ),
+        Flavour::Idxd => DecodeErrorKind::IdxdPoolSizeFits { size, remaining },
+        Flavour::Ixud => DecodeErrorKind::IxudPoolSizeFits { size, remaining },
     }
 }

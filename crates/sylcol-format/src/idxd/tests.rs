@@ -113,6 +113,19 @@ fn errors_name_the_offset() {
     d[4..8].copy_from_slice(&u32::MAX.to_be_bytes());
     let e = bad(&d);
     assert_eq!(e.offset, 4);
+    assert!(
+        matches!(
+            e.kind,
+            DecodeErrorKind::IdxdRecordsFit {
+                what: "record count",
+                count: 0xFFFF_FFFF,
+                record_size: 16,
+                at: 8,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("record count"), "{e}");
     // The pair count.
     let mut d = hand_idxd();
@@ -123,12 +136,20 @@ fn errors_name_the_offset() {
     d[72..76].copy_from_slice(&9u32.to_be_bytes());
     let e = bad(&d);
     assert_eq!(e.offset, 72);
+    assert!(
+        matches!(e.kind, DecodeErrorKind::IdxdPoolSizeFits { size: 9, .. }),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("pool size"), "{e}");
     // An odd IXUD pool size whose unit reading does not fit either.
     let mut d = hand_ixud(false);
     d[28..32].copy_from_slice(&15u32.to_be_bytes());
     let e = bad(&d);
     assert_eq!(e.offset, 28);
+    assert!(
+        matches!(e.kind, DecodeErrorKind::IxudPoolSizeFits { size: 15, .. }),
+        "{e:?}"
+    );
     assert!(e.to_string().contains("odd"), "{e}");
     // Truncations.
     for cut in [0, 3, 7, 20, 59, 74] {

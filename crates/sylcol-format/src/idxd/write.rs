@@ -59,14 +59,10 @@ fn pool_size_word(table: &StringTable) -> Result<u32, EncodeError> {
     let len = table.pool.len();
     let value = match (table.flavour, table.pool_size_unit) {
         (Flavour::Ixud, _) if len % 2 == 1 => {
-            return Err(EncodeError::Invalid(format!(
-                "an IXUD pool holds whole 2-byte units; this one has {len} bytes"
-            )));
+            return Err(EncodeError::IxudPoolWholeUnits { bytes: len as u64 });
         }
         (Flavour::Idxd, PoolSizeUnit::Units) => {
-            return Err(EncodeError::Invalid(
-                "an IDXD pool size counts bytes (its unit is a byte)".into(),
-            ));
+            return Err(EncodeError::IdxdPoolSizeInBytes);
         }
         (_, PoolSizeUnit::Bytes) => len,
         (Flavour::Ixud, PoolSizeUnit::Units) => len / 2,

@@ -183,11 +183,10 @@ fn hidden_after_zero(table: &[IndexEntryRaw], slot: usize, declared: u32) -> Opt
     (hidden > 0).then(|| {
         DecodeError::new(
             HEADER_SIZE + slot as u64 * ENTRY_SIZE,
-            DecodeErrorKind::BadCount {
-                what: "IPFB entry table",
-                detail: format!(
-                    "a zero hash in slot {slot} ends the table (the game stops there too), but {hidden} of the {declared} declared slots after it hold a hash: those entries are never read"
-                ),
+            DecodeErrorKind::IndexEndsAtZeroHash {
+                slot: slot as u64,
+                hidden: hidden as u64,
+                declared,
             },
         )
     })
@@ -198,17 +197,13 @@ fn header_problems(alignment: u32, part_size: u32) -> Vec<DecodeError> {
     if alignment != ALIGNMENT {
         problems.push(DecodeError::new(
             offset_of!(IndexHeaderRaw, alignment) as u64,
-            DecodeErrorKind::Invalid(format!(
-                "alignment word is {alignment:#x}, the game's archives use {ALIGNMENT:#x}"
-            )),
+            DecodeErrorKind::IndexAlignmentWord { found: alignment },
         ));
     }
     if part_size != PART_SIZE {
         problems.push(DecodeError::new(
             offset_of!(IndexHeaderRaw, part_size) as u64,
-            DecodeErrorKind::Invalid(format!(
-                "part size word is {part_size:#x}, expected {PART_SIZE:#x}; locations are still read as part << 28 | offset"
-            )),
+            DecodeErrorKind::IndexPartSizeWord { found: part_size },
         ));
     }
     problems
@@ -219,18 +214,13 @@ fn check_order(entries: &[IndexEntry], problems: &mut Vec<DecodeError>) -> bool 
     let Some(w) = entries.windows(2).find(|w| w[0].hash >= w[1].hash) else {
         return true;
     };
-    let what = if w[0].hash == w[1].hash {
-        "duplicate hash"
+    let (previous, hash) = (w[0].hash, w[1].hash);
+    let kind = if previous == hash {
+        DecodeErrorKind::IndexHashUnique { hash }
     } else {
-        "hash out of order"
+        DecodeErrorKind::IndexHashOrder { previous, hash }
     };
-    problems.push(DecodeError::new(
-        w[1].index_offset(),
-        DecodeErrorKind::Invalid(format!(
-            "{what}: {:08X} follows {:08X} (entries must be sorted by unsigned hash)",
-            w[1].hash, w[0].hash
-        )),
-    ));
+    problems.push(DecodeError::new(w[1].index_offset(), kind));
     false
 }
 
@@ -292,6 +282,21 @@ mod tests {
         assert!(
             hidden.contains("slot 2 ends the table") && hidden.contains("1 of the 4"),
             "{hidden}"
+        );
+        let kinds: Vec<_> = idx.problems.iter().map(|p| p.kind.clone()).collect();
+        assert_eq!(
+            kinds,
+            [
+                DecodeErrorKind::IndexEndsAtZeroHash {
+                    slot: 2,
+                    hidden: 1,
+                    declared: 4
+                },
+                DecodeErrorKind::IndexHashOrder {
+                    previous: 9,
+                    hash: 5
+                },
+            ]
         );
         assert_eq!(idx.find(5).unwrap().slot, 1);
         // Zeros to the end of the declared table hide nothing.

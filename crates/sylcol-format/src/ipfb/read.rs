@@ -299,11 +299,11 @@ impl Archive {
                 display,
                 DecodeError::new(
                     offset,
-                    DecodeErrorKind::Invalid(format!(
-                        "part file {} is missing next to {}",
-                        part_file_name(&self.stem, e.part),
-                        self.path.display()
-                    )),
+                    DecodeErrorKind::PartFilePresent {
+                        part: e.part,
+                        file: part_file_name(&self.stem, e.part),
+                        archive: self.path.display().to_string(),
+                    },
                 ),
             ));
         };

@@ -246,10 +246,7 @@ fn kept_spans(plan: &Plan) -> Result<Vec<Span>, WriteError> {
         if base.is_none_or(|(_, len)| s.range().1 > *len) {
             return Err(WriteError::Encode {
                 entry: format!("at part {} offset {:#x}", s.part, s.offset),
-                error: EncodeError::Invalid(format!(
-                    "its {} stored bytes are kept, but the source part does not hold them",
-                    s.len
-                )),
+                error: EncodeError::KeptSpanInPart { len: s.len },
             });
         }
     }

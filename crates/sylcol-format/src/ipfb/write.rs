@@ -220,10 +220,7 @@ impl ArchiveWriter {
             compressed = compress(bytes, self.options.level).map_err(encode_err)?;
             &compressed
         } else if is_z1(bytes) {
-            return Err(encode_err(EncodeError::Invalid(
-                "a raw entry starting with \"Z1\" would read back as compressed; compress it"
-                    .into(),
-            )));
+            return Err(encode_err(EncodeError::RawEntryNotZ1));
         } else {
             bytes
         };
@@ -254,10 +251,7 @@ impl ArchiveWriter {
             });
         }
         if hash == 0 {
-            return Err(encode_error(
-                key,
-                EncodeError::Invalid("hash 00000000 ends an index; no entry may have it".into()),
-            ));
+            return Err(encode_error(key, EncodeError::HashNotZero));
         }
         Ok(hash)
     }

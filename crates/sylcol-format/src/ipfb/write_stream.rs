@@ -70,13 +70,7 @@ impl ArchiveWriter {
         let mut head = [0u8; 2];
         let got = read_up_to(source, &mut head).map_err(|e| read_error(key, e))?;
         if !compress && is_z1(&head[..got]) {
-            return Err(encode_error(
-                key,
-                EncodeError::Invalid(
-                    "a raw entry starting with \"Z1\" would read back as compressed; compress it"
-                        .into(),
-                ),
-            ));
+            return Err(encode_error(key, EncodeError::RawEntryNotZ1));
         }
         let bound = if compress {
             Z1_HEADER_SIZE + zlib_bound(len)
@@ -101,10 +95,10 @@ impl ArchiveWriter {
         if counted.bytes != len {
             return Err(encode_error(
                 key,
-                EncodeError::Invalid(format!(
-                    "the source gave {} bytes, {len} were expected (did the file change?)",
-                    counted.bytes
-                )),
+                EncodeError::SourceLength {
+                    expected: len,
+                    got: counted.bytes,
+                },
             ));
         }
         let stored = u32::try_from(stored).map_err(|_| too_large("stored size"))?;
@@ -148,5 +142,10 @@ fn read_up_to(source: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 fn read_error(key: &EntryKey, cause: io::Error) -> WriteError {
-    encode_error(key, EncodeError::Invalid(format!("cannot read: {cause}")))
+    encode_error(
+        key,
+        EncodeError::SourceRead {
+            cause: cause.to_string(),
+        },
+    )
 }

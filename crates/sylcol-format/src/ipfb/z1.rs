@@ -69,9 +69,7 @@ impl Z1Header {
         {
             return Err(DecodeError::new(
                 Z1_HEADER_SIZE,
-                DecodeErrorKind::Invalid(format!(
-                    "zlib header {cmf:02X} {flg:02X} is not a deflate stream without a preset dictionary"
-                )),
+                DecodeErrorKind::ZlibHeader { cmf, flg },
             ));
         }
         let deflate_len = stored_size - Z1_MIN_SIZE;
@@ -79,12 +77,10 @@ impl Z1Header {
         if u64::from(header.size) > limit {
             return Err(DecodeError::new(
                 core::mem::offset_of!(Z1HeaderRaw, size) as u64,
-                DecodeErrorKind::BadCount {
-                    what: "Z1 declared size",
-                    detail: format!(
-                        "{} bytes, more than {deflate_len} deflate bytes can hold (at most {limit})",
-                        header.size
-                    ),
+                DecodeErrorKind::Z1SizePossible {
+                    size: header.size,
+                    deflate_len,
+                    limit,
                 },
             ));
         }
@@ -146,14 +142,15 @@ impl<R: BufRead> Z1Reader<R> {
         let made = (self.inflate.total_out() - out0) as usize;
         self.inner.consume(used);
         match status {
-            Ok(_) if used == 0 && made == 0 && !exhausted => Err(self.fail(
-                self.position(),
-                DecodeErrorKind::Invalid("deflate data makes no progress".into()),
-            )),
+            Ok(_) if used == 0 && made == 0 && !exhausted => {
+                Err(self.fail(self.position(), DecodeErrorKind::DeflateProgress))
+            }
             Ok(s) => Ok((made, s == Status::StreamEnd, used == 0 && made == 0)),
             Err(e) => Err(self.fail(
                 self.position(),
-                DecodeErrorKind::Invalid(format!("corrupt deflate data: {e}")),
+                DecodeErrorKind::DeflateData {
+                    cause: e.to_string(),
+                },
             )),
         }
     }
@@ -161,16 +158,13 @@ impl<R: BufRead> Z1Reader<R> {
     /// Checks the count and both Adler-32 values once the stream has ended.
     fn finish(&mut self) -> io::Result<()> {
         self.done = true;
-        let declared = u64::from(self.header.size);
-        if self.produced != declared {
+        let declared = self.header.size;
+        if self.produced != u64::from(declared) {
             return Err(self.fail(
                 2,
-                DecodeErrorKind::BadCount {
-                    what: "Z1 declared size",
-                    detail: format!(
-                        "{declared} bytes, but the stream inflates to {}",
-                        self.produced
-                    ),
+                DecodeErrorKind::Z1SizeReached {
+                    declared,
+                    inflated: self.produced,
                 },
             ));
         }
@@ -193,19 +187,19 @@ impl<R: BufRead> Z1Reader<R> {
         if trailer != self.adler {
             return Err(self.fail(
                 at,
-                DecodeErrorKind::Invalid(format!(
-                    "zlib trailer Adler-32 {trailer:08X} does not match the inflated data's {:08X}",
-                    self.adler
-                )),
+                DecodeErrorKind::ZlibTrailerAdler {
+                    stored: trailer,
+                    computed: self.adler,
+                },
             ));
         }
         if self.header.adler != self.adler {
             return Err(self.fail(
                 6,
-                DecodeErrorKind::Invalid(format!(
-                    "Z1 header Adler-32 {:08X} does not match the inflated data's {:08X}",
-                    self.header.adler, self.adler
-                )),
+                DecodeErrorKind::Z1HeaderAdler {
+                    stored: self.header.adler,
+                    computed: self.adler,
+                },
             ));
         }
         Ok(())
@@ -224,12 +218,8 @@ impl<R: BufRead> Read for Z1Reader<R> {
                 if made > 0 {
                     return Err(self.fail(
                         2,
-                        DecodeErrorKind::BadCount {
-                            what: "Z1 declared size",
-                            detail: format!(
-                                "{} bytes, but the stream inflates past it (stopped there)",
-                                self.header.size
-                            ),
+                        DecodeErrorKind::Z1SizeNotPassed {
+                            declared: self.header.size,
                         },
                     ));
                 }
@@ -282,7 +272,9 @@ pub fn compress(data: &[u8], level: u32) -> Result<Vec<u8>, EncodeError> {
     let mut enc = flate2::write::ZlibEncoder::new(out, Compression::new(level.min(9)));
     enc.write_all(data)
         .and_then(|_| enc.finish())
-        .map_err(|e| EncodeError::Invalid(format!("zlib compression failed: {e}")))
+        .map_err(|e| EncodeError::Compression {
+            cause: e.to_string(),
+        })
 }
 
 /// Inflates a whole Z1 entry held in memory (checks as [`Z1Reader`]).
@@ -302,7 +294,12 @@ pub fn into_decode_error(e: io::Error) -> DecodeError {
         .and_then(|inner| inner.downcast_ref::<DecodeError>())
     {
         Some(d) => d.clone(),
-        None => DecodeError::new(0, DecodeErrorKind::Invalid(format!("read failed: {e}"))),
+        None => DecodeError::new(
+            0,
+            DecodeErrorKind::ReadFailed {
+                cause: e.to_string(),
+            },
+        ),
     }
 }
 
@@ -329,45 +326,62 @@ mod tests {
         );
     }
 
-    fn kind_at(z: &[u8]) -> (u64, String) {
+    fn kind_at(z: &[u8]) -> (u64, DecodeErrorKind) {
         let e = decompress(z).unwrap_err();
-        (e.offset, e.kind.to_string())
+        (e.offset, e.kind)
     }
 
     #[test]
     fn lies_are_caught() {
+        use DecodeErrorKind as K;
         let data = sample();
         let good = compress(&data, 6).unwrap();
         // declared size too small: a bomb stops at the declared size
         let mut small = good.clone();
         small[2..6].copy_from_slice(&1000u32.to_be_bytes());
-        let (at, msg) = kind_at(&small);
-        assert!(at == 2 && msg.contains("inflates past"), "{msg}");
+        let (at, kind) = kind_at(&small);
+        assert_eq!((at, &kind), (2, &K::Z1SizeNotPassed { declared: 1000 }));
+        assert!(kind.to_string().contains("inflates past"), "{kind}");
         // declared size too large
         let mut large = good.clone();
         large[2..6].copy_from_slice(&(data.len() as u32 + 1).to_be_bytes());
-        assert!(kind_at(&large).1.contains("inflates to 200000"));
+        let (at, kind) = kind_at(&large);
+        let (declared, inflated) = (200_001, 200_000);
+        assert_eq!((at, &kind), (2, &K::Z1SizeReached { declared, inflated }));
+        assert!(kind.to_string().contains("inflates to 200000"), "{kind}");
         // header Adler-32 wrong
         let mut adler = good.clone();
         adler[9] ^= 1;
-        let (at, msg) = kind_at(&adler);
-        assert!(at == 6 && msg.contains("Z1 header Adler-32"), "{msg}");
+        let (at, kind) = kind_at(&adler);
+        assert!(at == 6 && matches!(kind, K::Z1HeaderAdler { .. }), "{kind}");
+        assert!(kind.to_string().contains("Z1 header Adler-32"), "{kind}");
         // trailer Adler-32 wrong
         let mut trailer = good.clone();
         let n = trailer.len();
         trailer[n - 1] ^= 1;
-        let (at, msg) = kind_at(&trailer);
-        assert!(at == n as u64 - 4 && msg.contains("zlib trailer"), "{msg}");
+        let (at, kind) = kind_at(&trailer);
+        assert_eq!(at, n as u64 - 4);
+        assert!(matches!(kind, K::ZlibTrailerAdler { .. }), "{kind}");
+        assert!(kind.to_string().contains("zlib trailer"), "{kind}");
         // stream cut short
-        let (_, msg) = kind_at(&good[..good.len() / 2]);
-        assert!(msg.contains("truncated"), "{msg}");
+        let (_, kind) = kind_at(&good[..good.len() / 2]);
+        assert!(matches!(kind, K::Truncated { .. }), "{kind}");
         // bad zlib header, and an impossible declared size
         let mut hdr = good.clone();
         hdr[10] = 0x79;
-        assert_eq!(kind_at(&hdr).0, 10);
+        let (at, kind) = kind_at(&hdr);
+        assert!(
+            at == 10 && matches!(kind, K::ZlibHeader { cmf: 0x79, .. }),
+            "{kind}"
+        );
         let mut huge = good.clone();
         huge[2..6].copy_from_slice(&u32::MAX.to_be_bytes());
-        assert!(kind_at(&huge).1.contains("more than"));
+        let (_, kind) = kind_at(&huge);
+        assert!(
+            matches!(kind, K::Z1SizePossible { size: u32::MAX, .. }),
+            "{kind}"
+        );
+        assert!(kind.to_string().contains("more than"), "{kind}");
     }
 
     #[test]

@@ -43,6 +43,7 @@
 //! | 0x04 | 4 | -> `u16[n]` triangle indices, packed | seed |
 //! | 0x08 | 24 | bytes | **open**, kept |
 
+pub use crate::error::GridMismatch;
 pub use crate::grid_prefix::{GridPrefix, GridPrefixRaw};
 
 mod bound;

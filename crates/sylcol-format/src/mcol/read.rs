@@ -5,7 +5,8 @@
 use crate::grid_prefix::GridPrefix;
 use std::collections::BTreeSet;
 
-use zerocopy::FromBytes;
+use zerocopy::byteorder::big_endian::{F32, U16};
+use zerocopy::{FromBytes, Immutable, KnownLayout, Unaligned};
 
 use super::claims::{self, Claim};
 use super::raw::{CellRaw, HeaderRaw, RecordRaw};
@@ -14,8 +15,8 @@ use super::{
     POINTER_BASE, RECORD_SIZE,
 };
 use crate::bytes::slice;
-use crate::chunk::{CANDIDATE_BASES, Chunk};
-use crate::error::{DecodeError, DecodeErrorKind};
+use crate::chunk::{Chunk, NoBase};
+use crate::error::{DecodeError, DecodeErrorKind, GridMismatch};
 
 /// Decodes one MCOL chunk (the whole input, from its `MCOL` magic).
 ///
@@ -26,24 +27,12 @@ use crate::error::{DecodeError, DecodeErrorKind};
 pub fn decode(data: &[u8]) -> Result<Mcol, DecodeError> {
     let header = read_header(data)?;
     let chunk = Chunk::parse(data)?;
-    let mut decode_error = None;
-    for base in CANDIDATE_BASES {
-        if chunk.first_bad_slot(data, base).is_some() {
-            continue;
-        }
-        match Decoder::new(data, &chunk, base, header).and_then(Decoder::run) {
-            Ok(m) => return Ok(m),
-            Err(e) => {
-                decode_error.get_or_insert(e);
-            }
-        }
-    }
-    Err(match decode_error {
-        Some(e) => e,
-        None => chunk.resolve_base(data).err().unwrap_or_else(|| {
-            DecodeError::new(0u64, DecodeErrorKind::Invalid("no POF0 base fits".into()))
-        }),
-    })
+    chunk
+        .pick_base(data, |base| {
+            Decoder::new(data, &chunk, base, header).and_then(Decoder::run)
+        })
+        .map(|(_, mcol)| mcol)
+        .map_err(NoBase::into_error)
 }
 
 fn read_header(data: &[u8]) -> Result<HeaderRaw, DecodeError> {
@@ -86,9 +75,8 @@ impl<'a> Decoder<'a> {
         if data_end < HEADER_SIZE as u64 {
             return Err(err(
                 4,
-                DecodeErrorKind::BadCount {
-                    what: "data size",
-                    detail: format!("{:#x} is smaller than the header (0x70)", chunk.data_size),
+                DecodeErrorKind::McolDataSizeInHeader {
+                    data_size: chunk.data_size,
                 },
             ));
         }
@@ -146,16 +134,28 @@ impl<'a> Decoder<'a> {
         if target.saturating_add(len) > self.data_end {
             return Err(err(
                 field,
-                DecodeErrorKind::BadCount {
+                DecodeErrorKind::McolBlockPastData {
                     what,
-                    detail: format!(
-                        "{len} bytes at {target:#x} run past the data end {:#x}",
-                        self.data_end
-                    ),
+                    len,
+                    at: target,
+                    data_end: self.data_end,
                 },
             ));
         }
         slice(self.data, target, len, what)
+    }
+
+    /// The `count` elements at a block pointer's target, read in place
+    /// (checked to fit the data, as [`Decoder::block`]).
+    fn array<T: FromBytes + KnownLayout + Immutable + Unaligned>(
+        &self,
+        field: u64,
+        target: u64,
+        count: u64,
+        what: &'static str,
+    ) -> Result<&'a [T], DecodeError> {
+        let bytes = self.block(field, target, size_of::<T>() as u64 * count, what)?;
+        Ok(<[T]>::ref_from_bytes(bytes).expect("a whole number of unaligned elements"))
     }
 
     fn run(self) -> Result<Mcol, DecodeError> {
@@ -169,18 +169,14 @@ impl<'a> Decoder<'a> {
         let spheres_at = self.pointer(0x5C, h.spheres.get(), "0x5C (spheres)")?;
         let cells_at = self.pointer(0x74, h.cells.get(), "0x74 (cells)")?;
 
-        let vertices = self.block(0x54, vertices_at, 12 * nv, "vertex count (0x50)")?;
-        let vertices: Vec<[f32; 3]> = vertices.chunks_exact(12).map(read_f32x3).collect();
+        let vertices: &[[F32; 3]] = self.array(0x54, vertices_at, nv, "vertex count (0x50)")?;
+        let vertices = vertices.iter().map(|v| v.map(F32::get)).collect();
         let triangles = self.read_triangles(triangles_at, nt, nv)?;
-        let spheres = self.block(0x5C, spheres_at, 16 * nt, "triangle count (0x52), spheres")?;
-        let spheres: Vec<[f32; 4]> = spheres.chunks_exact(16).map(read_f32x4).collect();
+        let spheres: &[[F32; 4]] =
+            self.array(0x5C, spheres_at, nt, "triangle count (0x52), spheres")?;
+        let spheres = spheres.iter().map(|s| s.map(F32::get)).collect();
         let ncells = header.cell_count() as u64;
-        let cells_raw = self.block(
-            0x74,
-            cells_at,
-            CELL_SIZE as u64 * ncells,
-            "grid cell count (0x70)",
-        )?;
+        let cells_raw = self.array(0x74, cells_at, ncells, "grid cell count (0x70)")?;
 
         let (cells, record_offsets) = self.read_cells(cells_at, cells_raw)?;
         let (records, lists) = self.read_records(&record_offsets, nt)?;
@@ -213,10 +209,10 @@ impl<'a> Decoder<'a> {
     }
 
     fn read_triangles(&self, at: u64, nt: u64, nv: u64) -> Result<Vec<[u16; 3]>, DecodeError> {
-        let bytes = self.block(0x58, at, 6 * nt, "triangle count (0x52)")?;
-        let mut out = Vec::with_capacity(nt as usize);
-        for (i, t) in bytes.chunks_exact(6).enumerate() {
-            let tri = [0, 1, 2].map(|k| u16::from_be_bytes([t[2 * k], t[2 * k + 1]]));
+        let raw: &[[U16; 3]] = self.array(0x58, at, nt, "triangle count (0x52)")?;
+        let mut out = Vec::with_capacity(raw.len());
+        for (i, t) in raw.iter().enumerate() {
+            let tri = t.map(U16::get);
             if let Some(k) = (0..3).find(|&k| u64::from(tri[k]) >= nv) {
                 return Err(err(
                     at + 6 * i as u64 + 2 * k as u64,
@@ -234,12 +230,11 @@ impl<'a> Decoder<'a> {
 
     /// Reads array A; returns the cells and the distinct B record offsets
     /// they reach, ascending.
-    fn read_cells(&self, at: u64, bytes: &[u8]) -> Result<(Vec<Cell>, Vec<u64>), DecodeError> {
-        let mut raw_cells = Vec::with_capacity(bytes.len() / CELL_SIZE);
+    fn read_cells(&self, at: u64, raw: &[CellRaw]) -> Result<(Vec<Cell>, Vec<u64>), DecodeError> {
+        let mut raw_cells = Vec::with_capacity(raw.len());
         let mut targets = BTreeSet::new();
         let mut claimed: u64 = 0;
-        for (i, b) in bytes.chunks_exact(CELL_SIZE).enumerate() {
-            let c = CellRaw::read_from_bytes(b).expect("32-byte chunk");
+        for (i, c) in raw.iter().enumerate() {
             let at_cell = at + (CELL_SIZE * i) as u64;
             let mut target = None;
             if self.relocated(at_cell + 8) {
@@ -249,12 +244,9 @@ impl<'a> Decoder<'a> {
                 if count == 0 || claimed > self.slots.len() as u64 {
                     return Err(err(
                         at_cell + 4,
-                        DecodeErrorKind::BadCount {
-                            what: "cell record count",
-                            detail: format!(
-                                "{count} (an occupied cell owns at least one list record, and all cells together no more than the {} relocations)",
-                                self.slots.len()
-                            ),
+                        DecodeErrorKind::McolCellRecordCount {
+                            count,
+                            relocations: self.slots.len(),
                         },
                     ));
                 }
@@ -297,10 +289,10 @@ impl<'a> Decoder<'a> {
             let r = RecordRaw::read_from_bytes(bytes).expect("32 bytes");
             let n = u64::from(r.count.get());
             let list_at = self.pointer(at + 4, r.list.get(), "a list record's list")?;
-            let list = self.block(at, list_at, 2 * n, "list record count")?;
-            let mut triangles = Vec::with_capacity(n as usize);
-            for (k, e) in list.chunks_exact(2).enumerate() {
-                let t = u16::from_be_bytes([e[0], e[1]]);
+            let list: &[U16] = self.array(at, list_at, n, "list record count")?;
+            let mut triangles = Vec::with_capacity(list.len());
+            for (k, e) in list.iter().enumerate() {
+                let t = e.get();
                 if u64::from(t) >= nt {
                     return Err(err(
                         list_at + 2 * k as u64,
@@ -346,9 +338,7 @@ impl<'a> Decoder<'a> {
         {
             return Err(err(
                 extra.into(),
-                DecodeErrorKind::Pof0(format!(
-                    "relocated word at {extra:#x} is none of MCOL's pointer fields (header 0x54/0x58/0x5C/0x74, cell +8, list record +4)"
-                )),
+                DecodeErrorKind::McolStrayRelocation { word: extra },
             ));
         }
         Ok(())
@@ -374,14 +364,6 @@ impl<'a> Decoder<'a> {
     }
 }
 
-fn read_f32x3(b: &[u8]) -> [f32; 3] {
-    [0, 1, 2].map(|k| f32::from_be_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]))
-}
-
-fn read_f32x4(b: &[u8]) -> [f32; 4] {
-    [0, 1, 2, 3].map(|k| f32::from_be_bytes([b[4 * k], b[4 * k + 1], b[4 * k + 2], b[4 * k + 3]]))
-}
-
 fn header_model(h: &HeaderRaw, data_size: u32) -> Header {
     Header {
         data_size,
@@ -392,28 +374,26 @@ fn header_model(h: &HeaderRaw, data_size: u32) -> Header {
     }
 }
 
-/// The grid bytes at 0x70 must be ceil((max - min) / cell size) per axis.
-pub(super) fn check_grid(h: &Header) -> Result<(), DecodeError> {
+/// The first axis whose grid byte at 0x70 is not ceil((max - min) / cell
+/// size), if any.
+pub(super) fn grid_mismatch(h: &Header) -> Option<GridMismatch> {
     let implied = h.prefix.implied_cells();
-    for k in 0..3 {
-        let n = h.grid[k];
-        let expected = (f64::from(h.prefix.bbox_max[k]) - f64::from(h.prefix.bbox_min[k]))
-            / f64::from(h.prefix.cell_size[k]);
-        if implied[k] != Some(u64::from(n)) {
-            return Err(err(
-                0x70 + k as u64,
-                DecodeErrorKind::BadCount {
-                    what: "grid dimensions",
-                    detail: format!(
-                        "axis {} has {n} cells but (max - min) / cell size = ({} - {}) / {} = {expected}",
-                        ["x", "y", "z"][k],
-                        h.prefix.bbox_max[k],
-                        h.prefix.bbox_min[k],
-                        h.prefix.cell_size[k]
-                    ),
-                },
-            ));
-        }
+    (0..3)
+        .find(|&k| implied[k] != Some(u64::from(h.grid[k])))
+        .map(|axis| GridMismatch {
+            axis,
+            cells: h.grid[axis],
+            min: h.prefix.bbox_min[axis],
+            max: h.prefix.bbox_max[axis],
+            cell_size: h.prefix.cell_size[axis],
+        })
+}
+
+/// The grid bytes at 0x70 must be ceil((max - min) / cell size) per axis:
+/// an error at the first byte that is not.
+fn check_grid(h: &Header) -> Result<(), DecodeError> {
+    match grid_mismatch(h) {
+        None => Ok(()),
+        Some(m) => Err(err(0x70 + m.axis as u64, DecodeErrorKind::McolGrid(m))),
     }
-    Ok(())
 }

@@ -43,21 +43,7 @@ pub fn encode(mcol: &Mcol) -> Result<Vec<u8>, EncodeError> {
     write_cells_and_records(mcol, &layout, &mut out);
 
     let slots = relocated_slots(mcol, &layout);
-    let relative: Vec<u64> = slots
-        .iter()
-        .map(|&s| s - u64::from(mcol.pof0_base))
-        .collect();
-    let reuse = pof0::decode_entries(&layout.pof0_table).is_ok_and(|old| {
-        old.iter()
-            .map(|&s| u64::from(s))
-            .eq(relative.iter().copied())
-    });
-    let table = if reuse {
-        layout.pof0_table.clone()
-    } else {
-        pof0::encode_entries(&relative)?
-    };
-    out.extend(pof0::frame(&table));
+    out.extend(pof0::table_for(slots, mcol.pof0_base, &layout.pof0_table)?);
     out.extend_from_slice(&layout.trailer);
     Ok(out)
 }
@@ -72,7 +58,6 @@ fn too_large(what: &'static str, value: u64) -> EncodeError {
 
 /// The model must be one the decoder accepts.
 fn validate(m: &Mcol) -> Result<(), EncodeError> {
-    let bad = |s: String| Err(EncodeError::Invalid(s));
     for (what, n) in [
         ("vertices", m.vertices.len()),
         ("triangles", m.triangles.len()),
@@ -86,51 +71,55 @@ fn validate(m: &Mcol) -> Result<(), EncodeError> {
         }
     }
     if m.spheres.len() != m.triangles.len() {
-        return bad(format!(
-            "{} spheres for {} triangles (one per triangle)",
-            m.spheres.len(),
-            m.triangles.len()
-        ));
+        return Err(EncodeError::McolSpheres {
+            spheres: m.spheres.len(),
+            triangles: m.triangles.len(),
+        });
     }
     if m.cells.len() != m.header.cell_count() {
-        return bad(format!(
-            "{} cells for a {:?} grid",
-            m.cells.len(),
-            m.header.dims()
-        ));
+        return Err(EncodeError::McolCells {
+            cells: m.cells.len(),
+            dims: m.header.dims(),
+        });
     }
-    super::read::check_grid(&m.header).map_err(|e| EncodeError::Invalid(e.kind.to_string()))?;
+    if let Some(grid) = super::read::grid_mismatch(&m.header) {
+        return Err(EncodeError::McolGrid(grid));
+    }
     if !m.pof0_base.is_multiple_of(4) || m.pof0_base > 0x54 {
-        return bad(format!(
-            "POF0 base {:#x} must be a multiple of 4 below the first slot",
-            m.pof0_base
-        ));
+        return Err(EncodeError::McolPof0Base { base: m.pof0_base });
     }
     let nv = m.vertices.len();
-    if let Some(t) = m
+    if let Some(&triangle) = m
         .triangles
         .iter()
         .find(|t| t.iter().any(|&i| i as usize >= nv))
     {
-        return bad(format!("triangle {t:?} indexes past {nv} vertices"));
+        return Err(EncodeError::McolTriangleIndex {
+            triangle,
+            vertices: nv,
+        });
     }
     let nt = m.triangles.len();
-    if let Some(r) = m
+    if let Some(record) = m
         .records
         .iter()
         .position(|r| r.triangles.iter().any(|&t| t as usize >= nt))
     {
-        return bad(format!("list record {r} names a triangle past {nt}"));
+        return Err(EncodeError::McolListTriangle {
+            record,
+            triangles: nt,
+        });
     }
     for (i, c) in m.cells.iter().enumerate() {
         if let CellLink::Record(r) = c.link
             && (c.count == 0 || r as usize + c.count as usize > m.records.len())
         {
-            return bad(format!(
-                "cell {i} links records {r}..{} of {}",
-                r + c.count,
-                m.records.len()
-            ));
+            return Err(EncodeError::McolCellLink {
+                cell: i,
+                first: r,
+                count: c.count,
+                records: m.records.len(),
+            });
         }
     }
     Ok(())

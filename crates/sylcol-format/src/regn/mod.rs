@@ -31,6 +31,8 @@
 //! section in MCOL's cell-index convention) on every file.
 
 pub use crate::grid_prefix::{GridPrefix, GridPrefixRaw};
+use zerocopy::FromBytes;
+use zerocopy::byteorder::big_endian::F32;
 
 mod assumptions;
 mod raw;
@@ -191,17 +193,8 @@ impl Regn {
     /// The vertex section's elements read as `f32[3]` (see [`Regn::vertex_section`]).
     pub fn vertices(&self) -> Option<Vec<[f32; 3]>> {
         let s = self.vertex_section()?;
-        let bytes = self.section_bytes(&s)?;
-        Some(
-            bytes
-                .chunks_exact(12)
-                .map(|v| {
-                    std::array::from_fn(|k| {
-                        f32::from_be_bytes([v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]])
-                    })
-                })
-                .collect(),
-        )
+        let vertices = <[[F32; 3]]>::ref_from_bytes(self.section_bytes(&s)?).ok()?;
+        Some(vertices.iter().map(|v| v.map(F32::get)).collect())
     }
 }
 

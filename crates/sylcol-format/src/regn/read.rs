@@ -8,7 +8,7 @@ use zerocopy::FromBytes;
 use super::raw::{HEADER_SIZE, HeaderRaw};
 use super::{Header, POINTER_BASE, POINTER_SLOTS, Regn};
 use crate::bytes::{show_magic, slice};
-use crate::chunk::{CANDIDATE_BASES, Chunk};
+use crate::chunk::{Chunk, NoBase};
 use crate::error::{DecodeError, DecodeErrorKind};
 
 /// Decodes one REGN chunk (the whole input, from its `REGN` magic).
@@ -33,12 +33,9 @@ pub fn decode(data: &[u8]) -> Result<Regn, DecodeError> {
     if data_end < HEADER_SIZE as u64 {
         return Err(DecodeError::new(
             4u64,
-            DecodeErrorKind::BadCount {
-                what: "data size",
-                detail: format!(
-                    "{:#x} ends the data at {data_end:#x}, inside the 0x88-byte header",
-                    chunk.data_size
-                ),
+            DecodeErrorKind::RegnDataSizeInHeader {
+                data_size: chunk.data_size,
+                data_end,
             },
         ));
     }
@@ -58,18 +55,18 @@ pub fn decode(data: &[u8]) -> Result<Regn, DecodeError> {
 /// The first base whose slots all point inside the data, preferring one
 /// under which all six section pointers are relocated.
 fn choose_base(data: &[u8], chunk: &Chunk) -> Result<u32, DecodeError> {
-    let fitting: Vec<u32> = CANDIDATE_BASES
-        .into_iter()
-        .filter(|&b| chunk.first_bad_slot(data, b).is_none())
-        .collect();
-    let all_six = |b: &u32| {
-        let slots = chunk.slots(*b);
-        POINTER_SLOTS.iter().all(|s| slots.contains(s))
+    let all_six = |base| {
+        let slots = chunk.slots(base);
+        if POINTER_SLOTS.iter().all(|s| slots.contains(s)) {
+            Ok(())
+        } else {
+            Err(())
+        }
     };
-    match fitting.iter().find(|b| all_six(b)).or(fitting.first()) {
-        Some(&b) => Ok(b),
-        // No base fits: resolve_base names the first bad slot.
-        None => chunk.resolve_base(data),
+    match chunk.pick_base(data, all_six) {
+        Ok((base, ())) | Err(NoBase::Refused { base, .. }) => Ok(base),
+        // No base fits: the error names the first bad slot.
+        Err(NoBase::Unfit(e)) => Err(e),
     }
 }
 

@@ -17,36 +17,14 @@ pub fn encode(regn: &Regn) -> Result<Vec<u8>, EncodeError> {
         limit: u32::MAX.into(),
     })?;
     if !regn.slots.is_sorted() || regn.slots.windows(2).any(|w| w[0] == w[1]) {
-        return Err(EncodeError::Invalid(
-            "relocated slots must be ascending without duplicates".into(),
-        ));
+        return Err(EncodeError::RegnSlotsNotAscending);
     }
-    let relative = regn
-        .slots
-        .iter()
-        .map(|&s| {
-            s.checked_sub(regn.pof0_base).map(u64::from).ok_or_else(|| {
-                EncodeError::Invalid(format!(
-                    "slot {s:#x} lies before the POF0 base {:#x}",
-                    regn.pof0_base
-                ))
-            })
-        })
-        .collect::<Result<Vec<u64>, _>>()?;
-    let reuse = pof0::decode_entries(&regn.pof0_table).is_ok_and(|old| {
-        old.iter()
-            .map(|&s| u64::from(s))
-            .eq(relative.iter().copied())
-    });
-    let table = if reuse {
-        regn.pof0_table.clone()
-    } else {
-        pof0::encode_entries(&relative)?
-    };
-    let mut out = Vec::with_capacity(HEADER_SIZE + regn.body.len() + table.len() + 8);
+    let slots = regn.slots.iter().map(|&s| u64::from(s));
+    let table = pof0::table_for(slots, regn.pof0_base, &regn.pof0_table)?;
+    let mut out = Vec::with_capacity(HEADER_SIZE + regn.body.len() + table.len());
     out.extend_from_slice(header_raw(&regn.header, data_size).as_bytes());
     out.extend_from_slice(&regn.body);
-    out.extend(pof0::frame(&table));
+    out.extend(table);
     out.extend_from_slice(&regn.trailer);
     Ok(out)
 }
@@ -93,10 +71,7 @@ pub fn from_sections(header: Header, sections: [NewSection; 6]) -> Result<Regn, 
         body.extend_from_slice(&s.bytes);
     }
     if sections[5].bytes.is_empty() {
-        return Err(EncodeError::Invalid(
-            "the last section is empty: its pointer would address the data end, outside the data"
-                .into(),
-        ));
+        return Err(EncodeError::RegnLastSectionEmpty);
     }
     let slots = POINTER_SLOTS.to_vec();
     let relative: Vec<u64> = slots.iter().map(|&s| u64::from(s - POINTER_BASE)).collect();

@@ -3,7 +3,9 @@
 
 #![forbid(unsafe_code)]
 
+mod error_text;
 mod ipfb;
+mod ipfb_idxd_errors;
 mod mcol_errors;
 mod mcol_fixtures;
 mod mcol_seed_dump;

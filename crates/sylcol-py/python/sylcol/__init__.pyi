@@ -157,7 +157,7 @@ class Collider:
         """What ``sylcol query FILE grid --json`` prints."""
 
 class Mcol:
-    """A decoded MCOL map hull; arrays are read-only views (no copy)."""
+    """A decoded MCOL map hull; arrays are read-only (vertices and spheres made once, then the same array on every access)."""
     @property
     def path(self) -> str: ...
     @property
@@ -211,7 +211,7 @@ class Mcol:
     def collider(self, grid: _Grid = "file", accel: _Accel = "grid") -> Collider: ...
 
 class Mesh:
-    """One CollisionSet record; arrays are read-only views."""
+    """One CollisionSet record; arrays are read-only, made once per record."""
     @property
     def name(self) -> str: ...
     @property
@@ -227,7 +227,7 @@ class Mesh:
         """N x 3 float32."""
     @property
     def triangles(self) -> np.ndarray:
-        """M x 3 uint32 (a read-only view)."""
+        """M x 3 uint32 (read-only)."""
     @property
     def vertex_count(self) -> int: ...
     @property

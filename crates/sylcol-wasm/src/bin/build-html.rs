@@ -16,6 +16,8 @@
 //!    (base64), its glue, three.js and the viewer's scripts; written to a
 //!    temporary file, then renamed.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -19,11 +19,46 @@
 //! every axis (a `--bbox` for which that quotient is not a whole number is
 //! refused; a rounded-out maximum is raised by an ulp or two until it holds).
 //!
-//! The cost model (`docs/modding.md`, "The cost model", explains it; the
-//! sweep that checks it: `benches/README.md`, "The default grid of build
-//! mcol") estimates the work of one ray through a candidate grid from the
-//! mesh's triangle count, total area and total perimeter alone, so trying
-//! every candidate costs nothing next to building the lists once.
+//! The cost model (derived below; the sweep that checks it:
+//! `benches/README.md`, "The default grid of build mcol") estimates the
+//! work of one ray through a candidate grid from the mesh's triangle
+//! count, total area and total perimeter alone, so trying every
+//! candidate costs nothing next to building the lists once.
+//!
+//! # The cost model
+//!
+//! [`grid_cost`] estimates the work of one ray through a candidate
+//! grid from a few numbers: the triangle count T, the total area A and total
+//! perimeter P of the triangles, the mesh's bounding box (volume V, surface
+//! S; each side at least one cell), where the rays run, and the cell side
+//! c. It is the classic uniform-grid cost — cells stepped times the cost of a
+//! step, plus occupied cells visited times the cost of testing their
+//! lists — with each expectation in closed form:
+//!
+//! - **free path** l: a random line crosses a surface of area A inside a
+//!   volume V on average A / (2V) times per unit length (Cauchy–Crofton), so
+//!   a ray travels l = 2V / A before its hit, at most the box's mean chord
+//!   4V / S;
+//! - **cells stepped**: 1 + l (1/cx + 1/cy + 1/cz) / 2 (an isotropic direction
+//!   has a mean |d_k| of 1/2);
+//! - **list entries**: a triangle of area a and perimeter p lands in
+//!   1 + 3p / (4c) + 3a / (2c^2) cells of a randomly placed lattice of cubes
+//!   (the kinematic formula), so the lists hold T + 3P / (4c) + 3A / (2c^2)
+//!   entries; the **occupied cells** are the surface's own count 3A / (2c^2)
+//!   (at least 1, at most the entries and the cells), and their mean list is
+//!   entries / occupied;
+//! - **occupied cells visited**: the cells stepped times the occupied share;
+//! - **packets per occupied cell**: the queries test lists in packets of
+//!   eight, mean list / 8 + 1/2 (at least 1), plus a crowding charge per 8
+//!   triangles once the mean list passes a threshold (the longer lists then
+//!   pass the queries' sub-grid threshold of 64);
+//! - **cost** = cells stepped + occupied visits x (visit + packet x packets),
+//!   in units of one empty step, with the weights of `CostWeights::FITTED`
+//!   (a visit = 1 step, a packet = 0.75 step, a crowding charge of 1
+//!   packet per 8 triangles past a mean list of 24), fitted to that sweep:
+//!   it prints, for a range of weights, the grid each would pick on every
+//!   scene against the fastest tried. In instructions a packet costs ~3 steps (~150 against
+//!   ~45), but an empty step often costs a mispredicted branch.
 
 use super::BuildError;
 use crate::mesh::TriMesh;

@@ -11,7 +11,7 @@ use sylcol_format::ipfb::{ArchiveError, WriteError};
 use sylcol_format::{AnyError, DecodeError};
 
 pub use crate::errors::{
-    InvalidInput, NotFound, ObjectError, OutputError, ReadError, Unsupported, UsageError,
+    InfoError, InvalidInput, NotFound, ObjectError, OutputError, ReadError, Unsupported, UsageError,
 };
 use crate::source::SourceError;
 use crate::source::spec::{BuildError, PickError};
@@ -145,6 +145,10 @@ impl ErrorReport {
                 _ => e.typed().is_some_and(|typed| self.classify(typed)),
             };
         }
+        if let Some(e) = link.downcast_ref::<InfoError>() {
+            // Transparent: its `source()` skips the error it wraps.
+            return self.classify(e.inner());
+        }
         let (kind, path, offset) = if let Some(e) = link.downcast_ref::<ObjectError>() {
             let kind = match e.error {
                 AnyError::Invalid { .. } | AnyError::Empty => ErrorKind::Invalid,
@@ -248,6 +252,35 @@ mod tests {
         assert_eq!(r.path.as_deref(), Some("a.mcol"));
         assert_eq!(r.offset, Some(e.error.offset()));
         assert!(r.message.starts_with("a.mcol: invalid MCOL at byte"));
+    }
+
+    #[test]
+    fn info_of_a_built_mcol_is_unsupported_not_invalid() {
+        let path = format!(
+            "{}/../../tests/fixtures/box.mcol",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let mut mcol = sylcol_format::mcol::decode(&bytes).unwrap();
+        assert!(crate::report::info::mcol_info("box.mcol", &bytes, &mcol).is_ok());
+        mcol.layout = None;
+        let e = crate::report::info::mcol_info("box.mcol", &bytes, &mcol).unwrap_err();
+        assert!(matches!(e, InfoError::Unsupported(_)), "{e:?}");
+        let r = ErrorReport::from_error(&e);
+        assert_eq!(r.kind, ErrorKind::Unsupported);
+        assert_eq!((r.path.as_deref(), r.offset), (Some("box.mcol"), None));
+        assert_eq!(
+            r.message,
+            "box.mcol: info summarises a decoded MCOL; this one was built and has no layout"
+        );
+        // A decode failure inside keeps its kind and offset through InfoError.
+        let e = crate::report::info::info_of("a.mcol", b"MCOL\0\0\0\x10").unwrap_err();
+        let r = ErrorReport::from_error(&e);
+        assert_eq!(
+            (r.kind, r.path.as_deref()),
+            (ErrorKind::Invalid, Some("a.mcol"))
+        );
+        assert!(r.offset.is_some() && r.message.starts_with("a.mcol: invalid MCOL at byte"));
     }
 
     #[test]

@@ -7,9 +7,9 @@ use serde::Serialize;
 use sylcol_format::chunk::Chunk;
 use sylcol_format::collisionset::CollisionSet;
 use sylcol_format::mcol::Mcol;
-use sylcol_format::{DecodeError, DecodeErrorKind, Object, decode_any};
+use sylcol_format::{AnyError, Object, decode_any};
 
-use super::error::{ErrorReport, ObjectError};
+use super::error::{ErrorReport, InfoError, ObjectError, Unsupported};
 use super::idxd::StringTableInfo;
 use super::name_sources::NameSources;
 use super::regn::RegnInfo;
@@ -154,7 +154,7 @@ pub struct MeshInfo {
 }
 
 /// `info` of one decoded object (`bytes` are the object's own).
-pub fn info(path: &str, bytes: &[u8], object: &Object) -> Result<Info, DecodeError> {
+pub fn info(path: &str, bytes: &[u8], object: &Object) -> Result<Info, InfoError> {
     Ok(match object {
         Object::Mcol(m) => Info::Mcol(mcol_info(path, bytes, m)?),
         Object::CollisionSet(set) => Info::CollisionSet(collisionset_info(path, bytes.len(), set)),
@@ -166,39 +166,47 @@ pub fn info(path: &str, bytes: &[u8], object: &Object) -> Result<Info, DecodeErr
                 sylcol_format::idxd::Flavour::Ixud => Info::Ixud(info),
             }
         }
-        _ => {
-            return Err(DecodeError::new(
-                0,
-                DecodeErrorKind::Invalid("info does not summarise this format yet".into()),
+        other => {
+            return Err(unsupported(
+                path,
+                format!("info does not summarise {} objects yet", other.kind()),
             ));
         }
     })
 }
 
+fn unsupported(path: &str, detail: String) -> InfoError {
+    InfoError::Unsupported(Unsupported {
+        path: path.to_string(),
+        detail,
+    })
+}
+
 /// `info` of an object's bytes: decodes whatever it is, then summarises.
-pub fn info_of(path: &str, bytes: &[u8]) -> Result<Info, ObjectError> {
+pub fn info_of(path: &str, bytes: &[u8]) -> Result<Info, InfoError> {
     let object = decode_any(bytes).map_err(|error| ObjectError {
         path: path.to_string(),
         error,
     })?;
-    info(path, bytes, &object).map_err(|error| ObjectError {
-        path: path.to_string(),
-        error: sylcol_format::AnyError::Invalid {
-            kind: object.kind(),
-            error,
-        },
-    })
+    info(path, bytes, &object)
 }
 
-/// The summary of a decoded MCOL.
-pub fn mcol_info(path: &str, bytes: &[u8], m: &Mcol) -> Result<McolInfo, DecodeError> {
-    let layout = m.layout.as_ref().ok_or_else(|| {
-        DecodeError::new(
-            0,
-            DecodeErrorKind::Invalid("a decoded MCOL has a layout".into()),
-        )
+/// The summary of a decoded MCOL (one built from scratch, without a
+/// layout, has none: [`InfoError::Unsupported`]).
+pub fn mcol_info(path: &str, bytes: &[u8], m: &Mcol) -> Result<McolInfo, InfoError> {
+    let Some(layout) = m.layout.as_ref() else {
+        return Err(unsupported(
+            path,
+            "info summarises a decoded MCOL; this one was built and has no layout".into(),
+        ));
+    };
+    let chunk = Chunk::parse(bytes).map_err(|error| ObjectError {
+        path: path.to_string(),
+        error: AnyError::Invalid {
+            kind: sylcol_format::Kind::Mcol,
+            error,
+        },
     })?;
-    let chunk = Chunk::parse(bytes)?;
     let slots = chunk.slots(m.pof0_base);
     Ok(McolInfo {
         path: path.to_string(),
@@ -444,7 +452,7 @@ pub struct InfoDocument {
 
 impl InfoDocument {
     /// The report of one object.
-    pub fn object(path: &str, bytes: &[u8]) -> Result<Self, ObjectError> {
+    pub fn object(path: &str, bytes: &[u8]) -> Result<Self, InfoError> {
         let info = info_of(path, bytes)?;
         let mut doc = InfoDocument::new(path, info.format());
         doc.add(info, bytes);
@@ -495,7 +503,8 @@ impl InfoDocument {
     pub fn push(&mut self, path: &str, bytes: &(impl ObjectBytes + ?Sized)) {
         match info_of(path, bytes.bytes()) {
             Ok(info) => self.add(info, bytes),
-            Err(e) => self.push_undecoded(e),
+            Err(InfoError::Object(e)) => self.push_undecoded(e),
+            Err(e) => self.errors.push(ErrorReport::from_error(&e)),
         }
     }
 

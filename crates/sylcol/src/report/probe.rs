@@ -155,7 +155,7 @@ pub fn probe_report(path: &str, p: &Probe) -> ProbeReport {
                 base: *b,
                 fits: bad.is_none(),
                 first_bad_slot: bad.as_ref().map(|x| x.slot),
-                reason: bad.as_ref().map(|x| x.reason.clone()),
+                reason: bad.as_ref().map(|x| x.fault.to_string()),
             })
             .collect(),
         pof0_base: p.base,
@@ -242,7 +242,7 @@ pub fn probe_text(path: &str, p: &Probe, limit: usize) -> String {
             )),
             Some(x) => t.push_str(&format!(
                 "  slot base {b:#x}: fails at slot {:#x}: {}\n",
-                x.slot, x.reason
+                x.slot, x.fault
             )),
         }
     }
