@@ -117,6 +117,36 @@ pub fn run(scenes: &[Scene], n: usize, rounds: usize) {
     summary(&ratios, &notes);
 }
 
+/// The methods [`one`] runs: (name, query, side: 0 grid, 1 BVH, 2 parry3d).
+const METHODS: [(&str, usize, usize); 8] = [
+    ("sweep-grid", 0, 0),
+    ("sweep-bvh", 0, 1),
+    ("sweep-parry", 0, 2),
+    ("closest-grid", 1, 0),
+    ("closest-bvh", 1, 1),
+    ("closest-parry", 1, 2),
+    ("contains", 2, 0),
+    ("contains-parry", 2, 1),
+];
+
+/// One method over every scene's inputs, once, untimed (for callgrind:
+/// `sylcol-bench parry closest-bvh`); an unknown name is an error.
+pub fn one(scenes: &[Scene], n: usize, name: &str) -> Result<(), String> {
+    let Some(&(_, query, side)) = METHODS.iter().find(|m| m.0 == name) else {
+        let names: Vec<&str> = METHODS.iter().map(|m| m.0).collect();
+        return Err(format!("parry ONE: one of {names:?}"));
+    };
+    for scene in scenes {
+        let s = Setup::new(scene, n);
+        match query {
+            0 => s.sweep_chunk(side, 0..n),
+            1 => s.closest_chunk(side, 0..n),
+            _ => s.contains_chunk(side, 0..n),
+        }
+    }
+    Ok(())
+}
+
 /// The ratios' geometric means and lowest, and the disagreements by
 /// verdict and one by one.
 fn summary(ratios: &[Vec<f64>], notes: &[String]) {

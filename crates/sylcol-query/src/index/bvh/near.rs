@@ -30,10 +30,9 @@ use super::tree::Bvh;
 use super::walk::STACK;
 use crate::geometry::closest::closest_on_triangle;
 use crate::geometry::primitives::f32_at_least;
-use crate::kernels::kernel::Portable;
 use crate::kernels::node::{COUNT_SHIFT, INDEX_MASK, LEAF, NO_CHILD, Node, WIDTH};
 use crate::kernels::packet::{LANES, Packet};
-use crate::kernels::slab::{BoxKernel, LANE_BITS, keys};
+use crate::kernels::slab::{LANE_BITS, keys};
 use crate::kernels::stack::NodeStack;
 
 /// The children waiting, the nearest on top (room for a node's eight
@@ -79,16 +78,57 @@ impl Bvh {
     }
 }
 
-/// The nearest of `mask`'s children (at least one) by their bounds; the
-/// others pushed on `stack`, farthest first.
+/// The nearest of `mask`'s children (at least one) by their bounds `t`;
+/// the others pushed on `stack`, farthest first. The keys (`keys`: t's
+/// bits, then the slot) are sorted by a network of compare-exchanges
+/// ([`sort_descending`]) rather than a sort with a branch a comparison:
+/// on map dd89a110 the library sort's branches mispredicted 17 times a
+/// query (callgrind's branch simulation), a third of the query's.
 #[inline(always)]
 pub(super) fn next_child(node: &Node, t: &[f32; WIDTH], mask: u32, stack: &mut Stack) -> u32 {
     if mask & (mask - 1) == 0 {
         return node.child[mask.trailing_zeros() as usize & (WIDTH - 1)];
     }
-    let keys = keys(t, mask);
-    stack.push_sorted(Portable, keys, &node.child, mask);
-    node.child[(Portable.nearest(keys) & LANE_BITS) as usize]
+    let sorted = sort_descending(keys(t, mask));
+    let entered = mask.count_ones() as usize;
+    for &key in &sorted[..entered - 1] {
+        stack.push(key, node.child[(key & LANE_BITS) as usize]);
+    }
+    node.child[(sorted[(entered - 1) & (WIDTH - 1)] & LANE_BITS) as usize]
+}
+
+/// The 19 compare-exchanges of an optimal sorting network for eight.
+const NETWORK: [(usize, usize); 19] = [
+    (0, 2),
+    (1, 3),
+    (4, 6),
+    (5, 7),
+    (0, 4),
+    (1, 5),
+    (2, 6),
+    (3, 7),
+    (0, 1),
+    (2, 3),
+    (4, 5),
+    (6, 7),
+    (2, 4),
+    (3, 5),
+    (1, 4),
+    (3, 6),
+    (1, 2),
+    (3, 4),
+    (5, 6),
+];
+
+/// `k` sorted from the largest down, without branches.
+#[inline(always)]
+pub(super) fn sort_descending(mut k: [u32; WIDTH]) -> [u32; WIDTH] {
+    for (i, j) in NETWORK {
+        let (a, b) = (k[i], k[j]);
+        k[i] = a.max(b);
+        k[j] = a.min(b);
+    }
+    k
 }
 
 /// The slots of `node` that hold a child.
@@ -147,9 +187,12 @@ fn nearest_in_packet(
     best: &mut (f64, u32, DVec3),
 ) {
     let bounds = triangle_bounds(packet, p);
-    for (lane, &bound) in bounds.iter().enumerate() {
+    let mut lanes = within(&bounds, limit(best.0));
+    while lanes != 0 {
+        let lane = lanes.trailing_zeros() as usize & (LANES - 1);
+        lanes &= lanes - 1;
         let t = packet.ids[lane];
-        if t as usize >= count || bound > limit(best.0) {
+        if t as usize >= count || bounds[lane] > limit(best.0) {
             continue;
         }
         let [a, b, c] = packet.corners(lane).map(|v| v.as_dvec3());
@@ -175,4 +218,21 @@ fn triangle_bounds(packet: &Packet, p: Vec3) -> [f32; LANES] {
         (d2 * SHRINK).write_to_slice(&mut out[at..at + 4]);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every input of zeros and ones comes out sorted, so every input
+    /// does (the 0-1 principle).
+    #[test]
+    fn the_network_sorts() {
+        for bits in 0u32..256 {
+            let k = std::array::from_fn(|i| bits >> i & 1);
+            let s = sort_descending(k);
+            assert!(s.windows(2).all(|w| w[0] >= w[1]), "{k:?} -> {s:?}");
+            assert_eq!(s.iter().sum::<u32>(), bits.count_ones());
+        }
+    }
 }
