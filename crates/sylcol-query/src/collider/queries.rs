@@ -75,7 +75,11 @@ impl Collider {
 
     /// The nearest point of the surface to `p`, with the unsigned
     /// distance; `None` only when no cell lists a triangle. Through the
-    /// closest index (built on the first call).
+    /// BVH when the collider has one (`index::bvh::near`: every
+    /// triangle), else through the closest index (built on the first
+    /// call) and the grid's lists; a point more than 2^20 times the
+    /// mesh's size from it always through the latter's exact search
+    /// (`index::closest::far`). Ties go to the lowest triangle index.
     pub fn closest_point(&self, p: Vec3) -> Result<Option<ClosestPoint>, QueryError> {
         if let Some(bvh) = &self.bvh {
             finite(p, "point")?;
@@ -93,7 +97,10 @@ impl Collider {
 
     /// The first contact of the sphere moving from `centre` by `motion`,
     /// or `None`. A zero motion asks whether the sphere touches the
-    /// surface where it stands (contact at t = 0).
+    /// surface where it stands (contact at t = 0). Through the BVH when
+    /// the collider has one (`index::bvh::sweep`: every triangle), else
+    /// through the grid's lists; ties at one time go to the lowest
+    /// triangle index.
     pub fn sweep_sphere(
         &self,
         centre: Vec3,
