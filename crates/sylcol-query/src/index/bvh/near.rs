@@ -32,7 +32,7 @@ use crate::geometry::closest::closest_on_triangle;
 use crate::geometry::primitives::f32_at_least;
 use crate::kernels::node::{COUNT_SHIFT, INDEX_MASK, LEAF, NO_CHILD, Node, WIDTH};
 use crate::kernels::packet::{LANES, Packet};
-use crate::kernels::slab::{LANE_BITS, keys};
+use crate::kernels::slab::{ENTERED, LANE_BITS, keys};
 use crate::kernels::stack::NodeStack;
 
 /// The children waiting, the nearest on top (room for a node's eight
@@ -54,6 +54,8 @@ impl Bvh {
         let pd = p.as_dvec3();
         let mut stack = Stack::new();
         let mut link = 0u32;
+        // The best distance rounded up to f32, updated after each leaf.
+        let mut lim = f32::INFINITY;
         loop {
             if link & LEAF != 0 {
                 let first = (link & INDEX_MASK) as usize;
@@ -61,16 +63,22 @@ impl Bvh {
                 for packet in &self.packets[first..first + n] {
                     nearest_in_packet(packet, p, pd, count, best);
                 }
+                lim = limit(best.0);
             } else {
                 let node = &self.nodes[link as usize];
                 let bounds = box_bounds(node, p);
-                let mask = within(&bounds, limit(best.0)) & used(node);
+                let mut mask = within(&bounds, lim);
+                // An unused slot's bound is infinite: within a finite
+                // limit it never is.
+                if lim == f32::INFINITY {
+                    mask &= used(node);
+                }
                 if mask != 0 {
                     link = next_child(node, &bounds, mask, &mut stack);
                     continue;
                 }
             }
-            match stack.pop_within(limit(best.0).to_bits()) {
+            match stack.pop_within(lim.to_bits()) {
                 Some(l) => link = l,
                 None => return,
             }
@@ -86,8 +94,17 @@ impl Bvh {
 /// query (callgrind's branch simulation), a third of the query's.
 #[inline(always)]
 pub(super) fn next_child(node: &Node, t: &[f32; WIDTH], mask: u32, stack: &mut Stack) -> u32 {
-    if mask & (mask - 1) == 0 {
-        return node.child[mask.trailing_zeros() as usize & (WIDTH - 1)];
+    let first = mask.trailing_zeros() as usize & (WIDTH - 1);
+    let rest = mask & (mask - 1);
+    if rest == 0 {
+        return node.child[first];
+    }
+    if rest & (rest - 1) == 0 {
+        let second = rest.trailing_zeros() as usize & (WIDTH - 1);
+        let (a, b) = (key_of(t, first), key_of(t, second));
+        let (near, far) = (a.min(b), a.max(b));
+        stack.push(far, node.child[(far & LANE_BITS) as usize]);
+        return node.child[(near & LANE_BITS) as usize];
     }
     let sorted = sort_descending(keys(t, mask));
     let entered = mask.count_ones() as usize;
@@ -95,6 +112,12 @@ pub(super) fn next_child(node: &Node, t: &[f32; WIDTH], mask: u32, stack: &mut S
         stack.push(key, node.child[(key & LANE_BITS) as usize]);
     }
     node.child[(sorted[(entered - 1) & (WIDTH - 1)] & LANE_BITS) as usize]
+}
+
+/// Slot `slot`'s sort key (as `keys` makes it for a child entered).
+#[inline(always)]
+fn key_of(t: &[f32; WIDTH], slot: usize) -> u32 {
+    ENTERED | (t[slot].to_bits() & !LANE_BITS) | slot as u32
 }
 
 /// The 19 compare-exchanges of an optimal sorting network for eight.
