@@ -15,7 +15,7 @@
 //! sylcol-bench sweep         the MCOL grid sweep of `build mcol`
 //! sylcol-bench kernels       the rays through the own grid and the BVH with each kernel path
 //!                            this CPU runs (portable, AVX2, AVX-512), ratios to AVX2
-//! sylcol-bench parry         sweep_sphere, closest_point and contains_point against
+//! sylcol-bench parry [ONE]   sweep_sphere, closest_point and contains_point against
 //!                            parry3d's ball cast, project_point and contains_point, with
 //!                            every disagreement listed (QUERIES inputs a scene, default 20 000)
 //! sylcol-bench obvhs        the rays through sylcol's BVH and obvhs 0.4's BVH2 and CWBVH
@@ -77,7 +77,7 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// The modes, for the usage line.
-const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree | kernels | parry | obvhs | obvhs-build | peers] \
+const USAGE: &str = "usage: sylcol-bench [rays | setup | made | batch | prep | build | count METHOD | sweep | tree | kernels | parry [ONE] | obvhs | obvhs-build | peers] \
                      (environment: RAYS, ROUNDS, SCENE, QUERIES, EMBREE_CONFIG, THREADS; see the crate's notes)";
 
 /// Prints `why` and the usage line and exits with 2 (a usage error).
@@ -126,7 +126,11 @@ fn main() {
     }
     if mode == "parry" {
         let scenes = scenes::load(filter.as_deref(), 1, RaySet::Issue);
-        parry::run(&scenes, env_usize("QUERIES", 20_000), rounds);
+        let n = env_usize("QUERIES", 20_000);
+        match args.get(1) {
+            Some(one) => parry::one(&scenes, n, one).unwrap_or_else(|e| usage_error(&e)),
+            None => parry::run(&scenes, n, rounds),
+        }
         return;
     }
     let set = if mode == "setup" {

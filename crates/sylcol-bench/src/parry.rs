@@ -7,7 +7,10 @@
 //! (`timing`), with every answer compared.
 //!
 //! sylcol answers through the map's own grid (the file's collider, what
-//! the game does). Inputs, seed [`SEED`], a quarter of each kind:
+//! the game does) and through its BVH (the same collider `with_bvh`, whose
+//! sweeps and nearest points walk the tree; a map of at most 16 triangles
+//! gets no tree, and its BVH column is the grid path again). Inputs
+//! ([`inputs()`]), seed [`SEED`], a quarter of each kind:
 //! uniform in the map's box (grown by a tenth), and aimed at a face (a
 //! uniform point of a uniformly chosen triangle), an edge (a uniform
 //! point of one of its edges) or a vertex (one of its corners). A sweep
@@ -21,21 +24,23 @@
 //! whose distance along the motion differs by at most
 //! [`TOI_BOUND`] x the diagonal. A closest point: distances within
 //! [`DISTANCE_BOUND`] (relative) + 1e-6 x the diagonal. Containment: the
-//! same answer. Every disagreement is listed with an f64 brute force over
-//! every triangle (sylcol's per-triangle sweep and closest point, no
-//! index) that says which side it agrees with.
+//! same answer. Every disagreement of the grid path with parry3d is
+//! listed with an f64 brute force over every triangle (sylcol's
+//! per-triangle sweep and closest point, no index) that says which side
+//! it agrees with; the BVH path's answers are compared with the grid
+//! path's exactly (contact or nearest point, distance, triangle), and
+//! every difference listed.
 
-use glam::{DVec3, Vec3};
+mod inputs;
+
+use glam::Vec3;
 use parry3d::math::Pose;
 use parry3d::query::{PointQuery as _, ShapeCastOptions, cast_shapes};
 use parry3d::shape::{Ball, TriMesh as ParryMesh, TriMeshFlags};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use sylcol::TriMesh;
 use sylcol::prelude::*;
-use sylcol::query::Collider;
-use sylcol_query::geometry::closest::{closest_on_triangle, sweep_triangle};
+use sylcol::query::{ClosestPoint, Collider, SphereContact};
 
+use self::inputs::{Point, Sweep, brute_distance, brute_sweep, inputs, judge_toi, signed_volume};
 use crate::scenes::Scene;
 use crate::timing::interleaved;
 
@@ -50,35 +55,12 @@ pub const TOI_BOUND: f64 = 1e-4;
 /// the diagonal).
 pub const DISTANCE_BOUND: f64 = 1e-5;
 
-/// Which feature an input is aimed at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Aim {
-    Random,
-    Face,
-    Edge,
-    Vertex,
-}
-
-/// A sphere sweep.
-#[derive(Debug, Clone, Copy)]
-struct Sweep {
-    centre: Vec3,
-    radius: f32,
-    motion: Vec3,
-    aim: Aim,
-}
-
-/// A point query.
-#[derive(Debug, Clone, Copy)]
-struct Point {
-    p: Vec3,
-    aim: Aim,
-}
-
-/// A scene's inputs and the two sides.
+/// A scene's inputs and the three sides: the grid path, the BVH path,
+/// parry3d.
 struct Setup<'a> {
     scene: &'a Scene,
-    collider: Collider,
+    grid: Collider,
+    tree: Collider,
     parry: ParryMesh,
     diagonal: f64,
     sweeps: Vec<Sweep>,
@@ -88,50 +70,106 @@ struct Setup<'a> {
 /// Runs the table over `scenes`, `n` inputs of each kind a scene.
 pub fn run(scenes: &[Scene], n: usize, rounds: usize) {
     println!(
-        "sylcol (the map's own grid) against parry3d 0.31 (TriMesh, ORIENTED), {n} inputs a query, fastest of {rounds} interleaved rounds, ns a query; ratio = parry3d / sylcol"
+        "sylcol (the map's own grid; its BVH) against parry3d 0.31 (TriMesh, ORIENTED), {n} inputs a query, fastest of {rounds} interleaved rounds, ns a query; ratio = parry3d / sylcol"
     );
     println!(
-        "| scene | triangles | sweep_sphere | parry cast_shapes (ball) | ratio | closest_point | parry project_point | ratio | contains_point | parry contains_point | ratio | disagreements (sweep, closest, contains) |"
+        "| scene | triangles | sweep grid | sweep BVH | parry cast_shapes (ball) | ratio grid | ratio BVH | closest grid | closest BVH | parry project_point | ratio grid | ratio BVH | contains_point | parry contains_point | ratio | disagreements with parry3d (sweep, closest, contains) | BVH != grid (sweep, closest) |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
-    let mut ratios = [Vec::new(), Vec::new(), Vec::new()];
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    let mut ratios = vec![Vec::new(); 5];
     let mut notes = Vec::new();
     for scene in scenes {
         let s = Setup::new(scene, n);
-        let sweep = time_pair(rounds, s.sweeps.len(), |m, r| s.sweep_chunk(m, r));
-        let closest = time_pair(rounds, s.points.len(), |m, r| s.closest_chunk(m, r));
-        let contains = time_pair(rounds, s.points.len(), |m, r| s.contains_chunk(m, r));
+        let sweep = interleaved(3, n, rounds, CHUNK, |m, r| s.sweep_chunk(m, r));
+        let closest = interleaved(3, n, rounds, CHUNK, |m, r| s.closest_chunk(m, r));
+        let contains = interleaved(2, n, rounds, CHUNK, |m, r| s.contains_chunk(m, r));
         let (d_sweep, d_closest, d_contains) =
             (s.check_sweeps(), s.check_closest(), s.check_contains());
+        let (t_sweep, t_closest) = s.tree_against_grid();
         let mut row = format!("| {} | {} ", scene.name, scene.mesh.triangles.len());
-        for (k, t) in [sweep, closest, contains].into_iter().enumerate() {
-            let ratio = t[1] / t[0];
-            ratios[k].push(ratio);
-            row += &format!("| {:.0} | {:.0} | {:.2} ", t[0], t[1], ratio);
+        for (k, t) in [sweep, closest].into_iter().enumerate() {
+            let (a, b) = (t[2] / t[0], t[2] / t[1]);
+            ratios[2 * k].push(a);
+            ratios[2 * k + 1].push(b);
+            row += &format!(
+                "| {:.0} | {:.0} | {:.0} | {a:.2} | {b:.2} ",
+                t[0], t[1], t[2]
+            );
         }
+        let ratio = contains[1] / contains[0];
+        ratios[4].push(ratio);
+        row += &format!("| {:.0} | {:.0} | {ratio:.2} ", contains[0], contains[1]);
         println!(
-            "{row}| {}, {}, {} |",
+            "{row}| {}, {}, {} | {}, {} |",
             d_sweep.len(),
             d_closest.len(),
-            d_contains.len()
+            d_contains.len(),
+            t_sweep.len(),
+            t_closest.len()
         );
         for d in d_sweep.iter().chain(&d_closest).chain(&d_contains) {
             notes.push(format!("{}: {d}", scene.name));
         }
+        for d in t_sweep.iter().chain(&t_closest) {
+            notes.push(format!("{}: {d}: BVH path against grid path", scene.name));
+        }
     }
+    summary(&ratios, &notes);
+}
+
+/// The methods [`one`] runs: (name, query, side: 0 grid, 1 BVH, 2 parry3d).
+const METHODS: [(&str, usize, usize); 8] = [
+    ("sweep-grid", 0, 0),
+    ("sweep-bvh", 0, 1),
+    ("sweep-parry", 0, 2),
+    ("closest-grid", 1, 0),
+    ("closest-bvh", 1, 1),
+    ("closest-parry", 1, 2),
+    ("contains", 2, 0),
+    ("contains-parry", 2, 1),
+];
+
+/// One method over every scene's inputs, once, untimed (for callgrind:
+/// `sylcol-bench parry closest-bvh`); an unknown name is an error.
+pub fn one(scenes: &[Scene], n: usize, name: &str) -> Result<(), String> {
+    let Some(&(_, query, side)) = METHODS.iter().find(|m| m.0 == name) else {
+        let names: Vec<&str> = METHODS.iter().map(|m| m.0).collect();
+        return Err(format!("parry ONE: one of {names:?}"));
+    };
+    for scene in scenes {
+        let s = Setup::new(scene, n);
+        match query {
+            0 => s.sweep_chunk(side, 0..n),
+            1 => s.closest_chunk(side, 0..n),
+            _ => s.contains_chunk(side, 0..n),
+        }
+    }
+    Ok(())
+}
+
+/// The ratios' geometric means and lowest, and the disagreements by
+/// verdict and one by one.
+fn summary(ratios: &[Vec<f64>], notes: &[String]) {
     let gm = |v: &[f64]| (v.iter().map(|r| r.ln()).sum::<f64>() / v.len().max(1) as f64).exp();
     let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let names = [
+        "sweep grid",
+        "sweep BVH",
+        "closest grid",
+        "closest BVH",
+        "contains",
+    ];
+    let parts: Vec<String> = names
+        .iter()
+        .zip(ratios)
+        .map(|(name, v)| format!("{name} {:.2} ({:.2})", gm(v), min(v)))
+        .collect();
     println!(
-        "\ngeometric mean of the ratios (lowest): sweep {:.2} ({:.2}), closest {:.2} ({:.2}), contains {:.2} ({:.2})",
-        gm(&ratios[0]),
-        min(&ratios[0]),
-        gm(&ratios[1]),
-        min(&ratios[1]),
-        gm(&ratios[2]),
-        min(&ratios[2])
+        "\ngeometric mean of the ratios (lowest): {}",
+        parts.join(", ")
     );
     let mut verdicts = std::collections::BTreeMap::<String, usize>::new();
-    for n in &notes {
+    for n in notes {
         let why = n.rsplit(": ").next().unwrap_or("").to_string();
         let kind = n
             .split(": ")
@@ -145,20 +183,16 @@ pub fn run(scenes: &[Scene], n: usize, rounds: usize) {
         println!("- {count} x {v}");
     }
     println!("\ndisagreements ({}):", notes.len());
-    for n in &notes {
+    for n in notes {
         println!("- {n}");
     }
-}
-
-/// ns a query of sylcol (0) and parry3d (1).
-fn time_pair(rounds: usize, n: usize, run: impl FnMut(usize, std::ops::Range<usize>)) -> Vec<f64> {
-    interleaved(2, n, rounds, CHUNK, run)
 }
 
 impl<'a> Setup<'a> {
     fn new(scene: &'a Scene, n: usize) -> Self {
         let mesh = &scene.mesh;
-        let collider = Collider::from_mcol(&scene.mcol).expect("the scene's collider");
+        let grid = Collider::from_mcol(&scene.mcol).expect("the scene's collider");
+        let tree = grid.clone().with_bvh();
         // parry's pseudo-normal test takes counter-clockwise triangles as
         // facing out; a mesh wound the other way (its signed volume
         // negative, as the sample maps) goes to parry with each triangle
@@ -171,35 +205,34 @@ impl<'a> Setup<'a> {
         let parry = ParryMesh::with_flags(mesh.vertices.clone(), triangles, TriMeshFlags::ORIENTED)
             .expect("parry mesh");
         let (lo, hi) = mesh.bounds().expect("a mesh with vertices");
-        let diagonal = f64::from((hi - lo).length());
-        let mut rng = ChaCha8Rng::seed_from_u64(SEED);
-        let sweeps = (0..n)
-            .map(|i| sweep(mesh, (lo, hi), diagonal, i, &mut rng))
-            .collect();
-        let points = (0..n)
-            .map(|i| point(mesh, (lo, hi), diagonal, i, &mut rng))
-            .collect();
+        let (sweeps, points) = inputs(mesh, n, SEED);
         let s = Setup {
             scene,
-            collider,
+            grid,
+            tree,
             parry,
-            diagonal,
+            diagonal: f64::from((hi - lo).length()),
             sweeps,
             points,
         };
         // Parts built on first use (the inside and closest indexes, the
         // ray packets) before anything is timed.
-        s.sweep_chunk(0, 0..1);
-        s.closest_chunk(0, 0..1);
-        s.contains_chunk(0, 0..1);
+        for m in 0..3 {
+            s.sweep_chunk(m, 0..1);
+            s.closest_chunk(m, 0..1);
+            s.contains_chunk(m.min(1), 0..1);
+        }
         s
     }
 
-    fn sylcol_sweep(&self, q: &Sweep) -> Option<f32> {
-        self.collider
-            .sweep_sphere(q.centre, q.radius, q.motion)
+    /// The grid path's collider (`m` 0) or the BVH path's (1).
+    fn side(&self, m: usize) -> &Collider {
+        if m == 0 { &self.grid } else { &self.tree }
+    }
+
+    fn sylcol_sweep(&self, c: &Collider, q: &Sweep) -> Option<SphereContact> {
+        c.sweep_sphere(q.centre, q.radius, q.motion)
             .expect("a valid sweep")
-            .map(|c| c.time_of_impact)
     }
 
     fn parry_sweep(&self, q: &Sweep) -> Option<f32> {
@@ -223,12 +256,10 @@ impl<'a> Setup<'a> {
         .map(|h| h.time_of_impact)
     }
 
-    fn sylcol_closest(&self, p: Vec3) -> f32 {
-        self.collider
-            .closest_point(p)
+    fn sylcol_closest(&self, c: &Collider, p: Vec3) -> ClosestPoint {
+        c.closest_point(p)
             .expect("a valid point")
             .expect("a surface")
-            .distance
     }
 
     fn parry_closest(&self, p: Vec3) -> f32 {
@@ -237,33 +268,36 @@ impl<'a> Setup<'a> {
     }
 
     fn sylcol_contains(&self, p: Vec3) -> bool {
-        self.collider.contains_point(p).expect("a valid point")
+        self.grid.contains_point(p).expect("a valid point")
     }
 
     fn parry_contains(&self, p: Vec3) -> bool {
         self.parry.contains_local_point(p)
     }
 
+    /// Method `m` (0 grid, 1 BVH, 2 parry3d) on the sweeps of `r`.
     fn sweep_chunk(&self, m: usize, r: std::ops::Range<usize>) {
         for q in &self.sweeps[r] {
-            std::hint::black_box(if m == 0 {
-                self.sylcol_sweep(q)
+            if m == 2 {
+                std::hint::black_box(self.parry_sweep(q));
             } else {
-                self.parry_sweep(q)
-            });
+                std::hint::black_box(self.sylcol_sweep(self.side(m), q));
+            }
         }
     }
 
+    /// Method `m` (0 grid, 1 BVH, 2 parry3d) on the points of `r`.
     fn closest_chunk(&self, m: usize, r: std::ops::Range<usize>) {
         for q in &self.points[r] {
-            std::hint::black_box(if m == 0 {
-                self.sylcol_closest(q.p)
+            if m == 2 {
+                std::hint::black_box(self.parry_closest(q.p));
             } else {
-                self.parry_closest(q.p)
-            });
+                std::hint::black_box(self.sylcol_closest(self.side(m), q.p));
+            }
         }
     }
 
+    /// Method `m` (0 sylcol, 1 parry3d) on the points of `r`.
     fn contains_chunk(&self, m: usize, r: std::ops::Range<usize>) {
         for q in &self.points[r] {
             std::hint::black_box(if m == 0 {
@@ -274,11 +308,41 @@ impl<'a> Setup<'a> {
         }
     }
 
+    /// The inputs the BVH path answers otherwise than the grid path.
+    fn tree_against_grid(&self) -> (Vec<String>, Vec<String>) {
+        let mut sweeps = Vec::new();
+        for (i, q) in self.sweeps.iter().enumerate() {
+            let (g, t) = (
+                self.sylcol_sweep(&self.grid, q),
+                self.sylcol_sweep(&self.tree, q),
+            );
+            if g != t {
+                let brute = brute_sweep(&self.scene.mesh, q);
+                sweeps.push(format!(
+                    "sweep {i}: grid {g:?}, BVH {t:?}, brute force {brute:?}"
+                ));
+            }
+        }
+        let mut points = Vec::new();
+        for (i, q) in self.points.iter().enumerate() {
+            let g = self.sylcol_closest(&self.grid, q.p);
+            let t = self.sylcol_closest(&self.tree, q.p);
+            if g != t {
+                let brute = brute_distance(&self.scene.mesh, q.p);
+                points.push(format!(
+                    "closest {i}: grid {g:?}, BVH {t:?}, brute force {brute}"
+                ));
+            }
+        }
+        (sweeps, points)
+    }
+
     /// The sweeps whose answers disagree, each explained.
     fn check_sweeps(&self) -> Vec<String> {
         let mut out = Vec::new();
         for (i, q) in self.sweeps.iter().enumerate() {
-            let (s, p) = (self.sylcol_sweep(q), self.parry_sweep(q));
+            let s = self.sylcol_sweep(&self.grid, q).map(|c| c.time_of_impact);
+            let p = self.parry_sweep(q);
             let along = f64::from(q.motion.length());
             let agree = match (s, p) {
                 (None, None) => true,
@@ -299,12 +363,14 @@ impl<'a> Setup<'a> {
         }
         out
     }
-
     /// The closest-point queries whose distances disagree.
     fn check_closest(&self) -> Vec<String> {
         let mut out = Vec::new();
         for (i, q) in self.points.iter().enumerate() {
-            let (s, p) = (self.sylcol_closest(q.p), self.parry_closest(q.p));
+            let (s, p) = (
+                self.sylcol_closest(&self.grid, q.p).distance,
+                self.parry_closest(q.p),
+            );
             let tol = DISTANCE_BOUND * f64::from(s.max(p)) + 1e-6 * self.diagonal;
             if f64::from(s - p).abs() > tol {
                 let brute = brute_distance(&self.scene.mesh, q.p);
@@ -344,141 +410,4 @@ impl<'a> Setup<'a> {
         }
         out
     }
-}
-
-/// Why two sweeps disagree, from the f64 brute force.
-fn judge_toi(s: Option<f32>, p: Option<f32>, brute: Option<f64>, along: f64, diag: f64) -> String {
-    let near = |t: Option<f32>| match (t, brute) {
-        (None, None) => true,
-        (Some(a), Some(b)) => (f64::from(a) - b).abs() * along <= TOI_BOUND * diag,
-        _ => false,
-    };
-    match (near(s), near(p)) {
-        (true, false) => {
-            "sylcol is the brute force's; parry3d's ball cast (GJK to a tolerance) is not".into()
-        }
-        (false, true) => "parry3d is the brute force's; sylcol is not".into(),
-        (true, true) => "both within the bound of the brute force".into(),
-        (false, false) => "neither is the brute force's".into(),
-    }
-}
-
-/// The first contact of the sweep over every triangle, in f64.
-fn brute_sweep(mesh: &TriMesh, q: &Sweep) -> Option<f64> {
-    let (c, r, m) = (
-        q.centre.as_dvec3(),
-        f64::from(q.radius),
-        q.motion.as_dvec3(),
-    );
-    mesh.triangles
-        .iter()
-        .filter_map(|t| sweep_triangle(c, r, m, &corners(mesh, t)))
-        .filter(|&t| t <= 1.0)
-        .min_by(f64::total_cmp)
-}
-
-/// The distance from `p` to the nearest triangle, in f64.
-fn brute_distance(mesh: &TriMesh, p: Vec3) -> f64 {
-    let p = p.as_dvec3();
-    mesh.triangles
-        .iter()
-        .map(|t| {
-            let [a, b, c] = corners(mesh, t);
-            closest_on_triangle(p, a, b, c).distance(p)
-        })
-        .fold(f64::INFINITY, f64::min)
-}
-
-/// Six times the signed volume the mesh encloses (positive when its
-/// triangles wind counter-clockwise seen from outside).
-fn signed_volume(mesh: &TriMesh) -> f64 {
-    mesh.triangles
-        .iter()
-        .map(|t| {
-            let [a, b, c] = corners(mesh, t);
-            a.dot(b.cross(c))
-        })
-        .sum()
-}
-
-fn corners(mesh: &TriMesh, t: &[u32; 3]) -> [DVec3; 3] {
-    t.map(|i| mesh.vertices[i as usize].as_dvec3())
-}
-
-/// The aim of input `i` and, for an aimed one, its target.
-fn target(mesh: &TriMesh, i: usize, rng: &mut ChaCha8Rng) -> (Aim, Vec3) {
-    let aim = [Aim::Random, Aim::Face, Aim::Edge, Aim::Vertex][i % 4];
-    let t = mesh.triangles[rng.random_range(0..mesh.triangles.len())];
-    let [a, b, c] = t.map(|k| mesh.vertices[k as usize]);
-    let p = match aim {
-        Aim::Random => Vec3::ZERO,
-        Aim::Face => {
-            let (mut u, mut v) = (rng.random::<f32>(), rng.random::<f32>());
-            if u + v > 1.0 {
-                (u, v) = (1.0 - u, 1.0 - v);
-            }
-            a + (b - a) * u + (c - a) * v
-        }
-        Aim::Edge => {
-            let (p, q) = [(a, b), (b, c), (c, a)][rng.random_range(0..3)];
-            p.lerp(q, rng.random::<f32>())
-        }
-        Aim::Vertex => [a, b, c][rng.random_range(0..3)],
-    };
-    (aim, p)
-}
-
-fn unit(rng: &mut ChaCha8Rng) -> Vec3 {
-    loop {
-        let v = Vec3::new(
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-            rng.random_range(-1.0..1.0),
-        );
-        let l = v.length();
-        if l > 1e-3 && l <= 1.0 {
-            return v / l;
-        }
-    }
-}
-
-fn in_box((lo, hi): (Vec3, Vec3), rng: &mut ChaCha8Rng) -> Vec3 {
-    let pad = (hi - lo) * 0.05;
-    let (lo, hi) = (lo - pad, hi + pad);
-    Vec3::new(
-        rng.random_range(lo.x..=hi.x),
-        rng.random_range(lo.y..=hi.y),
-        rng.random_range(lo.z..=hi.z),
-    )
-}
-
-fn sweep(mesh: &TriMesh, b: (Vec3, Vec3), diag: f64, i: usize, rng: &mut ChaCha8Rng) -> Sweep {
-    let (aim, to) = target(mesh, i, rng);
-    let radius = (diag * 10f64.powf(rng.random_range(-3.0..-1.0))) as f32;
-    let diag = diag as f32;
-    let (centre, motion) = if aim == Aim::Random {
-        (
-            in_box(b, rng),
-            unit(rng) * rng.random_range(0.0..0.5) * diag,
-        )
-    } else {
-        let centre = to + unit(rng) * (radius + rng.random_range(0.0..0.25) * diag);
-        (centre, (to - centre) * 1.5)
-    };
-    Sweep {
-        centre,
-        radius,
-        motion,
-        aim,
-    }
-}
-
-fn point(mesh: &TriMesh, b: (Vec3, Vec3), diag: f64, i: usize, rng: &mut ChaCha8Rng) -> Point {
-    let (aim, to) = target(mesh, i, rng);
-    let p = if aim == Aim::Random {
-        in_box(b, rng)
-    } else {
-        to + unit(rng) * (diag * 10f64.powf(rng.random_range(-6.0..-2.0))) as f32
-    };
-    Point { p, aim }
 }

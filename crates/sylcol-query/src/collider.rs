@@ -48,8 +48,8 @@ pub struct Collider {
     /// The mesh through its grid: every grid query, and the surface every
     /// route reads (normals, box, spheres).
     pub(crate) grid: GridIndex,
-    /// sylcol's own acceleration for rays and segments, when built
-    /// ([`Collider::with_bvh`]).
+    /// sylcol's own acceleration for rays, segments, nearest points and
+    /// sphere sweeps, when built ([`Collider::with_bvh`]).
     pub(crate) bvh: Option<Bvh>,
     /// The BVH of a mesh of more than `BVH_MIN_TRIANGLES` and at most
     /// [`SMALL_MESH`] triangles without [`Collider::with_bvh`]'s, built on
@@ -112,8 +112,11 @@ impl Collider {
     /// test. Above that the tree wins even where the grid path scans every
     /// packet ([`SMALL_MESH`]): on the 60-triangle map 2cf7eb47, 84 ns a ray
     /// against the scan's 91 (`git show 1eb508f:docs/queries-log.md`,
-    /// "A BVH from 17 triangles"). Other queries still use
-    /// the grid. The answers have the same exactness as the grid's (the
+    /// "A BVH from 17 triangles"). `closest_point` and `sweep_sphere`
+    /// walk the tree too (over every triangle, with the grid path's
+    /// per-triangle kernels and tie rule: the same answers wherever the
+    /// grid lists every triangle); the other queries still use the grid.
+    /// The answers have the same exactness as the grid's (the
     /// same kernels, the same first-hit rule; "Exactness" in
     /// `docs/queries.md`).
     pub fn with_bvh(mut self) -> Self {

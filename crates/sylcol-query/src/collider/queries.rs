@@ -1,7 +1,7 @@
 //! The collider's answers: each query by its fastest route through the
 //! collider's indexes, as inherent methods and as the query traits.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
 use super::Collider;
 use crate::error::QueryError;
@@ -9,8 +9,9 @@ use crate::index::closest::index::ClosestIndex;
 use crate::index::inside::InsideIndex;
 use crate::index::prep::{Cast, check_ray, representable};
 use crate::index::rays::Route;
+use crate::index::surface::closest_answer;
 use crate::query::{
-    ClosestPoint, PointQuery, Ray, RayCast, RayHit, SphereCast, SphereContact, finite,
+    ClosestPoint, PointQuery, Ray, RayCast, RayHit, SphereCast, SphereContact, finite, radius_ok,
 };
 
 impl Collider {
@@ -74,8 +75,20 @@ impl Collider {
 
     /// The nearest point of the surface to `p`, with the unsigned
     /// distance; `None` only when no cell lists a triangle. Through the
-    /// closest index (built on the first call).
+    /// BVH when the collider has one (`index::bvh::near`: every
+    /// triangle), else through the closest index (built on the first
+    /// call) and the grid's lists; a point more than 2^20 times the
+    /// mesh's size from it always through the latter's exact search
+    /// (`index::closest::far`). Ties go to the lowest triangle index.
     pub fn closest_point(&self, p: Vec3) -> Result<Option<ClosestPoint>, QueryError> {
+        if let Some(bvh) = &self.bvh {
+            finite(p, "point")?;
+            if self.grid.surface().far_from(p.as_dvec3()).is_none() {
+                let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
+                bvh.nearest(p, self.triangle_count(), &mut best);
+                return closest_answer(best);
+            }
+        }
         let index = self
             .closest_index
             .get_or_init(|| ClosestIndex::new(&self.grid));
@@ -84,14 +97,34 @@ impl Collider {
 
     /// The first contact of the sphere moving from `centre` by `motion`,
     /// or `None`. A zero motion asks whether the sphere touches the
-    /// surface where it stands (contact at t = 0).
+    /// surface where it stands (contact at t = 0). Through the BVH when
+    /// the collider has one (`index::bvh::sweep`: every triangle), else
+    /// through the grid's lists; ties at one time go to the lowest
+    /// triangle index.
     pub fn sweep_sphere(
         &self,
         centre: Vec3,
         radius: f32,
         motion: Vec3,
     ) -> Result<Option<SphereContact>, QueryError> {
-        self.grid.sweep_sphere(centre, radius, motion)
+        let Some(bvh) = &self.bvh else {
+            return self.grid.sweep_sphere(centre, radius, motion);
+        };
+        finite(centre, "sphere centre")?;
+        finite(motion, "sphere motion")?;
+        radius_ok(radius)?;
+        let (lo, hi) = self.grid.surface().bounds;
+        let scale = lo.abs().max(hi.abs()).max_element();
+        let mut best = (f64::INFINITY, u32::MAX);
+        bvh.sweep(
+            centre,
+            radius,
+            motion,
+            (self.triangle_count(), scale),
+            &mut best,
+        );
+        let (c, m) = (centre.as_dvec3(), motion.as_dvec3());
+        Ok((best.1 != u32::MAX).then(|| self.grid.contact(c, m, best.0, best.1)))
     }
 
     /// Whether a sphere touches the surface (distance <= radius). A sphere

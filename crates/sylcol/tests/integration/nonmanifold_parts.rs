@@ -3,8 +3,9 @@
 //! domes (edges shared by four), engines whose single-sided fins are
 //! welded to an open nacelle (edges shared by three, open edges) — at the
 //! library's public API: rays through the grid and the BVH, segments,
-//! nearest points and sphere sweeps against brute force in f64; rays aimed
-//! at every panel seam from both sides; and when `inside` has an answer.
+//! nearest points and sphere sweeps against brute force in f64 (and through
+//! the BVH against the grid's answers); rays aimed at every panel seam from
+//! both sides; and when `inside` has an answer.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -366,6 +367,8 @@ fn nearest_points_match_brute_force() {
                 point_near(&p.mesh, &mut rng)
             };
             let c = p.grid.closest_point(q).unwrap().expect("a non-empty mesh");
+            // The BVH's walk answers alike: point, distance, triangle.
+            assert_eq!(p.bvh.closest_point(q).unwrap(), Some(c), "{}: {q}", p.name);
             let want = distance(&p.mesh, q.as_dvec3());
             let tol = 1e-5 * (size(&p.mesh) + f64::from(q.length()));
             assert!(
@@ -392,6 +395,12 @@ fn sphere_sweeps_touch_where_the_surface_is_one_radius_away() {
             let radius = rng.random_range(0.002..0.05) * s as f32;
             let motion = point_on(&p.mesh, &mut rng) - centre;
             let contact = p.grid.sweep_sphere(centre, radius, motion).unwrap();
+            let through_bvh = p.bvh.sweep_sphere(centre, radius, motion).unwrap();
+            assert_eq!(
+                through_bvh, contact,
+                "{}: {centre} r {radius} by {motion}",
+                p.name
+            );
             let (c, m) = (centre.as_dvec3(), motion.as_dvec3());
             let end = contact.map_or(1.0, |h| f64::from(h.time_of_impact));
             // Before contact the sphere is clear of the surface ...

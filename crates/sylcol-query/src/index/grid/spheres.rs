@@ -105,8 +105,9 @@ impl GridIndex {
         d <= (r + s.w) * (1.0 + 1e-9)
     }
 
-    /// The contact record at `toi` with triangle `t`.
-    fn contact(&self, c: DVec3, m: DVec3, toi: f64, t: u32) -> SphereContact {
+    /// The contact record at `toi` with triangle `t` (also the BVH
+    /// path's: `Collider::sweep_sphere`).
+    pub(crate) fn contact(&self, c: DVec3, m: DVec3, toi: f64, t: u32) -> SphereContact {
         let [a, b, cc] = self.mesh().corners(t as usize).map(|v| v.as_dvec3());
         let at = c + m * toi;
         let point = closest_on_triangle(at, a, b, cc);
