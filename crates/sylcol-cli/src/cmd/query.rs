@@ -30,10 +30,11 @@ pub struct Args {
     /// map's own, a derived one for a CollisionSet mesh (which has none).
     #[arg(long, global = true, value_parser = grid)]
     pub grid: Option<Grid>,
-    /// What rays and segments go through: `grid` (the grid above) or
-    /// `bvh` (sylcol's own acceleration, an eight-wide BVH built from the
-    /// mesh). Other queries always use the grid. (The rays of a mesh of
-    /// at most 64 triangles skip the grid either way.)
+    /// What rays, segments, sphere sweeps and nearest points go through:
+    /// `grid` (the grid above) or `bvh` (sylcol's own acceleration, an
+    /// eight-wide BVH built from the mesh). `inside` always uses the grid.
+    /// (The rays of a mesh of at most 64 triangles skip the grid either
+    /// way.)
     #[arg(long, global = true, value_parser = AccelParser, default_value = "grid")]
     pub accel: Accel,
     #[command(subcommand)]
