@@ -12,8 +12,12 @@
 //! underflows only gets smaller. A child is skipped when its bound
 //! exceeds the best squared distance so far rounded up to f32
 //! ([`limit`]); a child at exactly the best distance is visited, so ties
-//! are seen. Inside a leaf each triangle's own box is bounded the same
-//! way before its exact test.
+//! are seen. Inside a leaf each triangle is bounded by the larger of its
+//! own box's bound (the same way) and its slabs' (`planes`: its plane
+//! and edges, from f32 directions with a stated error allowance), and
+//! the triangle of least bound is tested first, so that the best
+//! distance is usually found by the first exact test and the others'
+//! bounds exceed it.
 //!
 //! **Answers.** Each triangle that passes is tested by the grid path's
 //! per-triangle kernel (`closest_on_triangle` in f64 from its f32
@@ -26,6 +30,7 @@
 
 use glam::{DVec3, Vec3, Vec4};
 
+use super::planes::{Slabs, error};
 use super::tree::Bvh;
 use super::walk::STACK;
 use crate::geometry::closest::closest_on_triangle;
@@ -52,6 +57,10 @@ impl Bvh {
             return;
         }
         let pd = p.as_dvec3();
+        let slabs = self
+            .slabs
+            .get_or_init(|| self.packets.iter().map(Slabs::new).collect());
+        let err = error(p);
         let mut stack = Stack::new();
         let mut link = 0u32;
         // The best distance rounded up to f32, updated after each leaf.
@@ -60,8 +69,8 @@ impl Bvh {
             if link & LEAF != 0 {
                 let first = (link & INDEX_MASK) as usize;
                 let n = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
-                for packet in &self.packets[first..first + n] {
-                    nearest_in_packet(packet, p, pd, count, best);
+                for (packet, slab) in self.packets[first..first + n].iter().zip(&slabs[first..]) {
+                    nearest_in_packet(packet, slab, (p, err), pd, count, best);
                 }
                 lim = limit(best.0);
             } else {
@@ -199,31 +208,56 @@ fn gap2(lo: Vec4, hi: Vec4, x: f32) -> Vec4 {
     g * g
 }
 
-/// Updates `best` with the triangles of `packet` whose boxes come within
-/// its distance.
+/// Updates `best` with the triangles of `packet` whose bounds (the
+/// larger of their box's and their slabs', `planes`) come within its
+/// distance: the lane of least bound first, then the others in lane
+/// order. `err` is p's rounding allowance (`planes::error`).
 #[inline(always)]
 fn nearest_in_packet(
     packet: &Packet,
-    p: Vec3,
+    slab: &Slabs,
+    (p, err): (Vec3, f32),
     pd: DVec3,
     count: usize,
     best: &mut (f64, u32, DVec3),
 ) {
-    let bounds = triangle_bounds(packet, p);
-    let mut lanes = within(&bounds, limit(best.0));
-    while lanes != 0 {
-        let lane = lanes.trailing_zeros() as usize & (LANES - 1);
-        lanes &= lanes - 1;
+    let boxes = triangle_bounds(packet, p);
+    let [s0, s1] = slab.bounds(p, err);
+    let b0 = Vec4::from_slice(&boxes[..4]).max(s0);
+    let b1 = Vec4::from_slice(&boxes[4..]).max(s1);
+    let lim = Vec4::splat(limit(best.0));
+    let mut lanes = b0.cmple(lim).bitmask() | b1.cmple(lim).bitmask() << 4;
+    if lanes == 0 {
+        return;
+    }
+    let least = Vec4::splat(b0.min(b1).min_element());
+    let at_least = b0.cmple(least).bitmask() | b1.cmple(least).bitmask() << 4;
+    let mut bounds = [0.0; LANES];
+    b0.write_to_slice(&mut bounds[..4]);
+    b1.write_to_slice(&mut bounds[4..]);
+    // The least bound is within the limit when any is (a NaN p aside).
+    let pick = if lanes & at_least != 0 {
+        lanes & at_least
+    } else {
+        lanes
+    };
+    let mut lane = pick.trailing_zeros() as usize;
+    loop {
+        lane &= LANES - 1;
+        lanes &= !(1 << lane);
         let t = packet.ids[lane];
-        if t as usize >= count || bounds[lane] > limit(best.0) {
-            continue;
+        if (t as usize) < count && bounds[lane] <= limit(best.0) {
+            let [a, b, c] = packet.corners(lane).map(|v| v.as_dvec3());
+            let q = closest_on_triangle(pd, a, b, c);
+            let d2 = q.distance_squared(pd);
+            if d2 < best.0 || (d2 == best.0 && t < best.1) {
+                *best = (d2, t, q);
+            }
         }
-        let [a, b, c] = packet.corners(lane).map(|v| v.as_dvec3());
-        let q = closest_on_triangle(pd, a, b, c);
-        let d2 = q.distance_squared(pd);
-        if d2 < best.0 || (d2 == best.0 && t < best.1) {
-            *best = (d2, t, q);
+        if lanes == 0 {
+            return;
         }
+        lane = lanes.trailing_zeros() as usize;
     }
 }
 

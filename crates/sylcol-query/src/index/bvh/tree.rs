@@ -34,8 +34,11 @@
 //! [`Bvh::validate`] checks the structure (every triangle in exactly one
 //! leaf, every box containing its children and triangles).
 
+use std::sync::OnceLock;
+
 use super::build::binary_tree;
 use super::collapse::collapse;
+use super::planes::Slabs;
 use crate::geometry::mesh::TriMesh;
 use crate::kernels::node::{Aabb, COUNT_SHIFT, LEAF, NO_CHILD, Node, WIDTH};
 use crate::kernels::packet::{LANES, Packet};
@@ -56,6 +59,9 @@ pub struct Bvh {
     /// (`stream`): the nodes and packets take more than
     /// [`stream_bytes`].
     pub(crate) stream: bool,
+    /// The packets' distance slabs for nearest points (`planes`), built
+    /// on the first such query.
+    pub(crate) slabs: OnceLock<Vec<Slabs>>,
 }
 
 /// A hierarchy larger than this is prefetched (`walk`); a smaller one
@@ -136,6 +142,7 @@ impl Bvh {
             depth: c.depth,
             prefetch: bytes > PREFETCH_BYTES,
             stream: bytes > stream_bytes(),
+            slabs: OnceLock::new(),
         }
     }
 
