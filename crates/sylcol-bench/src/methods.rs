@@ -192,6 +192,18 @@ pub fn answer(hit: Option<RayHit>) -> (f32, u32) {
     })
 }
 
+/// Each later answer set's disagreements with the first, as `hit-miss/distance`
+/// cells (see [`disagreements`]), `tol` the distance tolerance.
+pub fn disagreement_cells(answers: &[Answers], tol: f32) -> Vec<String> {
+    answers[1..]
+        .iter()
+        .map(|a| {
+            let (hm, d) = disagreements(&answers[0], a, tol);
+            format!("{hm}/{d}")
+        })
+        .collect()
+}
+
 /// Rays on which `b` disagrees with the reference `a`: (hit in one, miss
 /// in the other), (both hit, distances apart by more than `tol`).
 pub fn disagreements(a: &Answers, b: &Answers, tol: f32) -> (usize, usize) {

@@ -22,7 +22,7 @@ use obvhs::triangle::Triangle;
 use sylcol::prelude::*;
 use sylcol::query::{Bvh, Collider};
 
-use crate::methods::{Answers, answer, disagreements};
+use crate::methods::{Answers, answer, disagreement_cells};
 use crate::scenes::Scene;
 use crate::timing::{CHUNK, interleaved};
 
@@ -148,13 +148,7 @@ pub fn rays(scenes: &[Scene], rounds: usize) {
             }
         });
         let tol = s.diagonal() * 1e-4;
-        let disagree: Vec<String> = answers[1..]
-            .iter()
-            .map(|a| {
-                let (hm, d) = disagreements(&answers[0], a, tol);
-                format!("{hm}/{d}")
-            })
-            .collect();
+        let disagree = disagreement_cells(&answers, tol);
         let times: Vec<String> = ns.iter().map(|t| format!("{t:.0}")).collect();
         let hits: Vec<String> = answers.iter().map(|a| a.hits().to_string()).collect();
         let ratios: Vec<String> = ns[1..]

@@ -21,7 +21,7 @@ use sylcol::query::Collider;
 
 #[cfg(feature = "embree")]
 use crate::embree::EmbreeScene;
-use crate::methods::{Answers, answer, disagreements};
+use crate::methods::{Answers, answer, disagreement_cells};
 use crate::obvhs_peer::{self, PRESETS, Traced};
 use crate::scenes::Scene;
 use crate::timing::{CHUNK, chunk_times, keep_fastest, per_item};
@@ -224,13 +224,7 @@ pub fn run(scenes: &[Scene], rounds: usize) {
             *l += t.ln();
         }
         let tol = s.diagonal() * 1e-4;
-        let disagree: Vec<String> = answers[1..]
-            .iter()
-            .map(|a| {
-                let (hm, d) = disagreements(&answers[0], a, tol);
-                format!("{hm}/{d}")
-            })
-            .collect();
+        let disagree = disagreement_cells(&answers, tol);
         for (p, a) in peers[1..].iter().zip(&answers[1..]) {
             if let Some(i) =
                 (0..s.rays.len()).find(|&i| a.t[i].is_finite() != answers[0].t[i].is_finite())

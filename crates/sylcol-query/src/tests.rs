@@ -517,6 +517,22 @@ fn agrees_with_parry() {
     let _ = DVec3::ZERO;
 }
 
+/// Each MCOL map of `samples/MiscBin.pak`, named by its entry's hash, as
+/// [`mcol_collider`] reads it.
+pub(crate) fn sample_map_colliders() -> Vec<(String, Collider)> {
+    let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
+    let archive =
+        sylcol_format::ipfb::Archive::open(std::path::Path::new(pak)).expect("sample archive");
+    archive
+        .read_with_magic("MCOL")
+        .map(|object| {
+            let (info, bytes) = object.expect("sample entry");
+            let m = sylcol_format::mcol::decode(&bytes).expect("sample map");
+            (format!("{:08x}", info.entry.hash), mcol_collider(&m))
+        })
+        .collect()
+}
+
 /// A collider over an MCOL map, for the tests on the hand-made fixtures
 /// and the sample maps: its mesh, grid, lists (`Mcol::cell_lists`) and
 /// spheres as the file stores them (sylcol's `Collider::from_mcol` reads

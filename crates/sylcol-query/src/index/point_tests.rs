@@ -5,8 +5,6 @@
 //! on the faces of both grids' cells, and in empty regions inside and
 //! outside the hull.
 
-use std::path::Path;
-
 use glam::{DVec3, Vec3};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -15,20 +13,12 @@ use crate::Collider;
 use crate::fixtures::{cuboid, icosphere, map_collider, merged, octahedron};
 use crate::geometry::grid::GridSpec;
 use crate::query::PointQuery;
-use crate::tests::mcol_collider;
+use crate::tests::{mcol_collider, sample_map_colliders};
 
 /// The sample maps of `samples/MiscBin.pak`, the fixture maps, and a few
 /// built meshes over maps and derived grids.
 fn colliders() -> Vec<(String, Collider)> {
-    let mut out = Vec::new();
-    let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
-    let archive = sylcol_format::ipfb::Archive::open(Path::new(pak)).expect("sample archive");
-    for object in archive.read_with_magic("MCOL") {
-        let (info, bytes) = object.expect("sample entry");
-        let m = sylcol_format::mcol::decode(&bytes).expect("sample map");
-        let name = format!("{:08x}", info.entry.hash);
-        out.push((name, mcol_collider(&m)));
-    }
+    let mut out = sample_map_colliders();
     assert_eq!(out.len(), 11, "the eleven sample maps");
     let fixtures: [(&str, &[u8]); 2] = [
         (

@@ -4,8 +4,6 @@
 //! UV spheres and built meshes (a mesh with triangles listed twice and
 //! panels welded three to an edge among them).
 
-use std::path::Path;
-
 use glam::Vec3;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -14,19 +12,14 @@ use crate::Collider;
 use crate::fixtures::{cuboid, icosphere, merged, uv_sphere};
 use crate::geometry::closest::{closest_on_triangle, sweep_triangle};
 use crate::geometry::mesh::TriMesh;
-use crate::tests::mcol_collider;
+use crate::tests::sample_map_colliders;
 
 /// (name, the grid path's collider, the same with a BVH).
 fn scenes() -> Vec<(String, Collider, Collider)> {
-    let mut out = Vec::new();
-    let pak = concat!(env!("CARGO_MANIFEST_DIR"), "/../../samples/MiscBin.pak");
-    let archive = sylcol_format::ipfb::Archive::open(Path::new(pak)).expect("sample archive");
-    for object in archive.read_with_magic("MCOL") {
-        let (info, bytes) = object.expect("sample entry");
-        let m = sylcol_format::mcol::decode(&bytes).expect("sample map");
-        let c = mcol_collider(&m);
-        out.push((format!("{:08x}", info.entry.hash), c.clone(), c.with_bvh()));
-    }
+    let mut out: Vec<_> = sample_map_colliders()
+        .into_iter()
+        .map(|(name, c)| (name, c.clone(), c.with_bvh()))
+        .collect();
     let box_ = cuboid(Vec3::splat(-3.0), Vec3::new(2.0, 1.0, 4.0));
     // Every triangle twice (double-sided faces), and a fin of three
     // triangles on one edge of an icosphere.
