@@ -65,7 +65,7 @@ mod tree;
 use std::hint::black_box;
 
 use batch::{BatchMethod, BatchRunner};
-use methods::{Answers, Method, Prepared, disagreements, run_method};
+use methods::{Answers, Method, Prepared, disagreement_cells, run_method};
 use scenes::{RaySet, Scene};
 use timing::{BATCH_CHUNK, CHUNK, interleaved};
 
@@ -209,13 +209,10 @@ fn rays_table(scenes: &[Scene], rounds: usize, made: bool) {
             logs[k].push(ns.ln());
         }
         let tol = s.diagonal() * 1e-4;
-        let disagree: Vec<String> = answers[1..]
+        let disagree: Vec<String> = disagreement_cells(&answers, tol)
             .iter()
             .zip(&methods[1..])
-            .map(|(a, m)| {
-                let (hm, d) = disagreements(&answers[0], a, tol);
-                format!("{} {hm}/{d}", m.name())
-            })
+            .map(|(cell, m)| format!("{} {cell}", m.name()))
             .collect();
         let ns = |m: Method| {
             methods
