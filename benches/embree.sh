@@ -3,7 +3,7 @@
 # tinybvh 1.6.8, parry3d 0.31 and obvhs 0.4, from one run with interleaved
 # rounds (benches/queries.md).
 #
-#   benches/embree.sh [rays|peers|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|obvhs|obvhs-build|all]   (default: all)
+#   benches/embree.sh [rays|peers|setup|made|batch|prep|build|count|branches|phases|sweep|tree|kernels|parry|obvhs|obvhs-build|all]   (default: all)
 #
 # rays   the single-thread table: ns per ray, hits, disagreements, ratios
 # peers  the rays through sylcol's BVH against Embree (rtcIntersect1,
@@ -29,6 +29,15 @@
 #        split by benches/ray_phases.py into those executed once for
 #        every ray (checks, set-up, finish) and the rest (the walk, node
 #        and packet tests)
+# phases instructions, D1 misses and mispredicted branches per ray under
+#        callgrind's cache and branch simulators, split by
+#        benches/batch_phases.py into set-up, walk and leaf tests, for
+#        sylcol's batch (cast_rays_into through the BVH), Embree's
+#        rtcIntersect8 and both single-ray methods, on the 16 k sphere and
+#        d84a95fb (PHASE_SCENES: other scenes, one a line; not part of
+#        `all`); each method's "fixed" row is its total on the rays of
+#        `setup` (COUNT_AWAY=1: all miss the box), what a ray pays
+#        before any node below the root or any triangle
 # branches  instructions, conditional branches and mispredicted ones per
 #        ray under callgrind's branch simulator (a simple predictor model:
 #        indicative, not the CPU's own), on d84a95fb, db066592 and the 4 k
@@ -134,6 +143,35 @@ count() {
     each_profile count_row $'map d84a95fb\nmap dd89a110\nsphere 4k' --dump-instr=yes
 }
 
+# Method $2 on scene $1 ($3 rays) under callgrind's cache and branch
+# simulators, profile to $4 (COUNT_AWAY passed on).
+phase_profile() {
+    RAYON_NUM_THREADS=1 RAYS=$3 SCENE=$1 valgrind --tool=callgrind -q --dump-instr=yes \
+        --cache-sim=yes --branch-sim=yes --callgrind-out-file="$4" \
+        --collect-atstart=no --toggle-collect='*run_method*' "$bin" count "$2" >/dev/null
+}
+
+phases() {
+    local rays=${COUNT_RAYS:-100000} out scene m phase ir d1 bm
+    need valgrind
+    echo "| scene | method | phase | instructions / ray | D1 misses / ray | mispredicted / ray |"
+    echo "|---|---|---|---|---|---|"
+    out=$(mktemp -d)
+    while IFS= read -r scene; do
+        for m in sylcol-bvh-batch embree8 sylcol-bvh embree1; do
+            COUNT_AWAY=0 phase_profile "$scene" "$m" "$rays" "$out/cg"
+            python3 benches/batch_phases.py "$out/cg" "$rays" |
+                while read -r phase ir d1 bm; do
+                    echo "| $scene | $m | $phase | $ir | $d1 | $bm |"
+                done
+            COUNT_AWAY=1 phase_profile "$scene" "$m" "$rays" "$out/cg"
+            python3 benches/batch_phases.py "$out/cg" "$rays" | awk -v s="$scene" -v m="$m" \
+                '$1 == "total" { printf "| %s | %s | fixed (rays of `setup`) | %s | %s | %s |\n", s, m, $2, $3, $4 }'
+        done
+    done <<< "${PHASE_SCENES:-$'sphere 16k\nmap d84a95fb'}"
+    rm -rf "$out"
+}
+
 branches() {
     echo "| scene | method | instructions / ray | conditional branches / ray | mispredicted / ray |"
     echo "|---|---|---|---|---|"
@@ -159,6 +197,7 @@ case $mode in
     build) RAYS=${RAYS:-1000} "$bin" build ;;
     count) count ;;
     branches) branches ;;
+    phases) phases ;;
     sweep) "$bin" sweep ;;
     tree) tree ;;
     kernels) "$bin" kernels ;;
@@ -180,5 +219,5 @@ case $mode in
         echo
         count
         ;;
-    *) echo "usage: benches/embree.sh [rays|peers|setup|made|batch|prep|build|count|branches|sweep|tree|kernels|parry|obvhs|obvhs-build|all]" >&2; exit 2 ;;
+    *) echo "usage: benches/embree.sh [rays|peers|setup|made|batch|prep|build|count|branches|phases|sweep|tree|kernels|parry|obvhs|obvhs-build|all]" >&2; exit 2 ;;
 esac

@@ -133,7 +133,9 @@ fn main() {
         }
         return;
     }
-    let set = if mode == "setup" {
+    // `count` with `COUNT_AWAY=1`: the rays of `setup` (all miss).
+    let away = mode == "count" && std::env::var("COUNT_AWAY").is_ok_and(|v| v == "1");
+    let set = if mode == "setup" || away {
         RaySet::Away
     } else {
         RaySet::Issue
@@ -177,7 +179,9 @@ fn main() {
 }
 
 fn names() -> Vec<&'static str> {
-    Method::all().into_iter().map(Method::name).collect()
+    let mut m = Method::all();
+    m.extend(Method::batches());
+    m.into_iter().map(Method::name).collect()
 }
 
 /// ns per ray of each method, from `rounds` interleaved rounds (`timing`);

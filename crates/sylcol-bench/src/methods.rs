@@ -85,6 +85,11 @@ pub enum Method {
     EmbreeRobust,
     /// parry3d `cast_local_ray`.
     Parry,
+    /// sylcol `cast_rays_into` through the BVH, the whole range as one
+    /// batch (`count` only: `sylcol-bvh-batch`).
+    BvhBatch,
+    /// Embree `rtcIntersect8`, robust off (`count` only: `embree8`).
+    Embree8,
 }
 
 impl Method {
@@ -107,12 +112,25 @@ impl Method {
             Method::Embree => "embree1",
             Method::EmbreeRobust => "embree1-robust",
             Method::Parry => "parry3d",
+            Method::BvhBatch => "sylcol-bvh-batch",
+            Method::Embree8 => "embree8",
         }
     }
 
-    /// The method named `s`.
+    /// The batch methods `count` also runs (not in the tables' `all`).
+    pub fn batches() -> Vec<Method> {
+        let mut m = vec![Method::BvhBatch];
+        if cfg!(feature = "embree") {
+            m.push(Method::Embree8);
+        }
+        m
+    }
+
+    /// The method named `s`, of `all` or `batches`.
     pub fn parse(s: &str) -> Option<Method> {
-        Method::all().into_iter().find(|m| m.name() == s)
+        let mut m = Method::all();
+        m.extend(Method::batches());
+        m.into_iter().find(|m| m.name() == s)
     }
 }
 
@@ -155,8 +173,21 @@ pub fn run_method(m: Method, p: &Prepared<'_>, range: Range<usize>, out: &mut An
         Method::EmbreeRobust => p
             .embree_robust
             .intersect(&p.scene.flat[range], false, t, id),
+        #[cfg(feature = "embree")]
+        Method::Embree8 => p.embree.intersect(&p.scene.flat[range], true, t, id),
         #[cfg(not(feature = "embree"))]
-        Method::Embree | Method::EmbreeRobust => unreachable!("built without Embree"),
+        Method::Embree | Method::EmbreeRobust | Method::Embree8 => {
+            unreachable!("built without Embree")
+        }
+        Method::BvhBatch => {
+            let mut hits = vec![None; rays.len()];
+            p.bvh
+                .cast_rays_into(rays, f32::INFINITY, &mut hits)
+                .expect("valid rays");
+            for (k, hit) in hits.into_iter().enumerate() {
+                (t[k], id[k]) = answer(hit);
+            }
+        }
         Method::Parry => {
             for (k, r) in rays.iter().enumerate() {
                 let pr = PRay::new(r.origin, r.dir);
