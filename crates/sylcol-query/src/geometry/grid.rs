@@ -63,11 +63,13 @@ impl GridSpec {
     pub fn cell_of_point(&self, p: DVec3) -> Option<[usize; 3]> {
         let mut out = [0usize; 3];
         for k in 0..3 {
-            let t = ((p[k] - self.origin[k]) / self.cell[k]).floor();
-            if t.is_nan() || t < 0.0 || t > self.dims[k] as f64 {
+            // floor(x) = x as usize for x >= 0 (no libm call); a NaN or
+            // a negative x is outside, and so is floor(x) > dims.
+            let x = (p[k] - self.origin[k]) / self.cell[k];
+            if !(x >= 0.0) || x >= self.dims[k] as f64 + 1.0 {
                 return None;
             }
-            let t = t as usize;
+            let t = x as usize;
             if t == self.dims[k] {
                 // Exactly on the max face only.
                 if p[k] > self.origin[k] + self.cell[k] * self.dims[k] as f64 {

@@ -88,32 +88,57 @@ pub fn crossing_before(
     forward: bool,
     stop: Option<f64>,
 ) -> Crossing {
-    let (u, v) = ((k + 1) % 3, (k + 2) % 3);
-    for axis in [u, v] {
-        let lo = tri[0][axis].min(tri[1][axis]).min(tri[2][axis]);
-        let hi = tri[0][axis].max(tri[1][axis]).max(tri[2][axis]);
-        if p[axis] < f64::from(lo) || p[axis] > f64::from(hi) {
+    match k {
+        0 => crossing_along::<0>(tri, p, forward, stop),
+        1 => crossing_along::<1>(tri, p, forward, stop),
+        _ => crossing_along::<2>(tri, p, forward, stop),
+    }
+}
+
+/// [`crossing_before`] along axis `K`, the cheap tests first: the
+/// projected box, then the projected triangle (a point strictly outside
+/// one edge is outside the closed triangle, perturbed or not, and so is
+/// neither crossed nor on it), and only then the plane's side.
+#[inline(always)]
+pub fn crossing_along<const K: usize>(
+    tri: &[Vec3; 3],
+    p: DVec3,
+    forward: bool,
+    stop: Option<f64>,
+) -> Crossing {
+    let (u, v) = ((K + 1) % 3, (K + 2) % 3);
+    let [a, b, c] = tri.map(|x| [f64::from(x[u]), f64::from(x[v])]);
+    let q = [p[u], p[v]];
+    for i in 0..2 {
+        if q[i] < a[i].min(b[i]).min(c[i]) || q[i] > a[i].max(b[i]).max(c[i]) {
             return Crossing::Miss;
         }
     }
-    let o3 = orient3d(c3(tri[0]), c3(tri[1]), c3(tri[2]), d3(p));
-    if o3 == 0.0 {
-        return if on_triangle(tri, p) {
-            Crossing::OnSurface
-        } else {
-            Crossing::Miss
+    let area = orient2d_fast(a, b, c);
+    if area == 0.0 {
+        // Seen edge-on: the perturbed ray passes beside it, but p may lie
+        // on it.
+        return match orient3d_fast(tri, p) {
+            0.0 => on_surface(tri, p),
+            _ => Crossing::Miss,
         };
     }
-    let [a, b, c] = tri.map(|x| c2(x, u, v));
-    let area = orient2d(a, b, c);
-    if area == 0.0 {
-        // Seen edge-on: the perturbed ray passes beside it.
-        return Crossing::Miss;
+    let s = area.signum();
+    let mut edges = [0.0; 3];
+    for (e, (x, y)) in edges.iter_mut().zip([(a, b), (b, c), (c, a)]) {
+        *e = orient2d_fast(x, y, q);
+        if *e != 0.0 && e.signum() != s {
+            return Crossing::Miss;
+        }
     }
-    let q = d2(p, u, v);
-    let inside = [(a, b), (b, c), (c, a)]
+    let o3 = orient3d_fast(tri, p);
+    if o3 == 0.0 {
+        return on_surface(tri, p);
+    }
+    let inside = edges
         .iter()
-        .all(|&(x, y)| perturbed_sign(orient2d(x, y, q), x, y) == area.signum());
+        .zip([(a, b), (b, c), (c, a)])
+        .all(|(&e, (x, y))| e != 0.0 || perturbed_sign(0.0, co(x), co(y)) == s);
     // The plane lies ahead when sign(o3) * sign(area) matches the direction.
     let ahead = |o3: f64| (o3 * area > 0.0) == forward;
     if !(inside && ahead(o3)) {
@@ -121,14 +146,68 @@ pub fn crossing_before(
     }
     if let Some(s) = stop {
         let mut end = p;
-        end[k] = s;
-        let o3_end = orient3d(c3(tri[0]), c3(tri[1]), c3(tri[2]), d3(end));
+        end[K] = s;
+        let o3_end = orient3d_fast(tri, end);
         // o3_end == 0 would put the end point on the triangle.
         if o3_end == 0.0 || ahead(o3_end) {
             return Crossing::Miss;
         }
     }
     Crossing::Cross
+}
+
+fn co([x, y]: [f64; 2]) -> Coord<f64> {
+    Coord { x, y }
+}
+
+fn on_surface(tri: &[Vec3; 3], p: DVec3) -> Crossing {
+    if on_triangle(tri, p) {
+        Crossing::OnSurface
+    } else {
+        Crossing::Miss
+    }
+}
+
+/// robust's `EPSILON` (half an f64 ulp of 1) and `O3DERRBOUND_A`.
+const EPSILON: f64 = 1.110_223_024_625_156_5e-16;
+const O3D_ERRBOUND_A: f64 = (7.0 + 56.0 * EPSILON) * EPSILON;
+/// robust's orient2d `THETA` (Ozaki et al.).
+const THETA: f64 = 3.330_669_062_177_372_2e-16;
+
+/// `robust::orient2d(a, b, c)`, its filter inlined (the same
+/// arithmetic, so the same value when the filter decides; the exact
+/// adaptive predicate otherwise).
+#[inline(always)]
+fn orient2d_fast(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
+    let detleft = (a[0] - c[0]) * (b[1] - c[1]);
+    let detright = (a[1] - c[1]) * (b[0] - c[0]);
+    let det = detleft - detright;
+    let errbound = THETA * (detleft + detright).abs();
+    if det >= errbound || -det >= errbound {
+        det
+    } else {
+        orient2d(co(a), co(b), co(c))
+    }
+}
+
+/// `robust::orient3d(a, b, c, d)`, its filter inlined like
+/// [`orient2d_fast`].
+#[inline(always)]
+fn orient3d_fast(tri: &[Vec3; 3], d: DVec3) -> f64 {
+    let [ad, bd, cd] = tri.map(|x| x.as_dvec3() - d);
+    let (bxcy, cxby) = (bd.x * cd.y, cd.x * bd.y);
+    let (cxay, axcy) = (cd.x * ad.y, ad.x * cd.y);
+    let (axby, bxay) = (ad.x * bd.y, bd.x * ad.y);
+    let det = ad.z * (bxcy - cxby) + bd.z * (cxay - axcy) + cd.z * (axby - bxay);
+    let permanent = (bxcy.abs() + cxby.abs()) * ad.z.abs()
+        + (cxay.abs() + axcy.abs()) * bd.z.abs()
+        + (axby.abs() + bxay.abs()) * cd.z.abs();
+    let errbound = O3D_ERRBOUND_A * permanent;
+    if det > errbound || -det > errbound {
+        det
+    } else {
+        orient3d(c3(tri[0]), c3(tri[1]), c3(tri[2]), d3(d))
+    }
 }
 
 /// The sign of `orient2d(x, y, q + (eps, eps^2))` given `o = orient2d(x, y, q)`.
