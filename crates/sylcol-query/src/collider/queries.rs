@@ -64,7 +64,7 @@ impl Collider {
             return false;
         }
         let index = self.inside_index();
-        index.contains(self.mesh(), p.as_dvec3()).unwrap_or(false)
+        index.contains(p.as_dvec3()).unwrap_or(false)
     }
 
     /// The inside index, built on the first call.

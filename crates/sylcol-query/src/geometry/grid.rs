@@ -63,13 +63,15 @@ impl GridSpec {
     pub fn cell_of_point(&self, p: DVec3) -> Option<[usize; 3]> {
         let mut out = [0usize; 3];
         for k in 0..3 {
-            // floor(x) = x as usize for x >= 0 (no libm call); a NaN or
-            // a negative x is outside, and so is floor(x) > dims.
+            // floor(x) = x as integer for x >= 0 (no libm call); a NaN or
+            // a negative x is outside, and so is floor(x) > dims. (Through
+            // i64, whose conversions are single instructions: a count of
+            // cells is far below 2^63.)
             let x = (p[k] - self.origin[k]) / self.cell[k];
-            if !(x >= 0.0) || x >= self.dims[k] as f64 + 1.0 {
+            if !(x >= 0.0) || x >= self.dims[k] as i64 as f64 + 1.0 {
                 return None;
             }
-            let t = x as usize;
+            let t = x as i64 as usize;
             if t == self.dims[k] {
                 // Exactly on the max face only.
                 if p[k] > self.origin[k] + self.cell[k] * self.dims[k] as f64 {

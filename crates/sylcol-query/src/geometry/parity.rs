@@ -50,19 +50,19 @@ pub fn shortest_exit(c: [usize; 3], dims: [usize; 3]) -> (usize, bool) {
         .unwrap_or((0, true))
 }
 
-fn c2(p: Vec3, u: usize, v: usize) -> Coord<f64> {
+pub(super) fn c2(p: Vec3, u: usize, v: usize) -> Coord<f64> {
     d2(p.as_dvec3(), u, v)
 }
 
-fn d2(p: DVec3, u: usize, v: usize) -> Coord<f64> {
+pub(super) fn d2(p: DVec3, u: usize, v: usize) -> Coord<f64> {
     Coord { x: p[u], y: p[v] }
 }
 
-fn c3(p: Vec3) -> Coord3D<f64> {
+pub(super) fn c3(p: Vec3) -> Coord3D<f64> {
     d3(p.as_dvec3())
 }
 
-fn d3(p: DVec3) -> Coord3D<f64> {
+pub(super) fn d3(p: DVec3) -> Coord3D<f64> {
     Coord3D {
         x: p.x,
         y: p.y,
@@ -107,12 +107,14 @@ pub fn crossing_along<const K: usize>(
     stop: Option<f64>,
 ) -> Crossing {
     let (u, v) = ((K + 1) % 3, (K + 2) % 3);
-    let [a, b, c] = tri.map(|x| [f64::from(x[u]), f64::from(x[v])]);
+    let uv = |x: Vec3| [f64::from(x[u]), f64::from(x[v])];
+    let (a, b, c) = (uv(tri[0]), uv(tri[1]), uv(tri[2]));
     let q = [p[u], p[v]];
-    for i in 0..2 {
-        if q[i] < a[i].min(b[i]).min(c[i]) || q[i] > a[i].max(b[i]).max(c[i]) {
-            return Crossing::Miss;
-        }
+    // Outside the projected box (`&`, not `&&`: no branch per corner).
+    let below = |i: usize| (q[i] < a[i]) & (q[i] < b[i]) & (q[i] < c[i]);
+    let above = |i: usize| (q[i] > a[i]) & (q[i] > b[i]) & (q[i] > c[i]);
+    if below(0) | above(0) | below(1) | above(1) {
+        return Crossing::Miss;
     }
     let area = orient2d_fast(a, b, c);
     if area == 0.0 {
@@ -123,11 +125,11 @@ pub fn crossing_along<const K: usize>(
             _ => Crossing::Miss,
         };
     }
-    let s = area.signum();
+    let positive = area > 0.0;
     let mut edges = [0.0; 3];
     for (e, (x, y)) in edges.iter_mut().zip([(a, b), (b, c), (c, a)]) {
         *e = orient2d_fast(x, y, q);
-        if *e != 0.0 && e.signum() != s {
+        if *e != 0.0 && (*e > 0.0) != positive {
             return Crossing::Miss;
         }
     }
@@ -138,7 +140,7 @@ pub fn crossing_along<const K: usize>(
     let inside = edges
         .iter()
         .zip([(a, b), (b, c), (c, a)])
-        .all(|(&e, (x, y))| e != 0.0 || perturbed_sign(0.0, co(x), co(y)) == s);
+        .all(|(&e, (x, y))| e != 0.0 || perturbed_sign(0.0, co(x), co(y)) == area.signum());
     // The plane lies ahead when sign(o3) * sign(area) matches the direction.
     let ahead = |o3: f64| (o3 * area > 0.0) == forward;
     if !(inside && ahead(o3)) {
@@ -194,7 +196,11 @@ fn orient2d_fast(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
 /// [`orient2d_fast`].
 #[inline(always)]
 fn orient3d_fast(tri: &[Vec3; 3], d: DVec3) -> f64 {
-    let [ad, bd, cd] = tri.map(|x| x.as_dvec3() - d);
+    let (ad, bd, cd) = (
+        tri[0].as_dvec3() - d,
+        tri[1].as_dvec3() - d,
+        tri[2].as_dvec3() - d,
+    );
     let (bxcy, cxby) = (bd.x * cd.y, cd.x * bd.y);
     let (cxay, axcy) = (cd.x * ad.y, ad.x * cd.y);
     let (axby, bxay) = (ad.x * bd.y, bd.x * ad.y);
@@ -211,7 +217,7 @@ fn orient3d_fast(tri: &[Vec3; 3], d: DVec3) -> f64 {
 }
 
 /// The sign of `orient2d(x, y, q + (eps, eps^2))` given `o = orient2d(x, y, q)`.
-fn perturbed_sign(o: f64, x: Coord<f64>, y: Coord<f64>) -> f64 {
+pub(super) fn perturbed_sign(o: f64, x: Coord<f64>, y: Coord<f64>) -> f64 {
     if o != 0.0 {
         return o.signum();
     }
@@ -229,7 +235,7 @@ fn perturbed_sign(o: f64, x: Coord<f64>, y: Coord<f64>) -> f64 {
 /// triangle: exact orientations in a projection where the triangle has
 /// area. A triangle with no area in any projection (a segment) is left
 /// to its neighbours.
-fn on_triangle(tri: &[Vec3; 3], p: DVec3) -> bool {
+pub(super) fn on_triangle(tri: &[Vec3; 3], p: DVec3) -> bool {
     let [a, b, c] = tri.map(|x| x.as_dvec3());
     let n = (b - a).cross(c - a).abs();
     let mut axes = [0usize, 1, 2];

@@ -55,6 +55,9 @@ pub(crate) struct InsideIndex {
     starts: Vec<u32>,
     items: Vec<u32>,
     class: Vec<u8>,
+    /// Every triangle's corners, in the mesh's order (one load where the
+    /// mesh takes four).
+    corners: Vec<[Vec3; 3]>,
     /// A mixed cell's walk, found once at build ([`Route`]); 0 where none
     /// is stored (a classified cell, or a walk too long for a byte).
     route: Vec<u8>,
@@ -84,9 +87,10 @@ impl InsideIndex {
             starts,
             items,
             class,
+            corners: (0..mesh.triangles.len()).map(|t| mesh.corners(t)).collect(),
             route: Vec::new(),
         };
-        index.classify(mesh);
+        index.classify();
         index.route = (0..index.class.len())
             .map(|i| match index.class[i] {
                 MIXED => Route::encode(index.nearest_classified(index.spec.coords(i))),
@@ -115,7 +119,7 @@ impl InsideIndex {
 
     /// Flood-fills the empty cells (marked [`QUEUED`]) into regions and
     /// gives each region the parity of its first cell's centre.
-    fn classify(&mut self, mesh: &TriMesh) {
+    fn classify(&mut self) {
         let dims = self.spec.dims;
         let mut region = Vec::new();
         for seed in 0..self.class.len() {
@@ -143,7 +147,7 @@ impl InsideIndex {
             let b = self.spec.cell_box(seed);
             let centre = (b.min + b.max) * 0.5;
             let (k, forward) = shortest_exit(c, dims);
-            let inside = self.parity_along(mesh, centre, c, (k, forward), None) == Some(true);
+            let inside = self.parity_along(centre, c, (k, forward), None) == Some(true);
             let class = if inside { INSIDE } else { OUTSIDE };
             for &i in &region {
                 self.class[i] = class;
@@ -154,7 +158,7 @@ impl InsideIndex {
     /// Whether `p` lies inside the hull or on its surface; `None` when `p`
     /// lies outside the index's grid (and so outside the hull).
     #[inline]
-    pub(crate) fn contains(&self, mesh: &TriMesh, p: DVec3) -> Option<bool> {
+    pub(crate) fn contains(&self, p: DVec3) -> Option<bool> {
         let c = self.spec.cell_of_point(p)?;
         let i = self.spec.linear(c);
         match self.class[i] {
@@ -170,7 +174,7 @@ impl InsideIndex {
                     let centre = self.spec.origin[k] + self.spec.cell[k] * (n[k] as f64 + 0.5);
                     (n[k], centre)
                 });
-                self.parity_along(mesh, p, c, (k, forward), target)
+                self.parity_along(p, c, (k, forward), target)
             }
         }
     }
@@ -196,16 +200,15 @@ impl InsideIndex {
     /// [`Self::parity`] along axis `k`, forwards or not.
     fn parity_along(
         &self,
-        mesh: &TriMesh,
         p: DVec3,
         c: [usize; 3],
         (k, forward): (usize, bool),
         stop: Option<(usize, f64)>,
     ) -> Option<bool> {
         match k {
-            0 => self.parity::<0>(mesh, p, c, forward, stop),
-            1 => self.parity::<1>(mesh, p, c, forward, stop),
-            _ => self.parity::<2>(mesh, p, c, forward, stop),
+            0 => self.parity::<0>(p, c, forward, stop),
+            1 => self.parity::<1>(p, c, forward, stop),
+            _ => self.parity::<2>(p, c, forward, stop),
         }
     }
 
@@ -215,7 +218,6 @@ impl InsideIndex {
     /// `Some(true)` for inside or on the surface.
     fn parity<const K: usize>(
         &self,
-        mesh: &TriMesh,
         p: DVec3,
         c: [usize; 3],
         forward: bool,
@@ -237,7 +239,7 @@ impl InsideIndex {
             (None, false) => usize::MAX,
         };
         let cross = |t: u32, odd: &mut bool| match crossing_along::<K>(
-            &mesh.corners(t as usize),
+            &self.corners[t as usize],
             p,
             forward,
             limit,
@@ -265,7 +267,7 @@ impl InsideIndex {
                 .any(|&t| cross(t, &mut odd));
             return Some(on || odd);
         }
-        with_visits(mesh.triangles.len(), |seen| {
+        with_visits(self.corners.len(), |seen| {
             let (mut cell, mut odd) = (c, odd);
             while cell[K] != end {
                 for &t in self.list(self.spec.linear(cell)) {
