@@ -68,7 +68,7 @@ impl GridSpec {
             // i64, whose conversions are single instructions: a count of
             // cells is far below 2^63.)
             let x = (p[k] - self.origin[k]) / self.cell[k];
-            if !(x >= 0.0) || x >= self.dims[k] as i64 as f64 + 1.0 {
+            if !(0.0..self.dims[k] as i64 as f64 + 1.0).contains(&x) {
                 return None;
             }
             let t = x as i64 as usize;

@@ -19,6 +19,9 @@
 //! ray stops at q, that cell's centre along the axis, and q's parity is
 //! the cell's. Every triangle crossing the segment p..q is listed in one of
 //! the cells walked before the classified one, so the count is exact.
+//! Which cell that is (the first found at distance 1, 2, ... in the
+//! order of [`DIRECTIONS`]) depends on the cell alone, so it is found
+//! once at build and kept in a byte per cell.
 //!
 //! The answer is the hull's exact parity for a closed mesh, whatever the
 //! file's own lists leave out.
@@ -34,8 +37,8 @@ use crate::kernels::mailbox::with_visits;
 /// The index's cells per axis, over the builder rule's (about two cells
 /// per triangle): finer cells leave fewer points in occupied cells.
 const REFINE: usize = 4;
-/// Most cells the index may have (a byte and four bytes of list start
-/// each).
+/// Most cells the index may have (a class byte, a route byte and four
+/// bytes of list start each).
 const MAX_CELLS: usize = 1 << 21;
 
 /// A cell with triangles near it (or not yet classified).
