@@ -60,7 +60,7 @@ impl Collider {
     }
 
     fn inside(&self, p: Vec3) -> bool {
-        if self.grid.spec.cell_of_point(p.as_dvec3()).is_none() {
+        if !self.grid.spec.holds(p.as_dvec3()) {
             return false;
         }
         let index = self.inside_index();
