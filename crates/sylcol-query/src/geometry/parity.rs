@@ -126,12 +126,15 @@ pub fn crossing_along<const K: usize>(
         };
     }
     let positive = area > 0.0;
-    let mut edges = [0.0; 3];
-    for (e, (x, y)) in edges.iter_mut().zip([(a, b), (b, c), (c, a)]) {
-        *e = orient2d_fast(x, y, q);
-        if *e != 0.0 && (*e > 0.0) != positive {
-            return Crossing::Miss;
-        }
+    let edges = [
+        orient2d_fast(a, b, q),
+        orient2d_fast(b, c, q),
+        orient2d_fast(c, a, q),
+    ];
+    // Strictly outside an edge (`|`, not `||`: one branch for the three).
+    let outside = |e: f64| (e != 0.0) & ((e > 0.0) != positive);
+    if outside(edges[0]) | outside(edges[1]) | outside(edges[2]) {
+        return Crossing::Miss;
     }
     let o3 = orient3d_fast(tri, p);
     if o3 == 0.0 {
@@ -185,7 +188,9 @@ fn orient2d_fast(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> f64 {
     let detright = (a[1] - c[1]) * (b[0] - c[0]);
     let det = detleft - detright;
     let errbound = THETA * (detleft + detright).abs();
-    if det >= errbound || -det >= errbound {
+    // |det| >= errbound: robust's `det >= errbound || -det >= errbound`
+    // (a NaN fails both) in one predictable branch.
+    if det.abs() >= errbound {
         det
     } else {
         orient2d(co(a), co(b), co(c))
@@ -209,7 +214,7 @@ fn orient3d_fast(tri: &[Vec3; 3], d: DVec3) -> f64 {
         + (cxay.abs() + axcy.abs()) * bd.z.abs()
         + (axby.abs() + bxay.abs()) * cd.z.abs();
     let errbound = O3D_ERRBOUND_A * permanent;
-    if det > errbound || -det > errbound {
+    if det.abs() > errbound {
         det
     } else {
         orient3d(c3(tri[0]), c3(tri[1]), c3(tri[2]), d3(d))
