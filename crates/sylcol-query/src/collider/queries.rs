@@ -60,11 +60,11 @@ impl Collider {
     }
 
     fn inside(&self, p: Vec3) -> bool {
-        if self.grid.spec.cell_of_point(p.as_dvec3()).is_none() {
+        if !self.grid.spec.holds(p.as_dvec3()) {
             return false;
         }
         let index = self.inside_index();
-        index.contains(self.mesh(), p.as_dvec3()).unwrap_or(false)
+        index.contains(p.as_dvec3()).unwrap_or(false)
     }
 
     /// The inside index, built on the first call.

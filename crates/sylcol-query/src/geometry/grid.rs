@@ -63,11 +63,15 @@ impl GridSpec {
     pub fn cell_of_point(&self, p: DVec3) -> Option<[usize; 3]> {
         let mut out = [0usize; 3];
         for k in 0..3 {
-            let t = ((p[k] - self.origin[k]) / self.cell[k]).floor();
-            if t.is_nan() || t < 0.0 || t > self.dims[k] as f64 {
+            // floor(x) = x as integer for x >= 0 (no libm call); a NaN or
+            // a negative x is outside, and so is floor(x) > dims. (Through
+            // i64, whose conversions are single instructions: a count of
+            // cells is far below 2^63.)
+            let x = (p[k] - self.origin[k]) / self.cell[k];
+            if !(0.0..self.dims[k] as i64 as f64 + 1.0).contains(&x) {
                 return None;
             }
-            let t = t as usize;
+            let t = x as i64 as usize;
             if t == self.dims[k] {
                 // Exactly on the max face only.
                 if p[k] > self.origin[k] + self.cell[k] * self.dims[k] as f64 {
@@ -79,6 +83,19 @@ impl GridSpec {
             }
         }
         Some(out)
+    }
+
+    /// Whether [`Self::cell_of_point`] finds a cell for `p`, without
+    /// computing it.
+    #[inline]
+    pub fn holds(&self, p: DVec3) -> bool {
+        (0..3).all(|k| {
+            let x = (p[k] - self.origin[k]) / self.cell[k];
+            let n = self.dims[k] as i64 as f64;
+            // floor(x) == dims: on the max face only.
+            (0.0..n + 1.0).contains(&x)
+                && (x < n || p[k] <= self.origin[k] + self.cell[k] * self.dims[k] as f64)
+        })
     }
 
     /// The inclusive range of cells a box touches, clamped to the grid, or
@@ -364,6 +381,41 @@ mod tests {
         assert_eq!(s.cell_of_point(DVec3::new(f64::NAN, 0.0, 0.0)), None);
         assert_eq!(s.linear([1, 0, 1]), 5);
         assert_eq!(s.coords(5), [1, 0, 1]);
+    }
+
+    /// `holds` is `cell_of_point(p).is_some()`, on and beside every face
+    /// (a grid whose cell does not divide its box exactly, so that the
+    /// max face's rounding matters).
+    #[test]
+    fn holds_where_a_cell_is_found() {
+        let s = GridSpec {
+            origin: DVec3::new(-10.1, 0.3, 1e-3),
+            cell: DVec3::new(0.7, 1.0 / 3.0, 0.1),
+            dims: [3, 5, 7],
+        };
+        let hi = s.bounds().max;
+        // Per axis: around the min face, the max face and an inner one.
+        let values: Vec<Vec<f64>> = (0..3)
+            .map(|k| {
+                [s.origin[k], hi[k], s.origin[k] + s.cell[k]]
+                    .into_iter()
+                    .flat_map(|x| {
+                        let (down, up) = (x.next_down(), x.next_up());
+                        [down.next_down(), down, x, up, up.next_up()]
+                    })
+                    .collect()
+            })
+            .collect();
+        for &x in &values[0] {
+            for &y in &values[1] {
+                for &z in &values[2] {
+                    let p = DVec3::new(x, y, z);
+                    for q in [p, DVec3::new(f64::NAN, y, z)] {
+                        assert_eq!(s.holds(q), s.cell_of_point(q).is_some(), "{q}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

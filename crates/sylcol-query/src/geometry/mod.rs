@@ -8,6 +8,8 @@ pub mod closest;
 pub mod grid;
 pub mod mesh;
 pub mod parity;
+#[cfg(test)]
+mod parity_tests;
 pub mod primitives;
 pub mod sizing;
 

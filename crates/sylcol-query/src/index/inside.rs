@@ -19,6 +19,9 @@
 //! ray stops at q, that cell's centre along the axis, and q's parity is
 //! the cell's. Every triangle crossing the segment p..q is listed in one of
 //! the cells walked before the classified one, so the count is exact.
+//! Which cell that is (the first found at distance 1, 2, ... in the
+//! order of [`DIRECTIONS`]) depends on the cell alone, so it is found
+//! once at build and kept in a byte per cell.
 //!
 //! The answer is the hull's exact parity for a closed mesh, whatever the
 //! file's own lists leave out.
@@ -27,15 +30,15 @@ use glam::{DVec3, Vec3};
 
 use crate::geometry::grid::{GridSpec, build_cell_lists};
 use crate::geometry::mesh::TriMesh;
-use crate::geometry::parity::{Crossing, crossing_before, shortest_exit};
+use crate::geometry::parity::{Crossing, crossing_along, shortest_exit};
 use crate::geometry::sizing::{cells_per_axis, cubic_grid};
 use crate::kernels::mailbox::with_visits;
 
 /// The index's cells per axis, over the builder rule's (about two cells
 /// per triangle): finer cells leave fewer points in occupied cells.
 const REFINE: usize = 4;
-/// Most cells the index may have (a byte and four bytes of list start
-/// each).
+/// Most cells the index may have (a class byte, a route byte and four
+/// bytes of list start each).
 const MAX_CELLS: usize = 1 << 21;
 
 /// A cell with triangles near it (or not yet classified).
@@ -55,6 +58,12 @@ pub(crate) struct InsideIndex {
     starts: Vec<u32>,
     items: Vec<u32>,
     class: Vec<u8>,
+    /// Every triangle's corners, in the mesh's order (one load where the
+    /// mesh takes four).
+    corners: Vec<[Vec3; 3]>,
+    /// A mixed cell's walk, found once at build ([`Route`]); 0 where none
+    /// is stored (a classified cell, or a walk too long for a byte).
+    route: Vec<u8>,
 }
 
 impl InsideIndex {
@@ -81,8 +90,16 @@ impl InsideIndex {
             starts,
             items,
             class,
+            corners: (0..mesh.triangles.len()).map(|t| mesh.corners(t)).collect(),
+            route: Vec::new(),
         };
-        index.classify(mesh);
+        index.classify();
+        index.route = (0..index.class.len())
+            .map(|i| match index.class[i] {
+                MIXED => Route::encode(index.nearest_classified(index.spec.coords(i))),
+                _ => 0,
+            })
+            .collect();
         index
     }
 
@@ -105,7 +122,7 @@ impl InsideIndex {
 
     /// Flood-fills the empty cells (marked [`QUEUED`]) into regions and
     /// gives each region the parity of its first cell's centre.
-    fn classify(&mut self, mesh: &TriMesh) {
+    fn classify(&mut self) {
         let dims = self.spec.dims;
         let mut region = Vec::new();
         for seed in 0..self.class.len() {
@@ -133,7 +150,7 @@ impl InsideIndex {
             let b = self.spec.cell_box(seed);
             let centre = (b.min + b.max) * 0.5;
             let (k, forward) = shortest_exit(c, dims);
-            let inside = self.parity(mesh, centre, c, k, forward, None) == Some(true);
+            let inside = self.parity_along(centre, c, (k, forward), None) == Some(true);
             let class = if inside { INSIDE } else { OUTSIDE };
             for &i in &region {
                 self.class[i] = class;
@@ -144,85 +161,143 @@ impl InsideIndex {
     /// Whether `p` lies inside the hull or on its surface; `None` when `p`
     /// lies outside the index's grid (and so outside the hull).
     #[inline]
-    pub(crate) fn contains(&self, mesh: &TriMesh, p: DVec3) -> Option<bool> {
+    pub(crate) fn contains(&self, p: DVec3) -> Option<bool> {
         let c = self.spec.cell_of_point(p)?;
-        match self.class[self.spec.linear(c)] {
+        let i = self.spec.linear(c);
+        match self.class[i] {
             OUTSIDE => Some(false),
             INSIDE => Some(true),
             _ => {
-                let (k, forward, target) = self.nearest_classified(c);
-                self.parity(mesh, p, c, k, forward, target)
+                let (dir, d) = match Route::decode(self.route[i]) {
+                    Some(r) => r,
+                    None => self.nearest_classified(c),
+                };
+                let (k, forward) = DIRECTIONS[dir];
+                let target = step(c, self.spec.dims, k, forward, d).map(|n| {
+                    let centre = self.spec.origin[k] + self.spec.cell[k] * (n[k] as f64 + 0.5);
+                    (n[k], centre)
+                });
+                self.parity_along(p, c, (k, forward), target)
             }
         }
     }
 
     /// The nearest classified cell along one of the six axis directions
-    /// from `c`: the axis, the direction and (cell, its centre along the
-    /// axis), or no cell when the grid's edge comes first.
-    fn nearest_classified(&self, c: [usize; 3]) -> (usize, bool, Option<(usize, f64)>) {
+    /// from `c`, or the grid's edge when that comes first: the
+    /// direction's index in [`DIRECTIONS`] and the distance in cells.
+    fn nearest_classified(&self, c: [usize; 3]) -> (usize, usize) {
         let dims = self.spec.dims;
         for d in 1.. {
-            for (k, forward) in DIRECTIONS {
+            for (dir, (k, forward)) in DIRECTIONS.into_iter().enumerate() {
                 let Some(n) = step(c, dims, k, forward, d) else {
-                    return (k, forward, None);
+                    return (dir, d);
                 };
-                let i = self.spec.linear(n);
-                if self.class[i] != MIXED {
-                    let centre = self.spec.origin[k] + self.spec.cell[k] * (n[k] as f64 + 0.5);
-                    return (k, forward, Some((n[k], centre)));
+                if self.class[self.spec.linear(n)] != MIXED {
+                    return (dir, d);
                 }
             }
         }
         unreachable!("the grid's edge is reached")
     }
 
-    /// The parity of the axis ray from `p` (in cell `c`) along axis `k`:
+    /// [`Self::parity`] along axis `k`, forwards or not.
+    fn parity_along(
+        &self,
+        p: DVec3,
+        c: [usize; 3],
+        (k, forward): (usize, bool),
+        stop: Option<(usize, f64)>,
+    ) -> Option<bool> {
+        match k {
+            0 => self.parity::<0>(p, c, forward, stop),
+            1 => self.parity::<1>(p, c, forward, stop),
+            _ => self.parity::<2>(p, c, forward, stop),
+        }
+    }
+
+    /// The parity of the axis ray from `p` (in cell `c`) along axis `K`:
     /// to the grid's edge, or with `stop = (cell, coordinate)` up to the
     /// point at that coordinate in that cell, whose class it then takes.
     /// `Some(true)` for inside or on the surface.
-    fn parity(
+    fn parity<const K: usize>(
         &self,
-        mesh: &TriMesh,
         p: DVec3,
         c: [usize; 3],
-        k: usize,
         forward: bool,
         stop: Option<(usize, f64)>,
     ) -> Option<bool> {
-        let n = self.spec.dims[k];
-        let mut odd = match stop {
+        let odd = match stop {
             Some((cell, _)) => {
                 let mut at = c;
-                at[k] = cell;
+                at[K] = cell;
                 self.class[self.spec.linear(at)] == INSIDE
             }
             None => false,
         };
         let limit = stop.map(|(_, coord)| coord);
-        let end = stop.map(|(cell, _)| cell);
-        with_visits(mesh.triangles.len(), |seen| {
-            let mut cell = c;
-            loop {
-                for &t in self.list(self.spec.linear(cell)) {
-                    if !seen.first(t) {
-                        continue;
-                    }
-                    match crossing_before(&mesh.corners(t as usize), p, k, forward, limit) {
-                        Crossing::Miss => {}
-                        Crossing::Cross => odd = !odd,
-                        Crossing::OnSurface => return Some(true),
-                    }
-                }
-                match forward {
-                    true if cell[k] + 1 < n => cell[k] += 1,
-                    false if cell[k] > 0 => cell[k] -= 1,
-                    _ => return Some(odd),
-                }
-                if Some(cell[k]) == end {
-                    return Some(odd);
-                }
+        // The cells walked: from c up to the stop cell or the grid's edge.
+        let end = match (stop, forward) {
+            (Some((cell, _)), _) => cell,
+            (None, true) => self.spec.dims[K],
+            (None, false) => usize::MAX,
+        };
+        let cross = |t: u32, odd: &mut bool| match crossing_along::<K>(
+            &self.corners[t as usize],
+            p,
+            forward,
+            limit,
+        ) {
+            Crossing::Miss => false,
+            Crossing::Cross => {
+                *odd = !*odd;
+                false
             }
+            Crossing::OnSurface => true,
+        };
+        let next = |cell: usize| {
+            if forward {
+                cell + 1
+            } else {
+                cell.wrapping_sub(1)
+            }
+        };
+        if next(c[K]) == end {
+            // One cell: its list names each triangle once.
+            let mut odd = odd;
+            let on = self
+                .list(self.spec.linear(c))
+                .iter()
+                .any(|&t| cross(t, &mut odd));
+            return Some(on || odd);
+        }
+        with_visits(self.corners.len(), |seen| {
+            let (mut cell, mut odd) = (c, odd);
+            while cell[K] != end {
+                for &t in self.list(self.spec.linear(cell)) {
+                    if seen.first(t) && cross(t, &mut odd) {
+                        return Some(true);
+                    }
+                }
+                cell[K] = next(cell[K]);
+            }
+            Some(odd)
         })
+    }
+}
+
+/// A mixed cell's walk packed in a byte: the direction's index in
+/// [`DIRECTIONS`] (low 3 bits) and the distance in cells (high 5 bits,
+/// 1 to 31) to the nearest classified cell or the grid's edge.
+struct Route;
+
+impl Route {
+    fn encode((dir, d): (usize, usize)) -> u8 {
+        if d < 32 { (d << 3 | dir) as u8 } else { 0 }
+    }
+
+    #[inline(always)]
+    fn decode(b: u8) -> Option<(usize, usize)> {
+        (b != 0).then_some((usize::from(b & 7), usize::from(b >> 3)))
     }
 }
 
