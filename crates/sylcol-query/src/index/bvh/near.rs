@@ -32,7 +32,6 @@ use super::planes::{Slabs, error};
 use super::tree::Bvh;
 use super::walk::STACK;
 use crate::geometry::closest::closest_on_triangle;
-use crate::geometry::primitives::f32_at_least;
 use crate::kernels::dispatch::{Kernels, Task};
 use crate::kernels::lanes::Lanes;
 use crate::kernels::node::{COUNT_SHIFT, INDEX_MASK, LEAF, NO_CHILD, Node, WIDTH};
@@ -275,15 +274,18 @@ pub(super) fn used(node: &Node) -> u32 {
     (0..WIDTH).fold(0, |m, s| m | u32::from(node.child[s] != NO_CHILD) << s)
 }
 
-/// The best squared distance `d2` rounded up to f32 (infinite from half
-/// of f32's range, where a bound's sum may overflow).
+/// The best squared distance `d2` (>= 0) rounded up to f32, infinite
+/// from half of f32's range, where a bound's sum may overflow (as
+/// `f32_at_least` there: the next f32 up taken by adding the comparison
+/// to the bits, a positive finite f32's successor). Both choices are
+/// selects, not branches: each went either way at random (mispredicted
+/// about once a query on dc44fe0c).
 #[inline(always)]
 fn limit(d2: f64) -> f32 {
-    if d2 >= f64::from(f32::MAX) * 0.5 {
-        f32::INFINITY
-    } else {
-        f32_at_least(d2)
-    }
+    let f = d2 as f32;
+    let up = f.to_bits() + u32::from(f64::from(f) < d2);
+    let big = d2 >= f64::from(f32::MAX) * 0.5;
+    f32::from_bits(if big { f32::INFINITY.to_bits() } else { up })
 }
 
 /// Updates `best` with the triangles of `packet` whose bounds (the
@@ -318,8 +320,11 @@ fn nearest_in_packet<K: PointKernel>(
         let lane = (key & LANE_BITS) as usize;
         let t = packet.ids[lane];
         if (t as usize) < count {
-            let [a, b, c] = packet.corners(lane).map(|v| v.as_dvec3());
-            let q = closest_on_triangle(at.pd, a, b, c);
+            let corner = |i: usize| {
+                let v = &packet.v[i];
+                DVec3::new(v[0][lane].into(), v[1][lane].into(), v[2][lane].into())
+            };
+            let q = closest_on_triangle(at.pd, corner(0), corner(1), corner(2));
             let d2 = q.distance_squared(at.pd);
             if d2 < best.0 || (d2 == best.0 && t < best.1) {
                 *best = (d2, t, q);
