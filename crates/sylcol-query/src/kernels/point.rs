@@ -44,6 +44,10 @@ pub trait PointKernel: BoxKernel {
     /// used children but slot `skip` (none when it is [`WIDTH`]) whose
     /// bound is at most `limit`.
     fn point_node(self, n: &Node, p: Vec3, limit: f32, skip: usize) -> (Self::Keys, u32);
+    /// The used slot of node `n` the dive takes from `p` (none when no
+    /// slot is used): the least estimate of the distance to the nearest
+    /// triangle inside ([`dive_keys`]).
+    fn dive_slot(self, n: &Node, p: Vec3) -> Option<usize>;
     /// The sort keys of the lanes whose `bounds` are at most `limit`
     /// (`slab::keys`), sorted descending (those not within, 0, last),
     /// and how many are within.
@@ -96,6 +100,22 @@ impl PointKernel for Portable {
     }
 
     #[inline(always)]
+    fn dive_slot(self, n: &Node, p: Vec3) -> Option<usize> {
+        let mut best = u32::MAX;
+        for at in [0, 4] {
+            let row = |i: usize| Vec4::from_slice(&n.bounds[i][at..at + 4]);
+            let est = dive_keys([0, 1, 2].map(row), [3, 4, 5].map(row), p);
+            let used = row(0).cmple(row(3));
+            for (lane, e) in est.into_iter().enumerate() {
+                if used.test(lane) {
+                    best = best.min((e & !LANE_BITS) | (at + lane) as u32);
+                }
+            }
+        }
+        (best != u32::MAX).then_some((best & LANE_BITS) as usize)
+    }
+
+    #[inline(always)]
     fn lane_order(self, bounds: &[f32; LANES], limit: f32) -> ([u32; LANES], usize) {
         let mask = (0..LANES).fold(0, |m, l| m | u32::from(bounds[l] <= limit) << l);
         (
@@ -124,6 +144,40 @@ impl PointKernel for Portable {
         }
         child[(sorted[(entered - 1) & (WIDTH - 1)] & LANE_BITS) as usize]
     }
+}
+
+/// Per lane, the dive's order of a box lo..hi from `p` as u32 keys (a
+/// heuristic: answers do not depend on it): boxes that hold p first, by
+/// the least over the axes of the squared distance to the nearer face's
+/// plane plus the squared distances to the farther faces' planes along
+/// the other two (a box of exact f32 corners touches a triangle on every
+/// face, so in exact arithmetic no triangle inside is farther:
+/// Roussopoulos et al.'s MINMAXDIST); then the others by their squared
+/// distance. Each halved to 31 bits; the lowest three bits are the slot's.
+/// The eight-lane form (`point_avx`) computes the same operations.
+#[inline(always)]
+pub fn dive_keys(lo: [Vec4; 3], hi: [Vec4; 3], p: Vec3) -> [u32; 4] {
+    let mut far = [Vec4::ZERO; 3];
+    let mut gain = [Vec4::ZERO; 3];
+    let mut out = Vec4::ZERO;
+    for k in 0..3 {
+        let x = Vec4::splat(p[k]);
+        let (a, b) = (lo[k] - x, x - hi[k]);
+        let g = a.max(b).max(Vec4::ZERO);
+        out += g * g;
+        let (a2, b2) = (a * a, b * b);
+        far[k] = a2.max(b2);
+        gain[k] = a2.min(b2) - far[k];
+    }
+    let sum = (far[0] + far[1]) + far[2];
+    let inside = (sum + gain[0].min(gain[1]).min(gain[2])).max(Vec4::ZERO);
+    std::array::from_fn(|i| {
+        if out[i] > 0.0 {
+            0x8000_0000 | out[i].to_bits() >> 1
+        } else {
+            inside[i].to_bits() >> 1
+        }
+    })
 }
 
 /// The squared gap of `x` outside [lo, hi] per lane.

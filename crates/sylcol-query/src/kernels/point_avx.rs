@@ -90,6 +90,53 @@ pub fn lane_order(avx: Avx2, bounds: &[f32; LANES], limit: f32) -> ([u32; LANES]
     }
 }
 
+/// The used slot of node `n` the dive takes from `p` (`point::dive_keys`,
+/// the same operations on eight lanes), none when no slot is used.
+#[inline(always)]
+pub fn dive_slot(_: Avx2, n: &Node, p: Vec3) -> Option<usize> {
+    let row = |i: usize| -> *const f32 { n.bounds[i % 6].as_ptr() };
+    // SAFETY: the `Avx2` proves the CPU has AVX and AVX2; each row is
+    // eight f32 at a 32-byte boundary (as in `point_node`).
+    let best = unsafe {
+        let zero = _mm256_setzero_ps();
+        let mut far = [zero; 3];
+        let mut gain = [zero; 3];
+        let mut out = zero;
+        for k in 0..3 {
+            let x = _mm256_set1_ps(p[k]);
+            let a = _mm256_sub_ps(_mm256_load_ps(row(k)), x);
+            let b = _mm256_sub_ps(x, _mm256_load_ps(row(k + 3)));
+            let g = _mm256_max_ps(_mm256_max_ps(a, b), zero);
+            out = _mm256_add_ps(out, _mm256_mul_ps(g, g));
+            let (a2, b2) = (_mm256_mul_ps(a, a), _mm256_mul_ps(b, b));
+            far[k] = _mm256_max_ps(a2, b2);
+            gain[k] = _mm256_sub_ps(_mm256_min_ps(a2, b2), far[k]);
+        }
+        let sum = _mm256_add_ps(_mm256_add_ps(far[0], far[1]), far[2]);
+        let gain = _mm256_min_ps(_mm256_min_ps(gain[0], gain[1]), gain[2]);
+        let inside = _mm256_max_ps(_mm256_add_ps(sum, gain), zero);
+        let half = |v: __m256| _mm256_srli_epi32::<1>(_mm256_castps_si256(v));
+        let outside = _mm256_cmp_ps::<_CMP_GT_OQ>(out, zero);
+        let est = _mm256_blendv_epi8(
+            half(inside),
+            _mm256_or_si256(half(out), _mm256_set1_epi32(i32::MIN)),
+            _mm256_castps_si256(outside),
+        );
+        let lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+        let keys = _mm256_or_si256(
+            _mm256_and_si256(est, _mm256_set1_epi32(!LANE_BITS as i32)),
+            lanes,
+        );
+        let used = _mm256_cmp_ps::<_CMP_LE_OQ>(_mm256_load_ps(row(0)), _mm256_load_ps(row(3)));
+        let v = _mm256_blendv_epi8(_mm256_set1_epi32(-1), keys, _mm256_castps_si256(used));
+        let v = _mm256_min_epu32(v, _mm256_permute4x64_epi64::<0x4E>(v));
+        let v = _mm256_min_epu32(v, _mm256_shuffle_epi32::<0x4E>(v));
+        let v = _mm256_min_epu32(v, _mm256_shuffle_epi32::<0xB1>(v));
+        _mm256_cvtsi256_si32(v) as u32
+    };
+    (best != u32::MAX).then_some((best & LANE_BITS) as usize)
+}
+
 /// Defines [`PointKernel`] for an eight-lane kernel (its token is the
 /// [`Avx2`] proof).
 macro_rules! eight_lane_point_kernel {
@@ -100,6 +147,11 @@ macro_rules! eight_lane_point_kernel {
             #[inline(always)]
             fn point_node(self, n: &Node, p: Vec3, limit: f32, skip: usize) -> (__m256i, u32) {
                 point_node(self.token(), n, p, limit, skip)
+            }
+
+            #[inline(always)]
+            fn dive_slot(self, n: &Node, p: Vec3) -> Option<usize> {
+                dive_slot(self.token(), n, p)
             }
 
             #[inline(always)]
@@ -156,6 +208,7 @@ mod tests {
             let p = Vec3::from_array(std::array::from_fn(|_| rng.random_range(-12.0..12.0)));
             let limit = [f32::INFINITY, rng.random_range(0.0..200.0), 0.0][rng.random_range(0..3)];
             let skip = rng.random_range(0..=WIDTH);
+            assert_eq!(k.dive_slot(&n, p), Portable.dive_slot(&n, p));
             let (want, mask) = Portable.point_node(&n, p, limit, skip);
             let (got, got_mask) = k.point_node(&n, p, limit, skip);
             assert_eq!((k.keys_array(got), got_mask), (want, mask));

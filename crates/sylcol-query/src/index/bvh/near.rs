@@ -69,8 +69,12 @@ impl Bvh {
     }
 
     /// The walk of [`Bvh::nearest`] with kernel `k` (the tree has
-    /// nodes). First a dive from the root to a leaf, nearest child by
-    /// child, that pushes nothing but keeps the slots it took; then,
+    /// nodes). First a dive from the root to a leaf, child by child
+    /// (`PointKernel::dive_slot`: among the boxes that hold p the one
+    /// whose farthest-face estimate is least, else the nearest box; on
+    /// db066592 and e16460cf 5-14 % faster than the least bound with ties
+    /// to the lowest slot), that pushes nothing but keeps the slots it
+    /// took; then,
     /// from the deepest node of the dive up, each node's other children
     /// within the best distance, walked in order. A sibling is bounded
     /// against the best so far once the dive's leaf has set it, so the
@@ -92,14 +96,12 @@ impl Bvh {
         let mut link = 0u32;
         while link & LEAF == 0 && depth < DIVE {
             let node = &self.nodes[link as usize];
-            let (keys, mask) = k.point_node(node, p, f32::INFINITY, WIDTH);
-            if mask == 0 {
+            let Some(slot) = k.dive_slot(node, p) else {
                 break;
-            }
-            let slot = k.nearest(keys) & LANE_BITS;
-            (nodes[depth], slots[depth]) = (link, slot);
+            };
+            (nodes[depth], slots[depth]) = (link, slot as u32);
             depth += 1;
-            link = node.child[slot as usize];
+            link = node.child[slot];
         }
         // A node with no child ends the dive there: nothing below it. A
         // dive deeper than `DIVE` levels goes on as the ordered walk.
@@ -126,8 +128,8 @@ impl Bvh {
             if link & LEAF != 0 {
                 let first = (link & INDEX_MASK) as usize;
                 let n = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
-                let leaf = self.packets[first..first + n].iter();
-                for (packet, slab) in leaf.zip(&w.slabs[first..]) {
+                for i in first..first + n {
+                    let (packet, slab) = (&self.packets[i], &w.slabs[i]);
                     nearest_in_packet(k, packet, slab, &w.at, w.count, &mut w.best);
                 }
                 w.lim = limit(w.best.0);
