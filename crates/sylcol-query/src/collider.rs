@@ -139,7 +139,9 @@ impl Collider {
     /// without AVX2 takes (an ARM one, an old x86). The answers are the
     /// same bit for bit (both kernels perform the same IEEE operations;
     /// the tests hold them to it), only slower; for comparing machines
-    /// and for tests. Other queries have no AVX2 path.
+    /// and for tests. `closest_point` takes the same kernels (its BVH
+    /// walk's bounds and a small mesh's packets); other queries have no
+    /// AVX2 path.
     pub fn with_portable_kernels(mut self) -> Self {
         self.grid = self.grid.with_portable_kernels();
         self

@@ -1,7 +1,7 @@
 //! The collider's answers: each query by its fastest route through the
 //! collider's indexes, as inherent methods and as the query traits.
 
-use glam::{DVec3, Vec3};
+use glam::Vec3;
 
 use super::Collider;
 use crate::error::QueryError;
@@ -84,8 +84,7 @@ impl Collider {
         if let Some(bvh) = &self.bvh {
             finite(p, "point")?;
             if self.grid.surface().far_from(p.as_dvec3()).is_none() {
-                let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
-                bvh.nearest(p, self.triangle_count(), &mut best);
+                let best = bvh.nearest(self.grid.kernels, p, self.triangle_count());
                 return closest_answer(best);
             }
         }

@@ -11,6 +11,7 @@ use glam::DVec3;
 
 /// The point of triangle abc nearest to p (Ericson, *Real-Time Collision
 /// Detection*, 5.1.5): Voronoi regions of the vertices, edges and face.
+#[inline(always)]
 pub fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> DVec3 {
     let (ab, ac, ap) = (b - a, c - a, p - a);
     let (d1, d2) = (ab.dot(ap), ac.dot(ap));

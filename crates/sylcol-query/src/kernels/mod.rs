@@ -30,6 +30,7 @@ pub mod lanes;
 pub mod mailbox;
 pub mod node;
 pub mod packet;
+pub mod point;
 pub mod ray_triangle;
 pub mod slab;
 pub mod stack;
@@ -41,6 +42,8 @@ pub mod avx;
 pub mod avx512;
 #[cfg(target_arch = "x86_64")]
 pub mod dda_avx;
+#[cfg(target_arch = "x86_64")]
+pub mod point_avx;
 #[cfg(target_arch = "x86_64")]
 pub mod slab_avx;
 #[cfg(target_arch = "x86_64")]

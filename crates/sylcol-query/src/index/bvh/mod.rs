@@ -10,7 +10,7 @@ pub mod build;
 pub mod check;
 pub mod collapse;
 pub mod near;
-mod planes;
+pub(crate) mod planes;
 pub mod shape;
 pub mod stream;
 pub mod sweep;

@@ -2,22 +2,20 @@
 //! first, which skips every child whose box lies farther than the best
 //! triangle so far.
 //!
-//! **Bounds.** A child's squared distance from p is computed for the
-//! eight children at once in f32 ([`box_bounds`]: per axis the gap
-//! outside the box, squared and summed) and scaled down by 2^-20: each
-//! subtraction, square and sum is off by at most half a unit in the last
-//! place (six of them, 2^-21.4 in all), so the bound is at most the exact
-//! squared distance to the box, and so to every triangle inside it
-//! (boxes are the exact min / max of the f32 corners). A bound that
-//! underflows only gets smaller. A child is skipped when its bound
+//! **Bounds.** A node's eight children are bounded at once in f32 by the
+//! kernel's node step (`kernels::point`: per axis the gap outside the
+//! box, squared, summed and scaled down to at most the exact squared
+//! distance), on AVX2 in one register. A child is skipped when its bound
 //! exceeds the best squared distance so far rounded up to f32
 //! ([`limit`]); a child at exactly the best distance is visited, so ties
-//! are seen. Inside a leaf each triangle is bounded by the larger of its
-//! own box's bound (the same way) and its slabs' (`planes`: its plane
-//! and edges, from f32 directions with a stated error allowance), and
-//! the triangle of least bound is tested first, so that the best
-//! distance is usually found by the first exact test and the others'
-//! bounds exceed it.
+//! are seen. The children within are visited nearest first, the others
+//! pushed with their bounds and dropped when popped beyond the best.
+//! Inside a leaf each triangle is bounded by the larger of its own box's
+//! bound (the same way) and its slabs' (`planes`: its plane and edges,
+//! from f32 directions with a stated error allowance), eight lanes at a
+//! time, and the triangle of least bound is tested first, so that the
+//! best distance is usually found by the first exact test and the
+//! others' bounds exceed it.
 //!
 //! **Answers.** Each triangle that passes is tested by the grid path's
 //! per-triangle kernel (`closest_on_triangle` in f64 from its f32
@@ -28,66 +26,122 @@
 //! its cells list). A point far from the mesh is the caller's to answer
 //! exactly (`index::closest::far`).
 
-use glam::{DVec3, Vec3, Vec4};
+use glam::{DVec3, Vec3};
 
 use super::planes::{Slabs, error};
 use super::tree::Bvh;
 use super::walk::STACK;
 use crate::geometry::closest::closest_on_triangle;
-use crate::geometry::primitives::f32_at_least;
+use crate::kernels::dispatch::{Kernels, Task};
+use crate::kernels::lanes::Lanes;
 use crate::kernels::node::{COUNT_SHIFT, INDEX_MASK, LEAF, NO_CHILD, Node, WIDTH};
 use crate::kernels::packet::{LANES, Packet};
-use crate::kernels::slab::{ENTERED, LANE_BITS, keys};
+pub(super) use crate::kernels::point::sort_descending;
+use crate::kernels::point::{PointKernel, SHRINK};
+use crate::kernels::slab::{ENTERED, LANE_BITS, key_t, keys};
 use crate::kernels::stack::NodeStack;
 
 /// The children waiting, the nearest on top (room for a node's eight
 /// sorted keys beyond [`STACK`]).
 pub(super) type Stack = NodeStack<{ STACK + WIDTH }>;
 
-/// The factor that takes a computed f32 squared distance to a bound at
-/// most the exact one: 1 - 2^-20.
-const SHRINK: f32 = 1.0 - 1.0 / 1_048_576.0;
+/// The nearest (squared distance, triangle, point) so far.
+pub(crate) type Best = (f64, u32, DVec3);
 
 impl Bvh {
-    /// Updates `best` (squared distance, triangle, point) with the
-    /// nearest of this tree's triangles to `p` (triangles numbered below
-    /// `count`, the mesh's triangle count: unused packet lanes hold it).
-    pub(crate) fn nearest(&self, p: Vec3, count: usize, best: &mut (f64, u32, DVec3)) {
+    /// The nearest of this tree's triangles to `p` (squared distance,
+    /// triangle, point; triangle `u32::MAX` for an empty tree), through
+    /// `kernels` (the same answer with every kernel). `count` is the
+    /// mesh's triangle count: unused packet lanes hold it.
+    pub(crate) fn nearest(&self, kernels: Kernels, p: Vec3, count: usize) -> Best {
         if self.nodes.is_empty() {
-            return;
+            return (f64::INFINITY, u32::MAX, DVec3::ZERO);
         }
-        let pd = p.as_dvec3();
         let slabs = self
             .slabs
             .get_or_init(|| self.packets.iter().map(Slabs::new).collect());
-        let err = error(p);
-        let mut stack = Stack::new();
+        kernels.run(Nearest {
+            bvh: self,
+            slabs,
+            p,
+            count,
+        })
+    }
+
+    /// The walk of [`Bvh::nearest`] with kernel `k` (the tree has
+    /// nodes). First a dive from the root to a leaf, child by child
+    /// (`PointKernel::dive_slot`: among the boxes that hold p the one
+    /// whose farthest-face estimate is least, else the nearest box; on
+    /// db066592 and e16460cf 5-14 % faster than the least bound with ties
+    /// to the lowest slot), that pushes nothing but keeps the slots it
+    /// took; then,
+    /// from the deepest node of the dive up, each node's other children
+    /// within the best distance, walked in order. A sibling is bounded
+    /// against the best so far once the dive's leaf has set it, so the
+    /// children beyond it are never pushed (on the maps, where the dive's
+    /// leaf nearly always holds the answer, most of a node's children).
+    #[inline(always)]
+    fn nearest_with<K: PointKernel>(&self, k: K, slabs: &[Slabs], p: Vec3, count: usize) -> Best {
+        let mut w = Walk {
+            at: Near::new(p),
+            slabs,
+            count,
+            best: (f64::INFINITY, u32::MAX, DVec3::ZERO),
+            lim: f32::INFINITY,
+            stack: Stack::new(),
+        };
+        // The dive: the node and the slot taken per level.
+        let (mut nodes, mut slots) = ([0u32; DIVE], [0u32; DIVE]);
+        let mut depth = 0;
         let mut link = 0u32;
-        // The best distance rounded up to f32, updated after each leaf.
-        let mut lim = f32::INFINITY;
+        while link & LEAF == 0 && depth < DIVE {
+            let node = &self.nodes[link as usize];
+            let Some(slot) = k.dive_slot(node, p) else {
+                break;
+            };
+            (nodes[depth], slots[depth]) = (link, slot as u32);
+            depth += 1;
+            link = node.child[slot];
+        }
+        // A node with no child ends the dive there: nothing below it. A
+        // dive deeper than `DIVE` levels goes on as the ordered walk.
+        let mut next = (link & LEAF != 0 || depth == DIVE).then_some(link);
+        loop {
+            if let Some(link) = next {
+                self.descend(k, link, &mut w);
+            }
+            if depth == 0 {
+                return w.best;
+            }
+            depth -= 1;
+            let (at, slot) = (nodes[depth], slots[depth]);
+            let node = &self.nodes[at as usize];
+            let (keys, mask) = k.point_node(node, p, w.lim, slot as usize);
+            next = (mask != 0).then(|| k.push_order(keys, &node.child, mask, &mut w.stack));
+        }
+    }
+
+    /// The ordered walk from `link` until the stack is empty.
+    #[inline(always)]
+    fn descend<K: PointKernel>(&self, k: K, mut link: u32, w: &mut Walk<'_>) {
         loop {
             if link & LEAF != 0 {
                 let first = (link & INDEX_MASK) as usize;
                 let n = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
-                for (packet, slab) in self.packets[first..first + n].iter().zip(&slabs[first..]) {
-                    nearest_in_packet(packet, slab, (p, err), pd, count, best);
+                for i in first..first + n {
+                    let (packet, slab) = (&self.packets[i], &w.slabs[i]);
+                    nearest_in_packet(k, packet, slab, &w.at, w.count, &mut w.best);
                 }
-                lim = limit(best.0);
+                w.lim = limit(w.best.0);
             } else {
                 let node = &self.nodes[link as usize];
-                let bounds = box_bounds(node, p);
-                let mut mask = within(&bounds, lim);
-                // An unused slot's bound is infinite: within a finite
-                // limit it never is.
-                if lim == f32::INFINITY {
-                    mask &= used(node);
-                }
+                let (keys, mask) = k.point_node(node, w.at.p, w.lim, WIDTH);
                 if mask != 0 {
-                    link = next_child(node, &bounds, mask, &mut stack);
+                    link = k.push_order(keys, &node.child, mask, &mut w.stack);
                     continue;
                 }
             }
-            match stack.pop_within(lim.to_bits()) {
+            match w.stack.pop_within(w.lim.to_bits()) {
                 Some(l) => link = l,
                 None => return,
             }
@@ -95,12 +149,99 @@ impl Bvh {
     }
 }
 
+/// The levels a dive records (more than the maps' and the spheres'
+/// trees have; a deeper tree's walk goes on from there in order).
+const DIVE: usize = 16;
+
+/// A walk's state: the point, the slabs, the best so far and its bound,
+/// the children waiting.
+struct Walk<'a> {
+    at: Near,
+    slabs: &'a [Slabs],
+    count: usize,
+    best: Best,
+    /// The best distance rounded up to f32, updated after each leaf.
+    lim: f32,
+    stack: Stack,
+}
+
+/// [`Bvh::nearest`] waiting for its kernel.
+struct Nearest<'a> {
+    bvh: &'a Bvh,
+    slabs: &'a [Slabs],
+    p: Vec3,
+    count: usize,
+}
+
+impl<K: PointKernel> Task<K> for Nearest<'_> {
+    type Out = Best;
+    #[inline(always)]
+    fn run(self, k: K) -> Best {
+        self.bvh.nearest_with(k, self.slabs, self.p, self.count)
+    }
+}
+
+/// The nearest of the triangles of `packets` (with their `slabs`) to `p`,
+/// through `kernels`, as a leaf of the walk tests them (`count`: the
+/// padding id of unused lanes and above).
+pub(crate) fn nearest_of_packets(
+    kernels: Kernels,
+    packets: &[Packet],
+    slabs: &[Slabs],
+    p: Vec3,
+    count: usize,
+) -> Best {
+    kernels.run(OfPackets {
+        packets,
+        slabs,
+        p,
+        count,
+    })
+}
+
+/// [`nearest_of_packets`] waiting for its kernel.
+struct OfPackets<'a> {
+    packets: &'a [Packet],
+    slabs: &'a [Slabs],
+    p: Vec3,
+    count: usize,
+}
+
+impl<K: PointKernel> Task<K> for OfPackets<'_> {
+    type Out = Best;
+    #[inline(always)]
+    fn run(self, k: K) -> Best {
+        let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
+        let at = Near::new(self.p);
+        for (packet, slab) in self.packets.iter().zip(self.slabs) {
+            nearest_in_packet(k, packet, slab, &at, self.count, &mut best);
+        }
+        best
+    }
+}
+
+/// The query point as the leaves read it: in f32, its rounding allowance
+/// for the slabs (`planes::error`), and in f64.
+struct Near {
+    p: Vec3,
+    err: f32,
+    pd: DVec3,
+}
+
+impl Near {
+    #[inline(always)]
+    fn new(p: Vec3) -> Self {
+        Near {
+            p,
+            err: error(p),
+            pd: p.as_dvec3(),
+        }
+    }
+}
+
 /// The nearest of `mask`'s children (at least one) by their bounds `t`;
-/// the others pushed on `stack`, farthest first. The keys (`keys`: t's
-/// bits, then the slot) are sorted by a network of compare-exchanges
-/// ([`sort_descending`]) rather than a sort with a branch a comparison:
-/// on map dd89a110 the library sort's branches mispredicted 17 times a
-/// query (callgrind's branch simulation), a third of the query's.
+/// the others pushed on `stack`, farthest first (the sphere sweep's
+/// order; the nearest-point walk's is `PointKernel::push_order`).
 #[inline(always)]
 pub(super) fn next_child(node: &Node, t: &[f32; WIDTH], mask: u32, stack: &mut Stack) -> u32 {
     let first = mask.trailing_zeros() as usize & (WIDTH - 1);
@@ -129,167 +270,84 @@ fn key_of(t: &[f32; WIDTH], slot: usize) -> u32 {
     ENTERED | (t[slot].to_bits() & !LANE_BITS) | slot as u32
 }
 
-/// The 19 compare-exchanges of an optimal sorting network for eight.
-const NETWORK: [(usize, usize); 19] = [
-    (0, 2),
-    (1, 3),
-    (4, 6),
-    (5, 7),
-    (0, 4),
-    (1, 5),
-    (2, 6),
-    (3, 7),
-    (0, 1),
-    (2, 3),
-    (4, 5),
-    (6, 7),
-    (2, 4),
-    (3, 5),
-    (1, 4),
-    (3, 6),
-    (1, 2),
-    (3, 4),
-    (5, 6),
-];
-
-/// `k` sorted from the largest down, without branches.
-#[inline(always)]
-pub(super) fn sort_descending(mut k: [u32; WIDTH]) -> [u32; WIDTH] {
-    for (i, j) in NETWORK {
-        let (a, b) = (k[i], k[j]);
-        k[i] = a.max(b);
-        k[j] = a.min(b);
-    }
-    k
-}
-
 /// The slots of `node` that hold a child.
 #[inline(always)]
 pub(super) fn used(node: &Node) -> u32 {
     (0..WIDTH).fold(0, |m, s| m | u32::from(node.child[s] != NO_CHILD) << s)
 }
 
-/// The lanes whose bound is at most `limit`.
-#[inline(always)]
-fn within(bounds: &[f32; WIDTH], limit: f32) -> u32 {
-    let half = |at: usize| Vec4::from_slice(&bounds[at..at + 4]).cmple(Vec4::splat(limit));
-    half(0).bitmask() | half(4).bitmask() << 4
-}
-
-/// The best squared distance `d2` rounded up to f32 (infinite from half
-/// of f32's range, where a bound's sum may overflow).
+/// The best squared distance `d2` (>= 0) rounded up to f32, infinite
+/// from half of f32's range, where a bound's sum may overflow (as
+/// `f32_at_least` there: the next f32 up taken by adding the comparison
+/// to the bits, a positive finite f32's successor). Both choices are
+/// selects, not branches: each went either way at random (mispredicted
+/// about once a query on dc44fe0c).
 #[inline(always)]
 fn limit(d2: f64) -> f32 {
-    if d2 >= f64::from(f32::MAX) * 0.5 {
-        f32::INFINITY
-    } else {
-        f32_at_least(d2)
-    }
-}
-
-/// Lower bounds on the squared distances from `p` to node `n`'s eight
-/// child boxes (module notes); an unused slot's is infinite.
-#[inline(always)]
-fn box_bounds(n: &Node, p: Vec3) -> [f32; WIDTH] {
-    let mut out = [0.0; WIDTH];
-    for at in [0, 4] {
-        let row = |i: usize| Vec4::from_slice(&n.bounds[i][at..at + 4]);
-        let d2 = gap2(row(0), row(3), p.x) + gap2(row(1), row(4), p.y) + gap2(row(2), row(5), p.z);
-        (d2 * SHRINK).write_to_slice(&mut out[at..at + 4]);
-    }
-    out
-}
-
-/// The squared gap of `x` outside [lo, hi] per lane.
-#[inline(always)]
-fn gap2(lo: Vec4, hi: Vec4, x: f32) -> Vec4 {
-    let x = Vec4::splat(x);
-    let g = (lo - x).max(x - hi).max(Vec4::ZERO);
-    g * g
+    let f = d2 as f32;
+    let up = f.to_bits() + u32::from(f64::from(f) < d2);
+    let big = d2 >= f64::from(f32::MAX) * 0.5;
+    f32::from_bits(if big { f32::INFINITY.to_bits() } else { up })
 }
 
 /// Updates `best` with the triangles of `packet` whose bounds (the
 /// larger of their box's and their slabs', `planes`) come within its
-/// distance: the lane of least bound first, then the others in lane
-/// order. `err` is p's rounding allowance (`planes::error`).
+/// distance, in the order of their bounds: the first whose bound exceeds
+/// the best (so far) ends the packet.
 #[inline(always)]
-fn nearest_in_packet(
+fn nearest_in_packet<K: PointKernel>(
+    k: K,
     packet: &Packet,
     slab: &Slabs,
-    (p, err): (Vec3, f32),
-    pd: DVec3,
+    at: &Near,
     count: usize,
-    best: &mut (f64, u32, DVec3),
+    best: &mut Best,
 ) {
-    let boxes = triangle_bounds(packet, p);
-    let [s0, s1] = slab.bounds(p, err);
-    let b0 = Vec4::from_slice(&boxes[..4]).max(s0);
-    let b1 = Vec4::from_slice(&boxes[4..]).max(s1);
-    let lim = Vec4::splat(limit(best.0));
-    let mut lanes = b0.cmple(lim).bitmask() | b1.cmple(lim).bitmask() << 4;
-    if lanes == 0 {
-        return;
-    }
-    let least = Vec4::splat(b0.min(b1).min_element());
-    let at_least = b0.cmple(least).bitmask() | b1.cmple(least).bitmask() << 4;
+    let token = k.token();
     let mut bounds = [0.0; LANES];
-    b0.write_to_slice(&mut bounds[..4]);
-    b1.write_to_slice(&mut bounds[4..]);
-    // The least bound is within the limit when any is (a NaN p aside).
-    let pick = if lanes & at_least != 0 {
-        lanes & at_least
-    } else {
-        lanes
-    };
-    let mut lane = pick.trailing_zeros() as usize;
-    loop {
-        lane &= LANES - 1;
-        lanes &= !(1 << lane);
-        let t = packet.ids[lane];
-        if (t as usize) < count && bounds[lane] <= limit(best.0) {
-            let [a, b, c] = packet.corners(lane).map(|v| v.as_dvec3());
-            let q = closest_on_triangle(pd, a, b, c);
-            let d2 = q.distance_squared(pd);
-            if d2 < best.0 || (d2 == best.0 && t < best.1) {
-                *best = (d2, t, q);
-            }
-        }
-        if lanes == 0 {
+    for &start in K::STARTS {
+        let b = triangle_bounds::<K::V>(token, packet, at.p, start)
+            .max(slab.bounds::<K::V>(token, at.p, at.err, start));
+        b.store(&mut bounds, start);
+    }
+    let mut lim = limit(best.0);
+    let (sorted, within) = k.lane_order(&bounds, lim);
+    // Ascending: the nearest bound is the last of those within.
+    for &key in sorted[..within].iter().rev() {
+        // The key's bound (its bits, the lowest three cleared) is at most
+        // the lane's.
+        if key_t(key) > lim.to_bits() {
             return;
         }
-        lane = lanes.trailing_zeros() as usize;
+        let lane = (key & LANE_BITS) as usize;
+        let t = packet.ids[lane];
+        if (t as usize) < count {
+            let corner = |i: usize| {
+                let v = &packet.v[i];
+                DVec3::new(v[0][lane].into(), v[1][lane].into(), v[2][lane].into())
+            };
+            let q = closest_on_triangle(at.pd, corner(0), corner(1), corner(2));
+            let d2 = q.distance_squared(at.pd);
+            if d2 < best.0 || (d2 == best.0 && t < best.1) {
+                *best = (d2, t, q);
+                lim = limit(d2);
+            }
+        }
     }
 }
 
 /// Lower bounds on the squared distances from `p` to the boxes of the
-/// packet's triangles (NaN for an unused lane).
+/// packet's triangles of lanes `at..` (NaN for an unused lane).
 #[inline(always)]
-fn triangle_bounds(packet: &Packet, p: Vec3) -> [f32; LANES] {
-    let mut out = [0.0; LANES];
-    for at in [0, 4] {
-        let axis = |k: usize, x: f32| {
-            let v = |c: usize| Vec4::from_slice(&packet.v[c][k][at..at + 4]);
-            gap2(v(0).min(v(1)).min(v(2)), v(0).max(v(1)).max(v(2)), x)
-        };
-        let d2 = axis(0, p.x) + axis(1, p.y) + axis(2, p.z);
-        (d2 * SHRINK).write_to_slice(&mut out[at..at + 4]);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Every input of zeros and ones comes out sorted, so every input
-    /// does (the 0-1 principle).
-    #[test]
-    fn the_network_sorts() {
-        for bits in 0u32..256 {
-            let k = std::array::from_fn(|i| bits >> i & 1);
-            let s = sort_descending(k);
-            assert!(s.windows(2).all(|w| w[0] >= w[1]), "{k:?} -> {s:?}");
-            assert_eq!(s.iter().sum::<u32>(), bits.count_ones());
-        }
-    }
+fn triangle_bounds<V: Lanes>(token: V::Token, packet: &Packet, p: Vec3, at: usize) -> V {
+    let zero = V::splat(token, 0.0);
+    let axis = |k: usize, x: f32| {
+        let v = |c: usize| V::load(token, &packet.v[c][k], at);
+        let (lo, hi) = (v(0).min(v(1)).min(v(2)), v(0).max(v(1)).max(v(2)));
+        let x = V::splat(token, x);
+        let g = lo.sub(x).max(x.sub(hi)).max(zero);
+        g.mul(g)
+    };
+    let d2 = axis(0, p.x).add(axis(1, p.y)).add(axis(2, p.z));
+    d2.mul(V::splat(token, SHRINK))
 }

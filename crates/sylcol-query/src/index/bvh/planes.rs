@@ -32,8 +32,9 @@
 //! zeroes the gaps. A lane without a triangle has an infinite bound; a
 //! degenerate triangle (no normal) a zero one.
 
-use glam::{DVec3, Vec3, Vec4};
+use glam::{DVec3, Vec3};
 
+use crate::kernels::lanes::Lanes;
 use crate::kernels::packet::{LANES, Packet};
 
 /// Directions a lane is bounded along: the normal, then the three edges.
@@ -112,24 +113,23 @@ impl Slabs {
         self.hi[k][lane] = hi;
     }
 
-    /// Lower bounds on the squared distances from `p` to the eight
-    /// triangles; `err` is [`error`]`(p)`.
+    /// Lower bounds on the squared distances from `p` to the triangles
+    /// of lanes `at..` (as many as `V` holds); `err` is [`error`]`(p)`.
     #[inline(always)]
-    pub(crate) fn bounds(&self, p: Vec3, err: f32) -> [Vec4; 2] {
-        [0, 4].map(|at| {
-            let row = |r: &[f32; LANES]| Vec4::from_slice(&r[at..at + 4]);
-            let dot = |k: usize| {
-                let d = &self.dir[k];
-                row(&d[0]) * p.x + row(&d[1]) * p.y + row(&d[2]) * p.z
-            };
-            let e = Vec4::splat(err);
-            let reduce = |g: Vec4| (g - e).max(Vec4::ZERO);
-            let sn = dot(0);
-            let gn = reduce((row(&self.lo) - sn).max(sn - row(&self.hi[0])));
-            let edge = |k: usize| reduce(dot(k) - row(&self.hi[k]));
-            let ge = edge(1).max(edge(2)).max(edge(3));
-            (gn * gn + ge * ge) * SHRINK
-        })
+    pub(crate) fn bounds<V: Lanes>(&self, token: V::Token, p: Vec3, err: f32, at: usize) -> V {
+        let row = |r: &[f32; LANES]| V::load(token, r, at);
+        let dot = |k: usize| {
+            let d = &self.dir[k];
+            let s = |i: usize, x: f32| row(&d[i]).mul(V::splat(token, x));
+            s(0, p.x).add(s(1, p.y)).add(s(2, p.z))
+        };
+        let (e, zero) = (V::splat(token, err), V::splat(token, 0.0));
+        let reduce = |g: V| g.sub(e).max(zero);
+        let sn = dot(0);
+        let gn = reduce(row(&self.lo).sub(sn).max(sn.sub(row(&self.hi[0]))));
+        let edge = |k: usize| reduce(dot(k).sub(row(&self.hi[k])));
+        let ge = edge(1).max(edge(2)).max(edge(3));
+        gn.mul(gn).add(ge.mul(ge)).mul(V::splat(token, SHRINK))
     }
 }
 
@@ -199,8 +199,11 @@ mod tests {
                 let on = (a * w[0] + b * w[1] + c * (3.0 - w[0] - w[1])) / 3.0;
                 let off = Vec3::from_array(rng.random::<[f32; 3]>().map(|x| x - 0.5));
                 let p = on + off * scale * [0.0, 1e-4, 0.3, 5.0][rng.random_range(0..4)];
-                let [lo, hi] = slabs.bounds(p, error(p));
-                let got = [lo.to_array(), hi.to_array()].concat();
+                let mut got = [0.0; LANES];
+                for at in [0, 4] {
+                    let b: glam::Vec4 = slabs.bounds((), p, error(p), at);
+                    b.store(&mut got, at);
+                }
                 assert_eq!(got[7], f32::INFINITY);
                 for (t, [a, b, c]) in &tris {
                     let pd = p.as_dvec3();

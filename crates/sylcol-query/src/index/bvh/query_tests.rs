@@ -12,6 +12,7 @@ use crate::Collider;
 use crate::fixtures::{cuboid, icosphere, merged, uv_sphere};
 use crate::geometry::closest::{closest_on_triangle, sweep_triangle};
 use crate::geometry::mesh::TriMesh;
+use crate::kernels::dispatch::KernelPath;
 use crate::tests::sample_map_colliders;
 
 /// (name, the grid path's collider, the same with a BVH).
@@ -127,6 +128,41 @@ fn nearest_points_through_the_bvh_are_the_grid_paths_and_brute_forces() {
                 (d2.sqrt() as f32, t),
                 "{name} at {p:?}"
             );
+        }
+    }
+}
+
+/// The nearest point's walk (and the packet search of a mesh of few
+/// triangles) through every kernel this CPU runs answers as the
+/// portable one, bit for bit.
+#[test]
+fn nearest_points_are_the_same_through_every_kernel() {
+    let mut rng = ChaCha8Rng::seed_from_u64(382);
+    for (name, grid, tree) in scenes() {
+        let mesh = grid.mesh().clone();
+        let mesh = &mesh;
+        let (lo, hi) = mesh.bounds().unwrap();
+        let (pad, diag) = ((hi - lo) * 0.1, (hi - lo).length());
+        let sides = [grid, tree].map(|c| {
+            KernelPath::available()
+                .into_iter()
+                .map(|path| c.clone().with_kernel_path(path).expect("an available path"))
+                .collect::<Vec<_>>()
+        });
+        for i in 0..1_000 {
+            let p = match i % 3 {
+                0 => random_in(&mut rng, lo - pad, hi + pad),
+                1 => on_mesh(mesh, &mut rng),
+                _ => on_mesh(mesh, &mut rng) + unit(&mut rng) * diag * rng.random::<f32>() * 0.01,
+            };
+            for side in &sides {
+                let want = side[0].closest_point(p).unwrap();
+                assert_eq!(side[0].kernel_path(), KernelPath::Portable);
+                for c in &side[1..] {
+                    let got = c.closest_point(p).unwrap();
+                    assert_eq!(got, want, "{name} at {p:?}, {}", c.kernel_path());
+                }
+            }
         }
     }
 }

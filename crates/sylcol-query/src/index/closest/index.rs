@@ -1,7 +1,7 @@
 //! What `closest_point` builds on its first call (so a collider costs
-//! nothing more to prepare): the triangles the grid lists, searched by
-//! brute force when they are few, and per cell the number of empty rings
-//! around it, which the ring search skips.
+//! nothing more to prepare): the triangles the grid lists, searched as
+//! packets by the BVH's leaf test when they are few ([`Few`]), and per
+//! cell the number of empty rings around it, which the ring search skips.
 //!
 //! The ring search itself looks only at occupied cells (one bit each) and
 //! stops once a lower bound on every farther ring's distance, taken from
@@ -11,11 +11,26 @@
 
 use std::collections::VecDeque;
 
+use crate::index::bvh::planes::Slabs;
 use crate::index::grid::GridIndex;
+use crate::kernels::packet::{Packet, pack};
 
-/// Meshes whose grids list at most this many triangles are searched by
-/// brute force.
+/// Meshes whose grids list at most this many triangles are searched
+/// without the rings ([`Few`]).
 pub(crate) const BRUTE_FORCE: usize = 32;
+
+/// The listed triangles of a grid that lists at most [`BRUTE_FORCE`]:
+/// packets of eight in index order with their distance slabs, searched
+/// by the BVH leaves' test (`index::bvh::near`: f32 bounds, then the
+/// exact test in f64 of the least bound first and of any other whose
+/// bound reaches the best; the same answer as a test of each).
+#[derive(Debug, Clone)]
+pub(crate) struct Few {
+    pub(crate) packets: Vec<Packet>,
+    pub(crate) slabs: Vec<Slabs>,
+    /// The mesh's triangle count: the id of the packets' unused lanes.
+    pub(crate) count: usize,
+}
 
 /// The closest-point search's index.
 #[derive(Debug, Clone)]
@@ -26,6 +41,8 @@ pub(crate) struct ClosestIndex {
     /// cell: the rings around it that list nothing. `u16::MAX` when no
     /// cell is occupied.
     pub(crate) empty_rings: Vec<u16>,
+    /// The listed triangles as packets, when they are few.
+    pub(crate) few: Option<Few>,
 }
 
 impl ClosestIndex {
@@ -34,9 +51,21 @@ impl ClosestIndex {
         let mut listed = c.lists().items.clone();
         listed.sort_unstable();
         listed.dedup();
+        let few = (listed.len() <= BRUTE_FORCE).then(|| {
+            let mesh = c.surface.mesh();
+            let count = mesh.triangles.len();
+            let packets = pack(&listed, count as u32, |t| mesh.corners(t as usize));
+            let slabs = packets.iter().map(Slabs::new).collect();
+            Few {
+                packets,
+                slabs,
+                count,
+            }
+        });
         ClosestIndex {
             listed,
             empty_rings: empty_rings(c),
+            few,
         }
     }
 }

@@ -8,7 +8,7 @@
 //! best triangle so far, the search is done. Distances are computed in
 //! f64 from the f32 corners. The closest index ([`ClosestIndex`]), built
 //! on the first query, lets the search skip empty rings and cells, or
-//! search a tiny mesh by brute force, with the same answers as the search
+//! search a tiny mesh's packets with the BVH leaves' test, with the same answers as the search
 //! through every cell (`PointQuery` for `GridIndex`).
 //!
 //! A point [`FAR`](super::far::FAR) times the mesh's size away from its centre is answered
@@ -17,8 +17,9 @@
 
 use glam::{DVec3, Vec3};
 
-use super::index::{BRUTE_FORCE, ClosestIndex};
+use super::index::ClosestIndex;
 use crate::error::QueryError;
+use crate::index::bvh::near::nearest_of_packets;
 use crate::index::grid::GridIndex;
 use crate::index::surface::closest_answer;
 use crate::kernels::mailbox::with_visits;
@@ -41,12 +42,12 @@ impl ClosestIndex {
         if let Some(centre) = surface.far_from(pd) {
             return closest_answer(surface.nearest_far(&index.listed, p, centre));
         }
+        if let Some(few) = &index.few {
+            let best = nearest_of_packets(grid.kernels, &few.packets, &few.slabs, p, few.count);
+            return closest_answer(best);
+        }
         let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
         with_visits(surface.triangle_count(), |seen| {
-            if index.listed.len() <= BRUTE_FORCE {
-                surface.nearest_of(&index.listed, pd, seen, &mut best);
-                return;
-            }
             let c0 = grid.nearest_cell(pd);
             let reach = (0..3).map(|k| spec.dims[k].max(1)).max().unwrap_or(1);
             // Rings nearer than the nearest occupied cell list nothing.
