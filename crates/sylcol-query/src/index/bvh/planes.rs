@@ -35,8 +35,8 @@
 use glam::{DVec3, Vec3};
 
 use crate::kernels::lanes::Lanes;
-use crate::kernels::point;
 use crate::kernels::packet::{LANES, Packet};
+use crate::kernels::point;
 
 /// Directions a lane is bounded along: the normal, then the three edges.
 const DIRS: usize = 4;

@@ -39,7 +39,10 @@ type V = [BigInt; 3];
 pub(crate) fn far_reach(bounds: (Vec3, Vec3)) -> (DVec3, f64) {
     let (lo, hi) = (bounds.0.as_dvec3(), bounds.1.as_dvec3());
     let reach = FAR * 0.5;
-    ((lo + hi) * 0.5, (hi - lo).length_squared() * (reach * reach))
+    (
+        (lo + hi) * 0.5,
+        (hi - lo).length_squared() * (reach * reach),
+    )
 }
 
 /// A point of a triangle: `n / d`, with `d` positive.
