@@ -36,8 +36,8 @@ use crate::kernels::dispatch::{Kernels, Task};
 use crate::kernels::lanes::Lanes;
 use crate::kernels::node::{COUNT_SHIFT, INDEX_MASK, LEAF, NO_CHILD, Node, WIDTH};
 use crate::kernels::packet::{LANES, Packet};
-use crate::kernels::point::PointKernel;
 pub(super) use crate::kernels::point::sort_descending;
+use crate::kernels::point::{PointKernel, SHRINK};
 use crate::kernels::slab::{ENTERED, LANE_BITS, key_t, keys};
 use crate::kernels::stack::NodeStack;
 
@@ -308,8 +308,7 @@ fn nearest_in_packet<K: PointKernel>(
     let token = k.token();
     let mut bounds = [0.0; LANES];
     for &start in K::STARTS {
-        let b = slab
-            .box_bounds::<K::V>(token, at.p, start)
+        let b = triangle_bounds::<K::V>(token, packet, at.p, start)
             .max(slab.bounds::<K::V>(token, at.p, at.err, start));
         b.store(&mut bounds, start);
     }
@@ -336,4 +335,20 @@ fn nearest_in_packet<K: PointKernel>(
             }
         }
     }
+}
+
+/// Lower bounds on the squared distances from `p` to the boxes of the
+/// packet's triangles of lanes `at..` (NaN for an unused lane).
+#[inline(always)]
+fn triangle_bounds<V: Lanes>(token: V::Token, packet: &Packet, p: Vec3, at: usize) -> V {
+    let zero = V::splat(token, 0.0);
+    let axis = |k: usize, x: f32| {
+        let v = |c: usize| V::load(token, &packet.v[c][k], at);
+        let (lo, hi) = (v(0).min(v(1)).min(v(2)), v(0).max(v(1)).max(v(2)));
+        let x = V::splat(token, x);
+        let g = lo.sub(x).max(x.sub(hi)).max(zero);
+        g.mul(g)
+    };
+    let d2 = axis(0, p.x).add(axis(1, p.y)).add(axis(2, p.z));
+    d2.mul(V::splat(token, SHRINK))
 }

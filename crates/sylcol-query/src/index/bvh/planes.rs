@@ -36,7 +36,6 @@ use glam::{DVec3, Vec3};
 
 use crate::kernels::lanes::Lanes;
 use crate::kernels::packet::{LANES, Packet};
-use crate::kernels::point;
 
 /// Directions a lane is bounded along: the normal, then the three edges.
 const DIRS: usize = 4;
@@ -57,10 +56,6 @@ pub(crate) struct Slabs {
     lo: [f32; LANES],
     /// Each direction's upper end per lane.
     hi: [[f32; LANES]; DIRS],
-    /// Per lane its triangle's box, the least corner's x, y, z then the
-    /// greatest's (empty, +inf above -inf, for a lane without a
-    /// triangle): the box bound without a min / max a query.
-    boxes: [[[f32; LANES]; 3]; 2],
 }
 
 impl Slabs {
@@ -70,16 +65,11 @@ impl Slabs {
             dir: [[[0.0; LANES]; 3]; DIRS],
             lo: [f32::INFINITY; LANES],
             hi: [[f32::INFINITY; LANES]; DIRS],
-            boxes: [[f32::INFINITY; LANES], [f32::NEG_INFINITY; LANES]].map(|r| [r; 3]),
         };
         for lane in 0..LANES {
             let c = packet.corners(lane);
             if !c.iter().all(|v| v.is_finite()) {
                 continue;
-            }
-            let (lo, hi) = (c[0].min(c[1]).min(c[2]), c[0].max(c[1]).max(c[2]));
-            for k in 0..3 {
-                (s.boxes[0][k][lane], s.boxes[1][k][lane]) = (lo[k], hi[k]);
             }
             s.fill(lane, &c.map(|v| v.as_dvec3()));
         }
@@ -121,23 +111,6 @@ impl Slabs {
             self.dir[k][axis][lane] = d[axis];
         }
         self.hi[k][lane] = hi;
-    }
-
-    /// Lower bounds on the squared distances from `p` to the boxes of the
-    /// triangles of lanes `at..` (as many as `V` holds): the node step's
-    /// bound (`kernels::point`), infinite for a lane without a triangle.
-    #[inline(always)]
-    pub(crate) fn box_bounds<V: Lanes>(&self, token: V::Token, p: Vec3, at: usize) -> V {
-        let zero = V::splat(token, 0.0);
-        let axis = |k: usize, x: f32| {
-            let lo = V::load(token, &self.boxes[0][k], at);
-            let hi = V::load(token, &self.boxes[1][k], at);
-            let x = V::splat(token, x);
-            let g = lo.sub(x).max(x.sub(hi)).max(zero);
-            g.mul(g)
-        };
-        let d2 = axis(0, p.x).add(axis(1, p.y)).add(axis(2, p.z));
-        d2.mul(V::splat(token, point::SHRINK))
     }
 
     /// Lower bounds on the squared distances from `p` to the triangles
