@@ -10,6 +10,7 @@ use crate::error::{ColliderError, QueryError};
 use crate::geometry::closest::closest_on_triangle;
 use crate::geometry::mesh::TriMesh;
 use crate::geometry::primitives::{enclosing_radius, triangle_sphere};
+use crate::index::closest::far::far_reach;
 use crate::kernels::mailbox::Visits;
 use crate::query::ClosestPoint;
 
@@ -21,6 +22,9 @@ pub struct Surface {
     pub(crate) normals: Vec<Vec3>,
     /// The box of the mesh's vertices (the ray kernel's error bounds).
     pub(crate) bounds: (Vec3, Vec3),
+    /// The centre of `bounds` and the squared distance from it beyond
+    /// which a point is far (`index::closest::far`).
+    pub(crate) far: (DVec3, f64),
     /// Bounding sphere per triangle (centre xyz, radius w) and how many
     /// of a file's were replaced: built on the first query that needs
     /// them (a sphere sweep or nearest point, or `grid_stats`).
@@ -46,10 +50,12 @@ impl Surface {
                 (b - a).cross(c - a).normalize_or_zero().as_vec3() + Vec3::ZERO
             })
             .collect();
+        let bounds = bounds.unwrap_or((Vec3::ZERO, Vec3::ZERO));
         Surface {
             mesh,
             normals,
-            bounds: bounds.unwrap_or((Vec3::ZERO, Vec3::ZERO)),
+            bounds,
+            far: far_reach(bounds),
             spheres: OnceLock::new(),
             file_spheres,
         }

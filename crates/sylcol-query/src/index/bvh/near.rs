@@ -130,9 +130,8 @@ impl Bvh {
                 let n = ((link & !LEAF) >> COUNT_SHIFT) as usize + 1;
                 for i in first..first + n {
                     let (packet, slab) = (&self.packets[i], &w.slabs[i]);
-                    nearest_in_packet(k, packet, slab, &w.at, w.count, &mut w.best);
+                    nearest_in_packet(k, packet, slab, &w.at, w.count, &mut w.best, &mut w.lim);
                 }
-                w.lim = limit(w.best.0);
             } else {
                 let node = &self.nodes[link as usize];
                 let (keys, mask) = k.point_node(node, w.at.p, w.lim, WIDTH);
@@ -160,7 +159,7 @@ struct Walk<'a> {
     slabs: &'a [Slabs],
     count: usize,
     best: Best,
-    /// The best distance rounded up to f32, updated after each leaf.
+    /// The best distance rounded up to f32 ([`limit`]), updated with it.
     lim: f32,
     stack: Stack,
 }
@@ -212,9 +211,10 @@ impl<K: PointKernel> Task<K> for OfPackets<'_> {
     #[inline(always)]
     fn run(self, k: K) -> Best {
         let mut best = (f64::INFINITY, u32::MAX, DVec3::ZERO);
+        let mut lim = f32::INFINITY;
         let at = Near::new(self.p);
         for (packet, slab) in self.packets.iter().zip(self.slabs) {
-            nearest_in_packet(k, packet, slab, &at, self.count, &mut best);
+            nearest_in_packet(k, packet, slab, &at, self.count, &mut best, &mut lim);
         }
         best
     }
@@ -290,10 +290,11 @@ fn limit(d2: f64) -> f32 {
     f32::from_bits(if big { f32::INFINITY.to_bits() } else { up })
 }
 
-/// Updates `best` with the triangles of `packet` whose bounds (the
-/// larger of their box's and their slabs', `planes`) come within its
-/// distance, in the order of their bounds: the first whose bound exceeds
-/// the best (so far) ends the packet.
+/// Updates `best` and `lim` (its [`limit`], kept with it so that no
+/// packet or leaf recomputes it) with the triangles of `packet` whose
+/// bounds (the larger of their box's and their slabs', `planes`) come
+/// within its distance, in the order of their bounds: the first whose
+/// bound exceeds the best (so far) ends the packet.
 #[inline(always)]
 fn nearest_in_packet<K: PointKernel>(
     k: K,
@@ -302,6 +303,7 @@ fn nearest_in_packet<K: PointKernel>(
     at: &Near,
     count: usize,
     best: &mut Best,
+    lim: &mut f32,
 ) {
     let token = k.token();
     let mut bounds = [0.0; LANES];
@@ -310,8 +312,7 @@ fn nearest_in_packet<K: PointKernel>(
             .max(slab.bounds::<K::V>(token, at.p, at.err, start));
         b.store(&mut bounds, start);
     }
-    let mut lim = limit(best.0);
-    let (sorted, within) = k.lane_order(&bounds, lim);
+    let (sorted, within) = k.lane_order(&bounds, *lim);
     // Ascending: the nearest bound is the last of those within.
     for &key in sorted[..within].iter().rev() {
         // The key's bound (its bits, the lowest three cleared) is at most
@@ -330,7 +331,7 @@ fn nearest_in_packet<K: PointKernel>(
             let d2 = q.distance_squared(at.pd);
             if d2 < best.0 || (d2 == best.0 && t < best.1) {
                 *best = (d2, t, q);
-                lim = limit(d2);
+                *lim = limit(d2);
             }
         }
     }

@@ -33,6 +33,18 @@ pub(crate) const FAR: f64 = (1u64 << 20) as f64;
 
 type V = [BigInt; 3];
 
+/// The centre of the box `bounds` and the square of [`FAR`] times its
+/// half-diagonal: a point whose squared distance from the centre exceeds
+/// it is far (found once per mesh, so a query takes no square root).
+pub(crate) fn far_reach(bounds: (Vec3, Vec3)) -> (DVec3, f64) {
+    let (lo, hi) = (bounds.0.as_dvec3(), bounds.1.as_dvec3());
+    let reach = FAR * 0.5;
+    (
+        (lo + hi) * 0.5,
+        (hi - lo).length_squared() * (reach * reach),
+    )
+}
+
 /// A point of a triangle: `n / d`, with `d` positive.
 struct Near {
     n: V,
@@ -40,12 +52,12 @@ struct Near {
 }
 
 impl Surface {
-    /// The mesh's centre, when `p` lies [`FAR`] from it.
+    /// The mesh's centre, when `p` lies [`FAR`] from it (squared
+    /// distances compared: [`far_reach`]).
+    #[inline(always)]
     pub(crate) fn far_from(&self, p: DVec3) -> Option<DVec3> {
-        let (lo, hi) = (self.bounds.0.as_dvec3(), self.bounds.1.as_dvec3());
-        let centre = (lo + hi) * 0.5;
-        let reach = (hi - lo).length() * 0.5;
-        (p.distance(centre) > FAR * reach).then_some(centre)
+        let (centre, reach2) = self.far;
+        (p.distance_squared(centre) > reach2).then_some(centre)
     }
 
     /// The nearest of `listed` to the far point `p` (`centre` the mesh's):
