@@ -12,55 +12,25 @@ the set-up of the ray's frames, the first step of a walk, the finish and
 the harness's loop. The rest runs as often as the ray needs: the walk's
 steps, node and packet tests, pops, the hit record of the rays that hit.
 Prints one line: total, once-a-ray and the rest, per ray.
-
-Callgrind's format (valgrind's docs, "Callgrind Format Specification"):
-with `positions: instr line` a cost line is `ADDR LINE COST`; an address
-or a line may be written relative to the previous one (`+N`, `-N`, decimal)
-or as `*` (the same); the line after a `calls=` line is the inclusive cost
-of that call, which is not the caller's own.
+(`benches/callgrind.py` reads the profile.)
 """
 
 import sys
 from collections import Counter
+
+from callgrind import parse
 
 
 def own_costs(path):
     """Instructions executed, per (object, address): each instruction's own
     cost. Addresses are offsets in their object (the program or a shared
     library), so they repeat across objects."""
-    cost = Counter()
-    addr = 0
-    obj = None
-    names = {}
-    after_call = False
-    with open(path) as f:
-        for raw in f:
-            line = raw.strip()
-            if not line:
-                continue
-            if line[0].isalpha():
-                if line.startswith("ob="):
-                    # `ob=(N) name` the first time, `ob=(N)` after.
-                    key, _, name = line[3:].partition(")")
-                    obj = names.setdefault(key, name.strip() or key)
-                after_call = line.startswith("calls=")
-                continue
-            fields = line.split()
-            a = fields[0]
-            if a.startswith("0x"):
-                addr = int(a, 16)
-            elif a[0] == "+":
-                addr += int(a[1:])
-            elif a[0] == "-":
-                addr -= int(a[1:])
-            elif a != "*":
-                continue
-            if after_call:
-                after_call = False
-                continue
-            if len(fields) >= 3:
-                cost[obj, addr] += int(fields[-1])
-    return cost
+    events, cost, _ = parse(path)
+    ir = events.index("Ir")
+    out = Counter()
+    for (obj, _fn, addr), c in cost.items():
+        out[obj, addr] += c[ir]
+    return out
 
 
 def main():
