@@ -10,7 +10,6 @@ use crate::error::{ColliderError, QueryError};
 use crate::geometry::closest::closest_on_triangle;
 use crate::geometry::mesh::TriMesh;
 use crate::geometry::primitives::{enclosing_radius, triangle_sphere};
-use crate::index::closest::far::far_reach;
 use crate::kernels::mailbox::Visits;
 use crate::query::ClosestPoint;
 
@@ -214,4 +213,22 @@ fn checked_sphere(c: &[Vec3; 3], s: [f32; 4], replaced: &mut usize) -> [f32; 4] 
         *replaced += 1;
         triangle_sphere(c)
     }
+}
+
+/// A point farther than this many times the mesh's half-diagonal from its
+/// centre is answered exactly (2^20: nearer, the squared distances'
+/// rounding, 2^-52 of them, stays under 2^-32 of the mesh's size, far
+/// below its f32 coordinates' own).
+pub(crate) const FAR: f64 = (1u64 << 20) as f64;
+
+/// The centre of the box `bounds` and the square of [`FAR`] times its
+/// half-diagonal: a point whose squared distance from the centre exceeds
+/// it is far (found once per mesh, so a query takes no square root).
+pub(crate) fn far_reach(bounds: (Vec3, Vec3)) -> (DVec3, f64) {
+    let (lo, hi) = (bounds.0.as_dvec3(), bounds.1.as_dvec3());
+    let reach = FAR * 0.5;
+    (
+        (lo + hi) * 0.5,
+        (hi - lo).length_squared() * (reach * reach),
+    )
 }

@@ -23,27 +23,11 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 #[cfg(doc)]
 use crate::geometry::closest::closest_on_triangle;
+#[cfg(doc)]
+use crate::index::surface::FAR;
 use crate::index::surface::Surface;
 
-/// A point farther than this many times the mesh's half-diagonal from its
-/// centre is answered exactly (2^20: nearer, the squared distances'
-/// rounding, 2^-52 of them, stays under 2^-32 of the mesh's size, far
-/// below its f32 coordinates' own).
-pub(crate) const FAR: f64 = (1u64 << 20) as f64;
-
 type V = [BigInt; 3];
-
-/// The centre of the box `bounds` and the square of [`FAR`] times its
-/// half-diagonal: a point whose squared distance from the centre exceeds
-/// it is far (found once per mesh, so a query takes no square root).
-pub(crate) fn far_reach(bounds: (Vec3, Vec3)) -> (DVec3, f64) {
-    let (lo, hi) = (bounds.0.as_dvec3(), bounds.1.as_dvec3());
-    let reach = FAR * 0.5;
-    (
-        (lo + hi) * 0.5,
-        (hi - lo).length_squared() * (reach * reach),
-    )
-}
 
 /// A point of a triangle: `n / d`, with `d` positive.
 struct Near {
@@ -53,7 +37,7 @@ struct Near {
 
 impl Surface {
     /// The mesh's centre, when `p` lies [`FAR`] from it (squared
-    /// distances compared: [`far_reach`]).
+    /// distances compared: `Surface::far`, from `far_reach`).
     #[inline(always)]
     pub(crate) fn far_from(&self, p: DVec3) -> Option<DVec3> {
         let (centre, reach2) = self.far;

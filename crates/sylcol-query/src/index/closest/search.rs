@@ -11,7 +11,7 @@
 //! search a tiny mesh's packets with the BVH leaves' test, with the same answers as the search
 //! through every cell (`PointQuery` for `GridIndex`).
 //!
-//! A point [`FAR`](super::far::FAR) times the mesh's size away from its centre is answered
+//! A point [`FAR`](crate::index::surface::FAR) times the mesh's size away from its centre is answered
 //! exactly ([`far`](super::far)): from that far the f64 distances of the
 //! triangles differ by less than their own rounding.
 
