@@ -1,6 +1,7 @@
-//! The nearest surface point through the [`Bvh`]: a descent nearest child
-//! first, which skips every child whose box lies farther than the best
-//! triangle so far.
+//! The nearest surface point through the [`Bvh`]: a dive to the likeliest
+//! leaf, then the other children nearest first ([`Bvh::nearest_with`]),
+//! skipping every child whose box lies farther than the best triangle so
+//! far.
 //!
 //! **Bounds.** A node's eight children are bounded at once in f32 by the
 //! kernel's node step (`kernels::point`: per axis the gap outside the
